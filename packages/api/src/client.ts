@@ -1,0 +1,128 @@
+/** The one client for the three interfaces, configured once through its constructor. */
+import type { Dispatcher } from 'undici';
+import { AuthoringClient } from './authoring/index.ts';
+import { AutomationClient } from './automation/index.ts';
+import { BasicCredentials, BearerCredentials, type Credentials } from './core/credentials.ts';
+import {
+  automationBaseUrl,
+  jobDashboardUrl,
+  mobileBaseUrls,
+  type AutomationRegion,
+  type MobileRegion,
+} from './core/regions.ts';
+import type { RetryPolicy } from './core/retry.ts';
+import { createDispatcher, HttpTransport, type Logger, type Timeouts } from './core/transport.ts';
+import { MobileClient } from './mobile/index.ts';
+
+export interface SauceClientOptions {
+  /** Automation REST and AI authoring: account username. */
+  username?: string;
+  /** Automation REST and AI authoring: access key. */
+  accessKey?: string;
+  /** Mobile distribution: account email (the Basic user name for REST calls). */
+  email?: string;
+  /** Mobile distribution: API key of the data center in `mobileRegion`. */
+  apiKey?: string;
+  /** Mobile distribution: OIDC bearer token, used instead of the API key. */
+  oidcToken?: string;
+  /** Mobile distribution: the `X-OIDC-Config-Key` sent with the bearer token. */
+  oidcConfigKey?: string;
+  /** Automation and authoring region (default us-west-1). */
+  region?: AutomationRegion;
+  /** Mobile distribution data center (default us-east-1). */
+  mobileRegion?: MobileRegion;
+  /** One base address replacing every region's (a gateway, or the emulator). */
+  apiUrl?: string;
+  /** Per-interface base addresses; each wins over `apiUrl` and the region. */
+  automationUrl?: string;
+  authoringUrl?: string;
+  mobileUrl?: string;
+  uploadUrl?: string;
+  /** Dashboard host for job links; default the region's, or `apiUrl` when that is set. */
+  dashboardUrl?: string;
+  /** Path prefix of AI authoring (default `/v1/ai-authoring`). */
+  authoringPrefix?: string;
+  /** undici dispatcher shared by every request (default: keep-alive pools, proxies from the environment). */
+  dispatcher?: Dispatcher;
+  retry?: Partial<RetryPolicy>;
+  timeouts?: Partial<Timeouts>;
+  logger?: Logger;
+  userAgent?: string;
+}
+
+export class SauceClient {
+  readonly authoring: AuthoringClient;
+  readonly mobile: MobileClient;
+  readonly automation: AutomationClient;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #region: AutomationRegion;
+  readonly #dashboardUrl: string | undefined;
+
+  constructor(options: SauceClientOptions = {}) {
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? createDispatcher(options.timeouts);
+    this.#region = options.region ?? 'us-west-1';
+    this.#dashboardUrl = options.dashboardUrl ?? options.apiUrl;
+
+    const shared = {
+      dispatcher: this.#dispatcher,
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    };
+    const sauceCredentials =
+      options.username !== undefined && options.accessKey !== undefined
+        ? new BasicCredentials(options.username, options.accessKey)
+        : undefined;
+    const automationUrl = options.automationUrl ?? options.apiUrl ?? automationBaseUrl(this.#region);
+    const authoringUrl = options.authoringUrl ?? options.apiUrl ?? automationBaseUrl(this.#region);
+    const mobileHosts = mobileBaseUrls(options.mobileRegion ?? 'us-east-1');
+
+    let mobileCredentials: Credentials | undefined;
+    if (options.oidcToken !== undefined) {
+      mobileCredentials = new BearerCredentials(options.oidcToken, options.oidcConfigKey ?? '');
+    } else if (options.apiKey !== undefined) {
+      mobileCredentials = new BasicCredentials(options.email ?? '', options.apiKey);
+    }
+
+    this.automation = new AutomationClient({
+      http: new HttpTransport({ baseUrl: automationUrl, ...withCredentials(sauceCredentials), ...shared }),
+      username: options.username ?? '',
+    });
+    this.authoring = new AuthoringClient({
+      http: new HttpTransport({ baseUrl: authoringUrl, ...withCredentials(sauceCredentials), ...shared }),
+      ...(options.authoringPrefix ? { prefix: options.authoringPrefix } : {}),
+    });
+    this.mobile = new MobileClient({
+      http: new HttpTransport({
+        baseUrl: options.mobileUrl ?? options.apiUrl ?? mobileHosts.rest,
+        ...withCredentials(mobileCredentials),
+        ...shared,
+      }),
+      upload: new HttpTransport({
+        baseUrl: options.uploadUrl ?? options.apiUrl ?? mobileHosts.upload,
+        ...withCredentials(mobileCredentials),
+        ...shared,
+      }),
+    });
+  }
+
+  /** Link to a job on the dashboard of the account's region. */
+  jobUrl(jobId: string): string {
+    return jobDashboardUrl(jobId, {
+      region: this.#region,
+      ...(this.#dashboardUrl ? { baseUrl: this.#dashboardUrl } : {}),
+    });
+  }
+
+  /** Closes the connection pools when the client created them. */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+}
+
+function withCredentials(credentials: Credentials | undefined): { credentials?: Credentials } {
+  return credentials ? { credentials } : {};
+}

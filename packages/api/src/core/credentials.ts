@@ -1,0 +1,95 @@
+/**
+ * Credentials for the three interfaces. Secrets are kept in private fields so that they
+ * never show in `JSON.stringify`, `util.inspect`, `toString()` or an error's properties.
+ */
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/** Basic authentication: username and access key (automation, authoring) or email and API key (mobile). */
+export class BasicCredentials {
+  readonly type = 'basic';
+  readonly username: string;
+  readonly #secret: string;
+
+  constructor(username: string, secret: string) {
+    this.username = username;
+    this.#secret = secret;
+  }
+
+  /** The secret itself, for the transport and for masking in logs. */
+  revealSecret(): string {
+    return this.#secret;
+  }
+
+  authorizationHeader(): string {
+    return `Basic ${Buffer.from(`${this.username}:${this.#secret}`).toString('base64')}`;
+  }
+
+  toString(): string {
+    return `BasicCredentials(${this.username}:***)`;
+  }
+
+  toJSON(): object {
+    return { type: this.type, username: this.username };
+  }
+
+  [inspectSymbol](): string {
+    return this.toString();
+  }
+}
+
+/** OIDC bearer token with the `X-OIDC-Config-Key` header (mobile distribution). */
+export class BearerCredentials {
+  readonly type = 'bearer';
+  readonly configKey: string;
+  readonly #token: string;
+
+  constructor(token: string, configKey: string) {
+    this.#token = token;
+    this.configKey = configKey;
+  }
+
+  revealSecret(): string {
+    return this.#token;
+  }
+
+  authorizationHeader(): string {
+    return `Bearer ${this.#token}`;
+  }
+
+  toString(): string {
+    return 'BearerCredentials(***)';
+  }
+
+  toJSON(): object {
+    return { type: this.type };
+  }
+
+  [inspectSymbol](): string {
+    return this.toString();
+  }
+}
+
+export type Credentials = BasicCredentials | BearerCredentials;
+
+/** Headers that authenticate a request with the given credentials. */
+export function authHeaders(credentials: Credentials | undefined): Record<string, string> {
+  if (!credentials) return {};
+  if (credentials.type === 'basic') return { authorization: credentials.authorizationHeader() };
+  return { authorization: credentials.authorizationHeader(), 'x-oidc-config-key': credentials.configKey };
+}
+
+/** Every secret held by the credentials, so callers can mask or redact them. */
+export function secretsOf(...credentials: (Credentials | undefined)[]): string[] {
+  return credentials.flatMap((c) => (c ? [c.revealSecret()] : [])).filter((s) => s.length > 0);
+}
+
+/** Replaces every occurrence of a secret (and its Basic-encoded forms) with `***`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 3) continue;
+    out = out.split(secret).join('***');
+  }
+  return out;
+}

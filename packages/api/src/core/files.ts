@@ -1,0 +1,65 @@
+/** Streaming downloads to disk, with service-given file names reduced to safe base names. */
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Headers } from './transport.ts';
+
+/**
+ * Reduces a file name that came from the service to a base name that cannot leave the target
+ * folder: no separators, no `..`, no control characters. Falls back to `fallback` when nothing is left.
+ */
+export function safeBaseName(name: string | undefined, fallback = 'download'): string {
+  const base = (name ?? '').split(/[/\\]/).pop() ?? '';
+  const cleaned = [...base]
+    .filter((char) => char >= ' ' && char !== '\u007f')
+    .join('')
+    .replace(/^\.+/, '')
+    .trim();
+  return cleaned === '' ? fallback : cleaned.slice(0, 200);
+}
+
+/** The file name a `Content-Disposition` header suggests, if any. */
+export function fileNameFromDisposition(headers: Headers): string | undefined {
+  const raw = headers['content-disposition'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value) return undefined;
+  const extended = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(value);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain form
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(value);
+  return plain ? (plain[2] ?? plain[1])?.trim() : undefined;
+}
+
+export interface DownloadResult {
+  /** Where the file was written. */
+  path: string;
+  bytes: number;
+}
+
+/** Writes a response stream to `dir/name`; a partial file is removed when the stream fails. */
+export async function writeStreamToFile(
+  stream: Readable,
+  dir: string,
+  name: string,
+): Promise<DownloadResult> {
+  await mkdir(dir, { recursive: true });
+  const target = path.join(dir, safeBaseName(name));
+  let bytes = 0;
+  stream.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  try {
+    await pipeline(stream, createWriteStream(target));
+  } catch (error) {
+    await rm(target, { force: true });
+    throw error;
+  }
+  return { path: target, bytes };
+}

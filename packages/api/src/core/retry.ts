@@ -1,0 +1,88 @@
+/** Retry policy: exponential backoff with full jitter, honouring what the service asks for. */
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (0 disables retrying). */
+  retries: number;
+  /** Base delay of the backoff. */
+  minDelayMs: number;
+  /** Upper bound of one backoff delay. */
+  maxDelayMs: number;
+  /** Statuses worth repeating a safe request for. */
+  retryStatuses: readonly number[];
+  /** Longest wait the client accepts from Retry-After or X-Ratelimit-Reset; a longer one fails at once. */
+  maxServerDelayMs: number;
+  /** Source of randomness for the jitter (tests pin it). */
+  random: () => number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  retries: 4,
+  minDelayMs: 500,
+  maxDelayMs: 20_000,
+  retryStatuses: [429, 502, 503, 504],
+  maxServerDelayMs: 120_000,
+  random: Math.random,
+};
+
+export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
+  return { ...DEFAULT_RETRY_POLICY, ...overrides };
+}
+
+/** Full jitter: a uniformly random delay between 0 and the exponential cap of this attempt. */
+export function backoffDelay(policy: RetryPolicy, attempt: number): number {
+  const cap = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** attempt);
+  return Math.round(policy.random() * cap);
+}
+
+/**
+ * How long the service asked us to wait, from `Retry-After` (seconds or an HTTP date) or
+ * `X-Ratelimit-Reset` (a Unix time in seconds, or seconds from now when small).
+ */
+export function serverDelayMs(
+  headers: Record<string, string | string[] | undefined>,
+  now: number = Date.now(),
+): number | undefined {
+  const retryAfter = headerValue(headers, 'retry-after');
+  if (retryAfter !== undefined) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+    const date = Date.parse(retryAfter);
+    if (Number.isFinite(date)) return Math.max(0, date - now);
+  }
+  const reset = headerValue(headers, 'x-ratelimit-reset');
+  if (reset !== undefined) {
+    const value = Number(reset);
+    if (Number.isFinite(value) && value >= 0) {
+      // Values that look like a Unix time are absolute; small ones are a count of seconds.
+      return value > 1_000_000_000 ? Math.max(0, value * 1000 - now) : Math.ceil(value * 1000);
+    }
+  }
+  return undefined;
+}
+
+export function headerValue(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
+  const value = headers[name] ?? headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

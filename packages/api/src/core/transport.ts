@@ -1,0 +1,403 @@
+/**
+ * The HTTP transport every operation goes through: undici with one keep-alive pool per origin,
+ * proxy support from the environment, timeouts on every phase, an AbortSignal on every call,
+ * retries where repeating is safe, and errors that never carry a credential.
+ */
+import type { Readable } from 'node:stream';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { authHeaders, redact, secretsOf, type Credentials } from './credentials.ts';
+import { ApiError, reasonPhrase, serviceErrorOf, TransportError } from './errors.ts';
+import { backoffDelay, retryPolicy, serverDelayMs, sleep, type RetryPolicy } from './retry.ts';
+import { trimTrailingSlash } from './regions.ts';
+import { USER_AGENT } from './version.ts';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryScalar = string | number | boolean | null;
+export type QueryValue = QueryScalar | undefined | readonly QueryScalar[];
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface Logger {
+  debug(message: string): void;
+  warn(message: string): void;
+}
+
+export const silentLogger: Logger = { debug: () => {}, warn: () => {} };
+
+export interface Timeouts {
+  /** Establishing the connection (applies to the dispatcher the transport creates itself). */
+  connectMs: number;
+  /** From sending the request to receiving the answer's headers. */
+  headersMs: number;
+  /** Longest silence while receiving the answer's body. */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 };
+
+export type RequestBody =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'form'; fields: Record<string, string | number | boolean | undefined> }
+  | {
+      kind: 'stream';
+      contentType: string;
+      length?: number;
+      /** Opens the body afresh; called once per attempt so a retried request resends it whole. */
+      open: () => Readable | Buffer;
+    };
+
+export type ResponseType = 'json' | 'text' | 'stream' | 'none';
+
+export interface RequestSpec {
+  /** Name of the operation, used in errors and logs (for example `runSuite`). */
+  operation: string;
+  method: HttpMethod;
+  /** Path below the base address, starting with `/`, with every segment already encoded. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: RequestBody;
+  headers?: Record<string, string>;
+  /** Credentials for this request: `null` sends none (public operations); omitted uses the transport's. */
+  credentials?: Credentials | null;
+  signal?: AbortSignal;
+  /**
+   * Whether the request may be repeated after it could have reached the service.
+   * Defaults to true for GET, HEAD, PUT and DELETE. A request that is not idempotent is only
+   * retried when the connection failed before anything was sent.
+   */
+  idempotent?: boolean;
+  timeouts?: Partial<Timeouts>;
+  responseType?: ResponseType;
+  /** Reads a failure from a successful answer's body (mobile distribution's `status: fail`). */
+  failureOf?: (body: unknown) => { code?: string | number; message?: string } | undefined;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  credentials?: Credentials;
+  /** An undici dispatcher (Agent, ProxyAgent, MockAgent). Default: one per transport, honouring HTTP(S)_PROXY and NO_PROXY. */
+  dispatcher?: Dispatcher;
+  retry?: Partial<RetryPolicy>;
+  timeouts?: Partial<Timeouts>;
+  logger?: Logger;
+  userAgent?: string;
+}
+
+const IDEMPOTENT_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/** Network error codes meaning the connection failed before the request was sent. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Creates the default dispatcher: keep-alive pools per origin, proxies from the environment. */
+export function createDispatcher(timeouts: Partial<Timeouts> = {}): Dispatcher {
+  return new EnvHttpProxyAgent({
+    connect: { timeout: timeouts.connectMs ?? DEFAULT_TIMEOUTS.connectMs },
+    keepAliveTimeout: 4_000,
+  });
+}
+
+export class HttpTransport {
+  readonly baseUrl: string;
+  readonly credentials: Credentials | undefined;
+  readonly retry: RetryPolicy;
+  readonly timeouts: Timeouts;
+  readonly logger: Logger;
+  readonly userAgent: string;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+
+  constructor(options: TransportOptions) {
+    this.baseUrl = trimTrailingSlash(stripUserInfo(options.baseUrl));
+    this.credentials = options.credentials;
+    this.retry = retryPolicy(options.retry);
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.logger = options.logger ?? silentLogger;
+    this.userAgent = options.userAgent ?? USER_AGENT;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? createDispatcher(this.timeouts);
+  }
+
+  /** A transport for another base address sharing this one's dispatcher, policy and logger. */
+  withBaseUrl(baseUrl: string, credentials: Credentials | undefined = this.credentials): HttpTransport {
+    return new HttpTransport({
+      baseUrl,
+      ...(credentials ? { credentials } : {}),
+      dispatcher: this.#dispatcher,
+      retry: this.retry,
+      timeouts: this.timeouts,
+      logger: this.logger,
+      userAgent: this.userAgent,
+    });
+  }
+
+  get dispatcher(): Dispatcher {
+    return this.#dispatcher;
+  }
+
+  /** Closes the connection pools when this transport created them. */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  /** Sends a request and reads the answer as JSON (default), text, a stream or nothing. */
+  async send<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const displayUrl = spec.path + queryString(spec.query);
+    const url = this.baseUrl + displayUrl;
+    const idempotent = spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method);
+    const timeouts = { ...this.timeouts, ...spec.timeouts };
+    const credentials = spec.credentials === null ? undefined : (spec.credentials ?? this.credentials);
+    const secrets = secretsOf(credentials);
+
+    for (let attempt = 0; ; attempt++) {
+      spec.signal?.throwIfAborted();
+      const started = performance.now();
+      let response: Dispatcher.ResponseData;
+      try {
+        const { body, headers: bodyHeaders } = encodeBody(spec.body);
+        response = await request(url, {
+          method: spec.method,
+          dispatcher: this.#dispatcher,
+          headers: {
+            'user-agent': this.userAgent,
+            accept: spec.responseType === 'stream' ? '*/*' : 'application/json',
+            ...bodyHeaders,
+            ...spec.headers,
+            ...authHeaders(credentials),
+          },
+          ...(body !== undefined ? { body } : {}),
+          headersTimeout: timeouts.headersMs,
+          bodyTimeout: timeouts.bodyMs,
+          ...(spec.signal ? { signal: spec.signal } : {}),
+        });
+      } catch (error) {
+        const failure = this.#transportError(spec, displayUrl, error, secrets);
+        const retryable =
+          failure.kind === 'connect' ||
+          (idempotent && (failure.kind === 'network' || failure.kind === 'timeout'));
+        if (!retryable || attempt >= this.retry.retries) throw failure;
+        const delay = backoffDelay(this.retry, attempt);
+        this.logger.warn(
+          `${spec.operation}: ${failure.code ?? failure.kind}; retrying in ${formatMs(delay)} (attempt ${attempt + 2} of ${this.retry.retries + 1})`,
+        );
+        await this.#wait(delay, spec, displayUrl);
+        continue;
+      }
+
+      const headers = response.headers as Headers;
+      const status = response.statusCode;
+      this.logger.debug(
+        `${spec.method} ${displayUrl} -> ${status} in ${Math.round(performance.now() - started)} ms`,
+      );
+
+      if (status >= 200 && status < 300) {
+        const body = await this.#readBody(spec, displayUrl, response, secrets);
+        const failure = spec.failureOf?.(body);
+        if (failure) {
+          throw new ApiError({
+            operation: spec.operation,
+            method: spec.method,
+            url: displayUrl,
+            ...(failure.code !== undefined ? { code: failure.code } : {}),
+            ...(failure.message ? { serviceMessage: redact(failure.message, secrets) } : {}),
+            body,
+          });
+        }
+        return { status, headers, body: body as T };
+      }
+
+      const errorBody = await readErrorBody(response);
+      const waitMs = serverDelayMs(headers);
+      const retryable = idempotent && this.retry.retryStatuses.includes(status);
+      const withinServerLimit = waitMs === undefined || waitMs <= this.retry.maxServerDelayMs;
+      if (retryable && withinServerLimit && attempt < this.retry.retries) {
+        const delay = waitMs ?? backoffDelay(this.retry, attempt);
+        this.logger.warn(
+          `${spec.operation}: ${status} ${reasonPhrase(status)}; retrying in ${formatMs(delay)} (attempt ${attempt + 2} of ${this.retry.retries + 1})`,
+        );
+        await this.#wait(delay, spec, displayUrl);
+        continue;
+      }
+      const { code, message } = serviceErrorOf(errorBody);
+      throw new ApiError({
+        operation: spec.operation,
+        method: spec.method,
+        url: displayUrl,
+        status,
+        ...(code !== undefined ? { code } : {}),
+        ...(message ? { serviceMessage: redact(message, secrets) } : {}),
+        ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
+        body: errorBody,
+      });
+    }
+  }
+
+  async #wait(ms: number, spec: RequestSpec, displayUrl: string): Promise<void> {
+    try {
+      await sleep(ms, spec.signal);
+    } catch (error) {
+      throw this.#transportError(spec, displayUrl, error, []);
+    }
+  }
+
+  async #readBody(
+    spec: RequestSpec,
+    displayUrl: string,
+    response: Dispatcher.ResponseData,
+    secrets: string[],
+  ): Promise<unknown> {
+    const type = spec.responseType ?? 'json';
+    if (type === 'stream') return response.body;
+    try {
+      if (type === 'none') {
+        await response.body.dump();
+        return undefined;
+      }
+      const text = await response.body.text();
+      if (type === 'text') return text;
+      if (text.trim() === '') return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new ApiError({
+          operation: spec.operation,
+          method: spec.method,
+          url: displayUrl,
+          status: response.statusCode,
+          serviceMessage: `answer is not JSON: ${redact(text.slice(0, 120), secrets)}`,
+        });
+      }
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw this.#transportError(spec, displayUrl, error, secrets);
+    }
+  }
+
+  #transportError(spec: RequestSpec, displayUrl: string, error: unknown, secrets: string[]): TransportError {
+    if (error instanceof TransportError) return error;
+    const code = errorCode(error);
+    const aborted = spec.signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+    const kind: TransportError['kind'] = aborted
+      ? 'aborted'
+      : code && NOT_SENT_CODES.has(code)
+        ? 'connect'
+        : code && TIMEOUT_CODES.has(code)
+          ? 'timeout'
+          : 'network';
+    const detail = error instanceof Error ? error.message : String(error);
+    const message =
+      kind === 'aborted'
+        ? 'request aborted'
+        : kind === 'timeout'
+          ? `timed out (${code})`
+          : `${code ?? 'network error'}: ${redact(detail, secrets)}`;
+    return new TransportError({
+      operation: spec.operation,
+      method: spec.method,
+      url: displayUrl,
+      kind,
+      ...(code ? { code } : {}),
+      message,
+    });
+  }
+}
+
+function encodeBody(body: RequestBody | undefined): {
+  body?: string | Buffer | Readable;
+  headers: Record<string, string>;
+} {
+  if (!body) return { headers: {} };
+  switch (body.kind) {
+    case 'json':
+      return { body: JSON.stringify(body.value ?? {}), headers: { 'content-type': 'application/json' } };
+    case 'form': {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(body.fields)) {
+        if (value !== undefined) params.append(key, String(value));
+      }
+      return {
+        body: params.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      };
+    }
+    case 'stream':
+      return {
+        body: body.open(),
+        headers: {
+          'content-type': body.contentType,
+          ...(body.length !== undefined ? { 'content-length': String(body.length) } : {}),
+        },
+      };
+  }
+}
+
+/** Encodes a query: arrays repeat the key, `null` is sent as the text `null`, undefined is left out. */
+export function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) params.append(key, item === null ? 'null' : String(item));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Encodes one path segment. */
+export function segment(value: string | number): string {
+  const text = String(value);
+  if (text === '') throw new TypeError('a path parameter is empty');
+  return encodeURIComponent(text);
+}
+
+async function readErrorBody(response: Dispatcher.ResponseData): Promise<unknown> {
+  try {
+    const text = await response.body.text();
+    if (!text.trim()) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const record = error as { code?: unknown; errors?: unknown[]; cause?: unknown };
+  if (typeof record.code === 'string') return record.code;
+  if (Array.isArray(record.errors) && record.errors.length > 0) return errorCode(record.errors[0]);
+  if (record.cause) return errorCode(record.cause);
+  return undefined;
+}
+
+function stripUserInfo(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    throw new TypeError(`base address is not a valid URL: ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
+  }
+}
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)}s`;
+}

@@ -1,0 +1,15 @@
+export { SauceClient, type SauceClientOptions } from './client.ts';
+export * from './authoring/index.ts';
+export * from './mobile/index.ts';
+export * from './automation/index.ts';
+export * from './core/call.ts';
+export * from './core/credentials.ts';
+export * from './core/errors.ts';
+export * from './core/files.ts';
+export * from './core/multipart.ts';
+export * from './core/pagination.ts';
+export * from './core/poller.ts';
+export * from './core/regions.ts';
+export * from './core/retry.ts';
+export * from './core/transport.ts';
+export * from './core/version.ts';

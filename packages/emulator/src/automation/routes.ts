@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServicePluginOptions } from '../server.ts';
+
+export async function automationRoutes(
+  _app: FastifyInstance,
+  _options: ServicePluginOptions,
+): Promise<void> {}

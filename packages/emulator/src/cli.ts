@@ -1,0 +1,71 @@
+/** `sauce-emulator [--host 127.0.0.1] [--port 4545] [--seed FILE.json] [--job-duration-ms N] [--rate-limit N] [--data-dir DIR]` */
+import { parseArgs } from 'node:util';
+import { startEmulator } from './index.ts';
+
+const USAGE =
+  'usage: sauce-emulator [--host 127.0.0.1] [--port 4545] [--seed FILE.json] [--job-duration-ms N] [--rate-limit N] [--data-dir DIR]';
+
+function nonNegativeInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) {
+    console.error(`sauce-emulator: --${name} must be a whole number of 0 or more, got "${value}"\n${USAGE}`);
+    process.exit(2);
+  }
+  return Number(value);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      seed: { type: 'string' },
+      'job-duration-ms': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }));
+} catch (error) {
+  console.error(`sauce-emulator: ${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const port = nonNegativeInteger('port', values.port);
+const jobDurationMs = nonNegativeInteger('job-duration-ms', values['job-duration-ms']);
+const rateLimit = nonNegativeInteger('rate-limit', values['rate-limit']);
+
+try {
+  const emulator = await startEmulator({
+    ...(values.host ? { host: values.host } : {}),
+    ...(port !== undefined ? { port } : {}),
+    ...(values.seed ? { seed: values.seed } : {}),
+    ...(jobDurationMs !== undefined ? { jobDurationMs } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+  });
+  console.log(`sauce-emulator listening on ${emulator.url}`);
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    emulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`sauce-emulator: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (error) {
+  console.error(`sauce-emulator: ${(error as Error).message}`);
+  process.exit(1);
+}

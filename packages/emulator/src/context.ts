@@ -1,0 +1,70 @@
+/**
+ * The emulator's state: one store per interface, each holding plain JSON-serialisable data so
+ * that `--data-dir` can keep it across restarts and `reset` can rebuild it from the seed.
+ */
+import { AuthoringStore, type AuthoringData } from './authoring/store.ts';
+import { AutomationStore, type AutomationData } from './automation/store.ts';
+import { MobileStore, type MobileData } from './mobile/store.ts';
+import type { Seed } from './seed.ts';
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  /** How long a simulated job takes from creation to its end. */
+  jobDurationMs: number;
+  /** Requests a second per account; 0 disables the limit. */
+  rateLimit: number;
+  /** Where state and files are kept across restarts; undefined keeps them in a temporary folder. */
+  dataDir: string | undefined;
+}
+
+export interface Snapshot {
+  automation: AutomationData;
+  authoring: AuthoringData;
+  mobile: MobileData;
+}
+
+export class EmulatorContext {
+  readonly options: ResolvedOptions;
+  readonly seed: Seed;
+  /** Folder for uploaded builds, stored files and job assets. */
+  readonly filesDir: string;
+  automation!: AutomationStore;
+  authoring!: AuthoringStore;
+  mobile!: MobileStore;
+  /** Called after every change of state (the data-dir persistence hooks in here). */
+  onChange: () => void = () => {};
+
+  constructor(options: ResolvedOptions, seed: Seed, filesDir: string, snapshot?: Snapshot) {
+    this.options = options;
+    this.seed = seed;
+    this.filesDir = filesDir;
+    this.load(snapshot);
+  }
+
+  /** Milliseconds since the epoch; one place so that tests could move time. */
+  now(): number {
+    return Date.now();
+  }
+
+  /** Rebuilds every store from a snapshot, or from the seed when there is none. */
+  load(snapshot?: Snapshot): void {
+    this.automation = new AutomationStore(
+      this,
+      snapshot?.automation ?? AutomationStore.initialData(this.seed.automation, this),
+    );
+    this.authoring = new AuthoringStore(
+      this,
+      snapshot?.authoring ?? AuthoringStore.initialData(this.seed.authoring, this),
+    );
+    this.mobile = new MobileStore(this, snapshot?.mobile ?? MobileStore.initialData(this.seed.mobile, this));
+  }
+
+  snapshot(): Snapshot {
+    return { automation: this.automation.data, authoring: this.authoring.data, mobile: this.mobile.data };
+  }
+
+  changed(): void {
+    this.onChange();
+  }
+}

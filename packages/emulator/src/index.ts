@@ -1,0 +1,64 @@
+/** Starts the emulator in this process. */
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { EmulatorContext, type ResolvedOptions } from './context.ts';
+import { defaultSeed, readSeedFile, type Seed } from './seed.ts';
+import { buildApp } from './server.ts';
+
+export interface EmulatorOptions {
+  host?: string;
+  /** 0 picks a free port. Default 4545. */
+  port?: number;
+  /** A seed object, or the path of a seed JSON file. Default: the built-in seed. */
+  seed?: Seed | string;
+  /** How long a simulated job runs, from queued to its end. Default 3000 ms. */
+  jobDurationMs?: number;
+  /** Requests a second allowed per account; 0 (default) disables the limit. */
+  rateLimit?: number;
+  /** Keeps state and files in this folder across restarts. */
+  dataDir?: string;
+}
+
+export interface RunningEmulator {
+  /** Base address, for example http://127.0.0.1:4545 */
+  url: string;
+  /** The live state, for tests that need to look inside. */
+  context: EmulatorContext;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const resolved: ResolvedOptions = {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 4545,
+    jobDurationMs: options.jobDurationMs ?? 3000,
+    rateLimit: options.rateLimit ?? 0,
+    dataDir: options.dataDir,
+  };
+  const seed =
+    typeof options.seed === 'string' ? await readSeedFile(options.seed) : (options.seed ?? defaultSeed());
+  const tempDir = resolved.dataDir ? undefined : await mkdtemp(path.join(os.tmpdir(), 'sauce-emulator-'));
+  const stateDir = resolved.dataDir ?? tempDir ?? os.tmpdir();
+  const filesDir = path.join(stateDir, 'files');
+  await mkdir(filesDir, { recursive: true });
+
+  const ctx = new EmulatorContext(resolved, seed, filesDir);
+  const app = await buildApp(ctx);
+  await app.listen({ host: resolved.host, port: resolved.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : resolved.port;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+
+  return {
+    url: `http://${host}:${port}`,
+    context: ctx,
+    close: async () => {
+      await app.close();
+      if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export { defaultSeed, type Seed } from './seed.ts';
+export { EmulatorContext } from './context.ts';

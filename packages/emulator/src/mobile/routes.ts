@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServicePluginOptions } from '../server.ts';
+
+export async function mobileRoutes(_app: FastifyInstance, _options: ServicePluginOptions): Promise<void> {}

@@ -1,0 +1,34 @@
+/** Builds the Fastify application serving the three interfaces and the admin endpoints. */
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import { adminRoutes } from './admin/routes.ts';
+import { authoringRoutes } from './authoring/routes.ts';
+import { automationRoutes } from './automation/routes.ts';
+import type { EmulatorContext } from './context.ts';
+import { mobileRoutes } from './mobile/routes.ts';
+
+export const AUTOMATION_PREFIXES = ['/rest/v1', '/rest/v1.1', '/rest/v1.2'] as const;
+
+export async function buildApp(ctx: EmulatorContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    // Uploads and stored files stream to disk; this bounds JSON and form bodies only.
+    bodyLimit: 10 * 1024 * 1024,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(formbody);
+  await app.register(adminRoutes, { ctx });
+  await app.register(authoringRoutes, { ctx, prefix: '/v1/ai-authoring' });
+  await app.register(mobileRoutes, { ctx });
+  for (const prefix of AUTOMATION_PREFIXES) {
+    await app.register(automationRoutes, { ctx, prefix });
+  }
+  return app;
+}
+
+/** Options every service plugin receives. */
+export interface ServicePluginOptions {
+  ctx: EmulatorContext;
+  prefix?: string;
+}
