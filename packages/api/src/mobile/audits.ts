@@ -1,0 +1,128 @@
+/** Audit trails: the deprecated v1 list and the three paginated v2 trails. */
+import type { CallOptions } from '../core/call.ts';
+import type { HttpTransport, QueryValue } from '../core/transport.ts';
+import { callMobile, iteratePages, pageQuery } from './request.ts';
+import type {
+  MobileAudit,
+  MobileAuditFilter,
+  MobileAuditListV1,
+  MobileAuditPage,
+  MobileIterateOptions,
+  MobilePageParams,
+} from './types.ts';
+
+/** Largest `per_page` of the v2 audit lists. */
+export const MOBILE_AUDITS_MAX_PER_PAGE = 200;
+
+type AuditQuery = MobileAuditFilter & MobilePageParams;
+
+const TRAILS = {
+  listAudits: '/api/2/audits/',
+  listAdminTrail: '/api/2/audits/admin-trail/',
+  listTesterTrail: '/api/2/audits/tester-trail/',
+} as const;
+
+type Trail = keyof typeof TRAILS;
+
+export class MobileAudits {
+  readonly #http: HttpTransport;
+
+  constructor(http: HttpTransport) {
+    this.#http = http;
+  }
+
+  /** GET /api/1/audits: the deprecated v1 audit list. */
+  listV1(options?: CallOptions): Promise<MobileAuditListV1> {
+    return callMobile(
+      this.#http,
+      { operation: 'listAuditsV1', method: 'GET', path: '/api/1/audits' },
+      options,
+    );
+  }
+
+  /** GET /api/2/audits/: one page of audit items of every action type (admins with all-projects access). */
+  list(query?: AuditQuery, options?: CallOptions): Promise<MobileAuditPage> {
+    return this.#list('listAudits', query, options);
+  }
+
+  /** GET /api/2/audits/: every audit item matching the filter, page after page. */
+  iterate(
+    filter?: MobileAuditFilter,
+    options?: MobileIterateOptions,
+  ): AsyncGenerator<MobileAudit, void, undefined> {
+    return this.#iterate('listAudits', filter, options);
+  }
+
+  /** GET /api/2/audits/admin-trail/: one page of security, integration, team and webhook changes. */
+  listAdminTrail(query?: AuditQuery, options?: CallOptions): Promise<MobileAuditPage> {
+    return this.#list('listAdminTrail', query, options);
+  }
+
+  /** GET /api/2/audits/admin-trail/: the whole admin trail matching the filter, page after page. */
+  iterateAdminTrail(
+    filter?: MobileAuditFilter,
+    options?: MobileIterateOptions,
+  ): AsyncGenerator<MobileAudit, void, undefined> {
+    return this.#iterate('listAdminTrail', filter, options);
+  }
+
+  /** GET /api/2/audits/tester-trail/: one page of invitations, deletions, group and distribution changes. */
+  listTesterTrail(query?: AuditQuery, options?: CallOptions): Promise<MobileAuditPage> {
+    return this.#list('listTesterTrail', query, options);
+  }
+
+  /** GET /api/2/audits/tester-trail/: the whole tester trail matching the filter, page after page. */
+  iterateTesterTrail(
+    filter?: MobileAuditFilter,
+    options?: MobileIterateOptions,
+  ): AsyncGenerator<MobileAudit, void, undefined> {
+    return this.#iterate('listTesterTrail', filter, options);
+  }
+
+  async #list(
+    operation: Trail,
+    query: AuditQuery | undefined,
+    options: CallOptions | undefined,
+  ): Promise<MobileAuditPage> {
+    return callMobile(
+      this.#http,
+      { operation, method: 'GET', path: TRAILS[operation], query: auditQuery(query) },
+      options,
+    );
+  }
+
+  #iterate(
+    operation: Trail,
+    filter: MobileAuditFilter | undefined,
+    options: MobileIterateOptions | undefined,
+  ): AsyncGenerator<MobileAudit, void, undefined> {
+    return iteratePages(
+      (params, call) => this.#list(operation, { ...filter, ...params }, call),
+      (page) => page.audits,
+      MOBILE_AUDITS_MAX_PER_PAGE,
+      options,
+    );
+  }
+}
+
+function auditQuery(query: AuditQuery | undefined): Record<string, QueryValue> {
+  return {
+    site: query?.site,
+    action_type: query?.actionType,
+    start_date: query?.startDate === undefined ? undefined : auditDate(query.startDate, 'startDate'),
+    end_date: query?.endDate === undefined ? undefined : auditDate(query.endDate, 'endDate'),
+    ...pageQuery(query),
+  };
+}
+
+/** The service takes dates as YYYY-MM-DD; a Date is read in UTC. */
+export function auditDate(value: string | Date, name = 'date'): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new TypeError(`${name} is not a valid date`);
+    return value.toISOString().slice(0, 10);
+  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw new TypeError(`${name} must be a date written YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,200 @@
+/** Builds: the uploaded versions of a project. */
+import { Readable } from 'node:stream';
+import type { CallOptions } from '../core/call.ts';
+import { redact, secretsOf } from '../core/credentials.ts';
+import { ApiError } from '../core/errors.ts';
+import {
+  fileNameFromDisposition,
+  safeBaseName,
+  writeStreamToFile,
+  type DownloadResult,
+} from '../core/files.ts';
+import { headerValue } from '../core/retry.ts';
+import { segment, type HttpTransport } from '../core/transport.ts';
+import { callMobile, commaList, mobileFailureOf, sendMobile } from './request.ts';
+import type {
+  MobileBuildCopy,
+  MobileBuildCopyResult,
+  MobileBuildDownload,
+  MobileBuildListV1,
+  MobileBuildResult,
+  MobileBuildUpdate,
+  MobileBuildUpdateResult,
+  MobileInvite,
+  MobileInviteResult,
+  MobileStatusResult,
+} from './types.ts';
+
+type Id = string | number;
+
+export class MobileBuilds {
+  readonly #http: HttpTransport;
+
+  constructor(http: HttpTransport) {
+    this.#http = http;
+  }
+
+  /** GET /api/1/projects/{projectId}/builds/: every build of a project (v1 fields). */
+  listV1(projectId: Id, options?: CallOptions): Promise<MobileBuildListV1> {
+    return callMobile(
+      this.#http,
+      { operation: 'listBuildsV1', method: 'GET', path: `/api/1/projects/${segment(projectId)}/builds/` },
+      options,
+    );
+  }
+
+  /** GET /api/1/projects/{projectId}/builds/{buildId}: one build. */
+  get(projectId: Id, buildId: Id, options?: CallOptions): Promise<MobileBuildResult> {
+    return callMobile(
+      this.#http,
+      { operation: 'getBuild', method: 'GET', path: buildPath(projectId, buildId) },
+      options,
+    );
+  }
+
+  /** DELETE /api/1/projects/{projectId}/builds/{buildId}: deletes a build with its sessions and crashes. */
+  delete(projectId: Id, buildId: Id, options?: CallOptions): Promise<MobileStatusResult> {
+    return callMobile(
+      this.#http,
+      { operation: 'deleteBuild', method: 'DELETE', path: buildPath(projectId, buildId) },
+      options,
+    );
+  }
+
+  /**
+   * PATCH /api/1/projects/{projectId}/builds/{buildId}/: changes only the fields given.
+   * `groups: []` removes every group; leaving `groups` out keeps them.
+   */
+  update(
+    projectId: Id,
+    buildId: Id,
+    changes: MobileBuildUpdate,
+    options?: CallOptions,
+  ): Promise<MobileBuildUpdateResult> {
+    const fields: Record<string, string | undefined> = {
+      comment: changes.comment,
+      tags: commaList(changes.tags),
+      groups: commaList(changes.groups),
+      landing_page_mode: changes.landingPageMode,
+    };
+    for (const [key, value] of Object.entries(changes.metadata ?? {})) fields[`metadata_${key}`] = value;
+    return callMobile(
+      this.#http,
+      {
+        operation: 'updateBuild',
+        method: 'PATCH',
+        path: `${buildPath(projectId, buildId)}/`,
+        body: { kind: 'form', fields },
+        // Applying the same changes twice leaves the same build.
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /** POST /api/1/projects/{projectId}/builds/{buildId}/copy: copies a build into a folder. */
+  copy(
+    projectId: Id,
+    buildId: Id,
+    copy: MobileBuildCopy,
+    options?: CallOptions,
+  ): Promise<MobileBuildCopyResult> {
+    return callMobile(
+      this.#http,
+      {
+        operation: 'copyBuild',
+        method: 'POST',
+        path: `${buildPath(projectId, buildId)}/copy`,
+        body: {
+          kind: 'form',
+          fields: {
+            folder_name: copy.folderName,
+            app_name: copy.appName,
+            groups: commaList(copy.groups),
+            projectGroups: commaList(copy.projectGroups),
+            allowAllTesters: copy.allowAllTesters === undefined ? undefined : copy.allowAllTesters ? 1 : 0,
+          },
+        },
+      },
+      options,
+    );
+  }
+
+  /**
+   * GET /api/1/projects/{projectId}/builds/{buildId}/download/: streams the uploaded binary into
+   * `target.dir`, named as the service suggests (reduced to a safe base name) or `build-<buildId>`.
+   */
+  async download(
+    projectId: Id,
+    buildId: Id,
+    target: MobileBuildDownload,
+    options?: CallOptions,
+  ): Promise<DownloadResult> {
+    const operation = 'downloadBuild';
+    const path = `${buildPath(projectId, buildId)}/download/`;
+    const response = await sendMobile<Readable>(
+      this.#http,
+      { operation, method: 'GET', path, responseType: 'stream' },
+      options,
+    );
+    let stream = response.body;
+    // A JSON answer in place of the binary may be a `status: fail`.
+    if ((headerValue(response.headers, 'content-type') ?? '').includes('json')) {
+      const bytes = Buffer.concat(await stream.toArray());
+      const failure = mobileFailureOf(parseJson(bytes));
+      if (failure) {
+        const secrets = secretsOf(this.#http.credentials);
+        throw new ApiError({
+          operation,
+          method: 'GET',
+          url: path,
+          ...(failure.code !== undefined ? { code: failure.code } : {}),
+          ...(failure.message ? { serviceMessage: redact(failure.message, secrets) } : {}),
+        });
+      }
+      stream = Readable.from([bytes]);
+    }
+    const fallback = `build-${safeBaseName(String(buildId), 'download')}`;
+    const name = target.fileName ?? safeBaseName(fileNameFromDisposition(response.headers), fallback);
+    return writeStreamToFile(stream, target.dir, name);
+  }
+
+  /** POST /api/1/projects/{projectId}/builds/{buildId}/invites/: invites tester groups to a build. */
+  async invite(
+    projectId: Id,
+    buildId: Id,
+    invite: MobileInvite,
+    options?: CallOptions,
+  ): Promise<MobileInviteResult> {
+    const body = await callMobile<MobileInviteResult | undefined>(
+      this.#http,
+      {
+        operation: 'inviteToBuild',
+        method: 'POST',
+        path: `${buildPath(projectId, buildId)}/invites/`,
+        body: {
+          kind: 'form',
+          fields: {
+            groups: commaList(invite.groups),
+            comment: invite.comment,
+            notify: invite.notify ? 'on' : undefined,
+          },
+        },
+      },
+      options,
+    );
+    return body ?? {};
+  }
+}
+
+function buildPath(projectId: Id, buildId: Id): string {
+  return `/api/1/projects/${segment(projectId)}/builds/${segment(buildId)}`;
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * What every mobile distribution request shares: a success answer can still be a failure
+ * (`status: fail` with a code, whatever the HTTP status), and errors must not echo a secret.
+ */
+import { callSpec, type CallOptions } from '../core/call.ts';
+import { redact, secretsOf } from '../core/credentials.ts';
+import { ApiError, serviceErrorOf } from '../core/errors.ts';
+import { paginatePages, type PageInfo } from '../core/pagination.ts';
+import type { ApiResponse, HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
+import type { MobileIterateOptions, MobilePageParams } from './types.ts';
+
+/** Reads `status: fail` out of an answer's body, for the transport's `failureOf` hook. */
+export function mobileFailureOf(body: unknown): { code?: string | number; message?: string } | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  if ((body as Record<string, unknown>).status !== 'fail') return undefined;
+  return serviceErrorOf(body);
+}
+
+export type MobileRequest = Omit<RequestSpec, 'failureOf' | 'signal' | 'timeouts'>;
+
+/**
+ * Sends a mobile request with the failure hook; `extraSecrets` names secrets the transport does not
+ * know about (the upload's `api_key` field), so that they are masked in the error as well.
+ */
+export async function sendMobile<T>(
+  http: HttpTransport,
+  spec: MobileRequest,
+  options: CallOptions | undefined,
+  extraSecrets: readonly string[] = [],
+): Promise<ApiResponse<T>> {
+  try {
+    return await http.send<T>({ ...spec, ...callSpec(options), failureOf: mobileFailureOf });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw redactedApiError(error, [...extraSecrets, ...secretsOf(http.credentials)]);
+  }
+}
+
+/** Sends a mobile request and returns the parsed answer as is. */
+export async function callMobile<T>(
+  http: HttpTransport,
+  spec: MobileRequest,
+  options: CallOptions | undefined,
+): Promise<T> {
+  return (await sendMobile<T>(http, spec, options)).body;
+}
+
+/** The same error with every secret masked in its message and its recorded answer. */
+function redactedApiError(error: ApiError, secrets: readonly string[]): ApiError {
+  const serialised = error.body === undefined ? undefined : JSON.stringify(error.body);
+  const leaks =
+    secrets.some((secret) => secret.length >= 3 && error.message.includes(secret)) ||
+    (serialised !== undefined && secrets.some((secret) => secret.length >= 3 && serialised.includes(secret)));
+  if (!leaks) return error;
+  return new ApiError({
+    operation: error.operation,
+    method: error.method,
+    url: error.url,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.code !== undefined ? { code: error.code } : {}),
+    ...(error.serviceMessage !== undefined ? { serviceMessage: redact(error.serviceMessage, secrets) } : {}),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    ...(serialised !== undefined ? { body: JSON.parse(redact(serialised, secrets)) as unknown } : {}),
+  });
+}
+
+/** Lists go to the service comma-separated. */
+export function commaList(values: readonly (string | number)[] | undefined): string | undefined {
+  return values === undefined ? undefined : values.map(String).join(',');
+}
+
+/** The service's on/off switches; left out when the caller did not say. */
+export function onOff(value: boolean | undefined): 'on' | 'off' | undefined {
+  return value === undefined ? undefined : value ? 'on' : 'off';
+}
+
+/** `page` and `per_page` of the paginated lists. */
+export function pageQuery(params: MobilePageParams | undefined): Record<string, QueryValue> {
+  return { page: params?.page, per_page: params?.perPage };
+}
+
+/** Walks a paginated list page by page, never asking for more than its maximum `per_page`. */
+export function iteratePages<T, P extends { pagination?: unknown }>(
+  fetchPage: (params: MobilePageParams, options: CallOptions) => Promise<P>,
+  itemsOf: (page: P) => T[] | undefined,
+  maxPageSize: number,
+  options: MobileIterateOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  const call = callSpec(options);
+  return paginatePages(
+    async (page, perPage) => {
+      const answer = await fetchPage({ page, perPage }, call);
+      return { items: itemsOf(answer) ?? [], ...paginationOf(answer) };
+    },
+    {
+      maxPageSize,
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+      ...(options.maxItems !== undefined ? { maxItems: options.maxItems } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+}
+
+function paginationOf(answer: { pagination?: unknown }): { pagination?: PageInfo } {
+  const value = answer.pagination;
+  return value && typeof value === 'object' ? { pagination: value as PageInfo } : {};
+}

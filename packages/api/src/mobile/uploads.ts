@@ -1,0 +1,71 @@
+/** The upload interface: app files streamed from disk as multipart, with their symbols. */
+import type { CallOptions } from '../core/call.ts';
+import { multipartBody, type MultipartFile } from '../core/multipart.ts';
+import type { HttpTransport } from '../core/transport.ts';
+import { commaList, onOff, sendMobile } from './request.ts';
+import type { MobileUploadOptions, MobileUploadResult } from './types.ts';
+
+/**
+ * The service answers only once the whole file has arrived and been processed, so the wait for
+ * the answer's headers is long by default; `options.timeouts.headersMs` overrides it.
+ */
+export const UPLOAD_HEADERS_TIMEOUT_MS = 30 * 60_000;
+
+export class MobileUploads {
+  readonly #http: HttpTransport;
+
+  constructor(http: HttpTransport) {
+    this.#http = http;
+  }
+
+  /**
+   * POST /api/upload/: uploads an APK, AAB, IPA or macOS ZIP. With an API key the key travels in the
+   * `api_key` field and no Authorization header is sent; with an OIDC token the bearer headers are sent.
+   */
+  async build(
+    filePath: string,
+    upload: MobileUploadOptions = {},
+    options?: CallOptions,
+  ): Promise<MobileUploadResult> {
+    const credentials = this.#http.credentials;
+    const apiKey = credentials?.type === 'basic' ? credentials.revealSecret() : undefined;
+    const files: MultipartFile[] = [{ field: 'file', path: filePath }];
+    if (upload.symbolsFile !== undefined) files.push({ field: 'symbols_file', path: upload.symbolsFile });
+    const body = await multipartBody(uploadFields(upload, apiKey), files, upload.onProgress);
+    const response = await sendMobile<MobileUploadResult>(
+      this.#http,
+      {
+        operation: 'uploadBuild',
+        method: 'POST',
+        path: '/api/upload/',
+        body,
+        ...(apiKey !== undefined ? { credentials: null } : {}),
+      },
+      { ...options, timeouts: { headersMs: UPLOAD_HEADERS_TIMEOUT_MS, ...options?.timeouts } },
+      apiKey !== undefined ? [apiKey] : [],
+    );
+    return response.body;
+  }
+}
+
+/** The text fields of an upload, in the service's names and encodings; absent options are left out. */
+export function uploadFields(upload: MobileUploadOptions, apiKey: string | undefined): [string, string][] {
+  const fields: [string, string | undefined][] = [
+    ['api_key', apiKey],
+    ['app_name', upload.appName],
+    ['groups', commaList(upload.groups)],
+    ['notify', onOff(upload.notify)],
+    ['release_notes', upload.releaseNotes],
+    ['auto_update', onOff(upload.autoUpdate)],
+    ['tags', commaList(upload.tags)],
+    ['folder_name', upload.folderName],
+    ['landing_page_mode', upload.landingPageMode],
+    ['upload_to_vendor', onOff(upload.uploadToVendor)],
+    ['platform', upload.platform],
+    ...Object.entries(upload.metadata ?? {}).map(([key, value]): [string, string] => [
+      `metadata.${key}`,
+      value,
+    ]),
+  ];
+  return fields.filter((field): field is [string, string] => field[1] !== undefined);
+}
