@@ -79,12 +79,25 @@ export function authHeaders(credentials: Credentials | undefined): Record<string
   return { authorization: credentials.authorizationHeader(), 'x-oidc-config-key': credentials.configKey };
 }
 
-/** Every secret held by the credentials, so callers can mask or redact them. */
+/**
+ * Every secret held by the credentials in each form a service may echo it back: as is,
+ * URL-encoded (a query or form) and inside the Basic header's base64.
+ */
 export function secretsOf(...credentials: (Credentials | undefined)[]): string[] {
-  return credentials.flatMap((c) => (c ? [c.revealSecret()] : [])).filter((s) => s.length > 0);
+  const out = new Set<string>();
+  for (const c of credentials) {
+    if (!c) continue;
+    const secret = c.revealSecret();
+    if (secret.length === 0) continue;
+    out.add(secret);
+    out.add(encodeURIComponent(secret));
+    if (c.type === 'basic') out.add(Buffer.from(`${c.username}:${secret}`).toString('base64'));
+  }
+  // Longest first, so a form containing another is replaced whole.
+  return [...out].sort((a, b) => b.length - a.length);
 }
 
-/** Replaces every occurrence of a secret (and its Basic-encoded forms) with `***`. */
+/** Replaces every occurrence of a secret with `***`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
@@ -92,4 +105,17 @@ export function redact(text: string, secrets: readonly string[]): string {
     out = out.split(secret).join('***');
   }
   return out;
+}
+
+/** Redacts every string inside a parsed body (an error body may echo what was sent). */
+export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redact(key, secrets), redactDeep(item, secrets)]),
+    );
+  }
+  return value;
 }

@@ -2,7 +2,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Headers } from './transport.ts';
 
@@ -12,12 +12,17 @@ import type { Headers } from './transport.ts';
  */
 export function safeBaseName(name: string | undefined, fallback = 'download'): string {
   const base = (name ?? '').split(/[/\\]/).pop() ?? '';
-  const cleaned = [...base]
-    .filter((char) => char >= ' ' && char !== '\u007f')
-    .join('')
+  const cleaned = base
+    // Control and format characters (bidirectional overrides can disguise an extension).
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    // Spaces first: " .." must not become "..". Trailing dots and spaces are dropped by Windows.
+    .trim()
     .replace(/^\.+/, '')
+    .replace(/[. ]+$/, '')
     .trim();
-  return cleaned === '' ? fallback : cleaned.slice(0, 200);
+  // Cut by code points so a surrogate pair is never split.
+  const short = [...cleaned].slice(0, 200).join('');
+  return short === '' ? safeBaseName(fallback) : short;
 }
 
 /** The file name a `Content-Disposition` header suggests, if any. */
@@ -25,7 +30,8 @@ export function fileNameFromDisposition(headers: Headers): string | undefined {
   const raw = headers['content-disposition'];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (!value) return undefined;
-  const extended = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(value);
+  // RFC 6266 / 5987: filename*=charset'language'percent-encoded
+  const extended = /filename\*\s*=\s*(?:[\w-]*'[\w-]*')?([^;]+)/i.exec(value);
   if (extended?.[1]) {
     try {
       return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
@@ -52,11 +58,14 @@ export async function writeStreamToFile(
   await mkdir(dir, { recursive: true });
   const target = path.join(dir, safeBaseName(name));
   let bytes = 0;
-  stream.on('data', (chunk: Buffer) => {
-    bytes += chunk.length;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      callback(null, chunk);
+    },
   });
   try {
-    await pipeline(stream, createWriteStream(target));
+    await pipeline(stream, counter, createWriteStream(target));
   } catch (error) {
     await rm(target, { force: true });
     throw error;

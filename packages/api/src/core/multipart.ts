@@ -2,10 +2,10 @@
  * Multipart bodies streamed from disk with a known Content-Length, built with form-data.
  * Files are never read whole into memory; progress is reported as bytes leave the process.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import FormData from 'form-data';
 import type { RequestBody } from './transport.ts';
 
@@ -35,38 +35,48 @@ export async function multipartBody(
   const sizes = await Promise.all(files.map(async (file) => (await stat(file.path)).size));
   const boundary = `----sauce-actions-${crypto.randomUUID()}`;
 
-  const build = (): FormData => {
+  /** The form, with file parts read from disk, or with empty stand-ins when only measuring. */
+  const build = (measure: boolean): { form: FormData; streams: ReadStream[] } => {
     const form = new FormData();
+    const streams: ReadStream[] = [];
     form.setBoundary(boundary);
     for (const [name, value] of fields) form.append(name, value);
     files.forEach((file, index) => {
-      form.append(file.field, createReadStream(file.path), {
+      const size = sizes[index] ?? 0;
+      // form-data cannot measure an empty stream synchronously; an empty file is an empty buffer.
+      const content = measure || size === 0 ? Buffer.alloc(0) : createReadStream(file.path);
+      if (content instanceof ReadStream) streams.push(content);
+      form.append(file.field, content, {
         filename: file.fileName ?? path.basename(file.path),
         contentType: file.contentType ?? 'application/octet-stream',
-        knownLength: sizes[index],
+        knownLength: size,
       });
     });
-    return form;
+    return { form, streams };
   };
 
-  const length = build().getLengthSync();
+  const length = build(true).form.getLengthSync();
   return {
     kind: 'stream',
     contentType: `multipart/form-data; boundary=${boundary}`,
     length,
     open: () => {
-      const form = build();
-      if (!onProgress) return form.pipe(new PassThrough());
+      const { form, streams } = build(false);
       let sent = 0;
-      const counter = new Transform({
+      const output = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           sent += chunk.length;
-          onProgress({ sentBytes: sent, totalBytes: length });
+          onProgress?.({ sentBytes: sent, totalBytes: length });
           callback(null, chunk);
         },
       });
-      form.on('error', (error: Error) => counter.destroy(error));
-      return form.pipe(counter);
+      // form-data is a legacy stream: neither errors nor an early end of the request reach
+      // its files on their own, so forward errors and close the files when the body closes.
+      form.on('error', (error: Error) => output.destroy(error));
+      output.on('close', () => {
+        for (const stream of streams) stream.destroy();
+      });
+      return form.pipe(output);
     },
   };
 }

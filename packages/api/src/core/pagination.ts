@@ -3,9 +3,28 @@
 export interface PageOptions {
   /** Items per request. */
   pageSize?: number;
+  /**
+   * Largest page the service serves. A service that caps the page silently answers a short page,
+   * which an offset paginator would take for the last one, so requests never ask for more.
+   */
+  maxPageSize?: number;
   /** Stop after this many items. */
   maxItems?: number;
   signal?: AbortSignal;
+}
+
+const DEFAULT_PAGE_SIZE = 100;
+
+function pageSizeOf(options: PageOptions, fallback: number): number {
+  const size = Math.min(options.pageSize ?? fallback, options.maxPageSize ?? Infinity);
+  if (!Number.isInteger(size) || size < 1)
+    throw new RangeError(`page size must be a positive integer: ${size}`);
+  return size;
+}
+
+/** How many more items may be yielded. */
+function remainingOf(options: PageOptions, yielded: number): number {
+  return options.maxItems === undefined ? Infinity : Math.max(0, options.maxItems - yielded);
 }
 
 /** AI authoring: `skip`/`limit`, each page answering `{ items, total }`. */
@@ -13,14 +32,17 @@ export async function* paginateSkipLimit<T>(
   fetchPage: (skip: number, limit: number) => Promise<{ items: T[]; total: number }>,
   options: PageOptions = {},
 ): AsyncGenerator<T, void, undefined> {
-  const limit = options.pageSize ?? 100;
+  const pageSize = pageSizeOf(options, DEFAULT_PAGE_SIZE);
   let skip = 0;
   let yielded = 0;
   for (;;) {
+    const remaining = remainingOf(options, yielded);
+    // Never ask for `limit` 0: the test case list answers only the total to that.
+    if (remaining === 0) return;
     options.signal?.throwIfAborted();
-    const page = await fetchPage(skip, limit);
+    const page = await fetchPage(skip, Math.min(pageSize, remaining));
     for (const item of page.items) {
-      if (options.maxItems !== undefined && yielded >= options.maxItems) return;
+      if (yielded >= (options.maxItems ?? Infinity)) return;
       yield item;
       yielded++;
     }
@@ -41,13 +63,18 @@ export async function* paginatePages<T>(
   fetchPage: (page: number, perPage: number) => Promise<{ items: T[]; pagination?: PageInfo }>,
   options: PageOptions & { maxPageSize: number },
 ): AsyncGenerator<T, void, undefined> {
-  const perPage = Math.min(options.pageSize ?? options.maxPageSize, options.maxPageSize);
+  // Page numbers fix the offsets, so the page size cannot shrink on the way; only the first does.
+  const perPage = Math.min(
+    pageSizeOf(options, options.maxPageSize),
+    Math.max(1, options.maxItems ?? Infinity),
+  );
   let yielded = 0;
   for (let page = 1; ; page++) {
+    if (remainingOf(options, yielded) === 0) return;
     options.signal?.throwIfAborted();
     const result = await fetchPage(page, perPage);
     for (const item of result.items) {
-      if (options.maxItems !== undefined && yielded >= options.maxItems) return;
+      if (yielded >= (options.maxItems ?? Infinity)) return;
       yield item;
       yielded++;
     }
@@ -62,14 +89,17 @@ export async function* paginateOffset<T>(
   fetchPage: (skip: number, limit: number) => Promise<T[]>,
   options: PageOptions = {},
 ): AsyncGenerator<T, void, undefined> {
-  const limit = options.pageSize ?? 100;
+  const pageSize = pageSizeOf(options, DEFAULT_PAGE_SIZE);
   let skip = 0;
   let yielded = 0;
   for (;;) {
+    const remaining = remainingOf(options, yielded);
+    if (remaining === 0) return;
     options.signal?.throwIfAborted();
+    const limit = Math.min(pageSize, remaining);
     const items = await fetchPage(skip, limit);
     for (const item of items) {
-      if (options.maxItems !== undefined && yielded >= options.maxItems) return;
+      if (yielded >= (options.maxItems ?? Infinity)) return;
       yield item;
       yielded++;
     }

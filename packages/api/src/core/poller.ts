@@ -25,7 +25,10 @@ export class PollTimeoutError<T> extends Error {
   readonly elapsedMs: number;
 
   constructor(timeoutMs: number, elapsedMs: number, lastValue: T | undefined) {
-    super(`condition not met within ${Math.round(timeoutMs / 1000)}s`);
+    // Whole seconds would read "within 0s" for the short waits of tests and quick checks.
+    super(
+      `condition not met within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)}s`}`,
+    );
     this.lastValue = lastValue;
     this.elapsedMs = elapsedMs;
   }

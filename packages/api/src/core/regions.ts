@@ -57,8 +57,23 @@ export function jobDashboardUrl(
   jobId: string,
   options: { region?: AutomationRegion; baseUrl?: string } = {},
 ): string {
-  const host = options.baseUrl ?? DASHBOARD_HOSTS[options.region ?? 'us-west-1'] ?? DEFAULT_DASHBOARD;
+  const host = options.baseUrl
+    ? withoutUserInfo(options.baseUrl)
+    : (DASHBOARD_HOSTS[options.region ?? 'us-west-1'] ?? DEFAULT_DASHBOARD);
   return `${trimTrailingSlash(host)}/tests/${encodeURIComponent(jobId)}`;
+}
+
+/** The address without `user:key@`: links and messages must never carry a credential. */
+export function withoutUserInfo(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    throw new TypeError(`not a valid URL: ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
+  }
 }
 
 export function trimTrailingSlash(url: string): string {

@@ -35,22 +35,25 @@ export function backoffDelay(policy: RetryPolicy, attempt: number): number {
 }
 
 /**
- * How long the service asked us to wait, from `Retry-After` (seconds or an HTTP date) or
- * `X-Ratelimit-Reset` (a Unix time in seconds, or seconds from now when small).
+ * How long the service asked us to wait, from `Retry-After` (seconds or an HTTP date) or,
+ * unless `rateLimitReset` is false, `X-Ratelimit-Reset` (a Unix time in seconds, or seconds
+ * from now when small).
  */
 export function serverDelayMs(
   headers: Record<string, string | string[] | undefined>,
   now: number = Date.now(),
+  options: { rateLimitReset?: boolean } = {},
 ): number | undefined {
-  const retryAfter = headerValue(headers, 'retry-after');
-  if (retryAfter !== undefined) {
+  const retryAfter = headerValue(headers, 'retry-after')?.trim();
+  if (retryAfter) {
     const seconds = Number(retryAfter);
     if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
     const date = Date.parse(retryAfter);
     if (Number.isFinite(date)) return Math.max(0, date - now);
   }
-  const reset = headerValue(headers, 'x-ratelimit-reset');
-  if (reset !== undefined) {
+  const reset =
+    options.rateLimitReset === false ? undefined : headerValue(headers, 'x-ratelimit-reset')?.trim();
+  if (reset) {
     const value = Number(reset);
     if (Number.isFinite(value) && value >= 0) {
       // Values that look like a Unix time are absolute; small ones are a count of seconds.

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { authHeaders, redact, secretsOf, type Credentials } from './credentials.ts';
+import { authHeaders, redact, redactDeep, secretsOf, type Credentials } from './credentials.ts';
 import { ApiError, reasonPhrase, serviceErrorOf, TransportError } from './errors.ts';
 import { backoffDelay, retryPolicy, serverDelayMs, sleep, type RetryPolicy } from './retry.ts';
 import { trimTrailingSlash } from './regions.ts';
@@ -155,15 +155,17 @@ export class HttpTransport {
 
   /** Sends a request and reads the answer as JSON (default), text, a stream or nothing. */
   async send<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
-    const displayUrl = spec.path + queryString(spec.query);
-    const url = this.baseUrl + displayUrl;
+    const credentials = spec.credentials === null ? undefined : (spec.credentials ?? this.credentials);
+    const secrets = secretsOf(credentials, this.credentials);
+    const pathAndQuery = spec.path + queryString(spec.query);
+    const url = this.baseUrl + pathAndQuery;
+    // What errors and logs show: a caller may have put a key in the query (legacy mobile calls do).
+    const displayUrl = redact(pathAndQuery, secrets);
     const idempotent = spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method);
     const timeouts = { ...this.timeouts, ...spec.timeouts };
-    const credentials = spec.credentials === null ? undefined : (spec.credentials ?? this.credentials);
-    const secrets = secretsOf(credentials);
 
     for (let attempt = 0; ; attempt++) {
-      spec.signal?.throwIfAborted();
+      if (spec.signal?.aborted) throw this.#transportError(spec, displayUrl, spec.signal.reason, secrets);
       const started = performance.now();
       let response: Dispatcher.ResponseData;
       try {
@@ -213,14 +215,15 @@ export class HttpTransport {
             url: displayUrl,
             ...(failure.code !== undefined ? { code: failure.code } : {}),
             ...(failure.message ? { serviceMessage: redact(failure.message, secrets) } : {}),
-            body,
+            body: redactDeep(body, secrets),
           });
         }
         return { status, headers, body: body as T };
       }
 
-      const errorBody = await readErrorBody(response);
-      const waitMs = serverDelayMs(headers);
+      const errorBody = redactDeep(await readErrorBody(response), secrets);
+      // A reset time is sent with every answer; it is a reason to wait only when the limit was hit.
+      const waitMs = serverDelayMs(headers, Date.now(), { rateLimitReset: status === 429 });
       const retryable = idempotent && this.retry.retryStatuses.includes(status);
       const withinServerLimit = waitMs === undefined || waitMs <= this.retry.maxServerDelayMs;
       if (retryable && withinServerLimit && attempt < this.retry.retries) {
@@ -251,6 +254,11 @@ export class HttpTransport {
     } catch (error) {
       throw this.#transportError(spec, displayUrl, error, []);
     }
+  }
+
+  /** What logs and `util.inspect` show: the policy, never the credentials' secret. */
+  toString(): string {
+    return `HttpTransport(${this.baseUrl})`;
   }
 
   async #readBody(
@@ -361,6 +369,8 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
 export function segment(value: string | number): string {
   const text = String(value);
   if (text === '') throw new TypeError('a path parameter is empty');
+  // URL parsing resolves `.` and `..` (also as %2E) even when encoded, so they would leave the path.
+  if (/^(\.|%2e){1,2}$/i.test(text)) throw new TypeError(`a path parameter cannot be "${text}"`);
   return encodeURIComponent(text);
 }
 
