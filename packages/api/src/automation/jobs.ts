@@ -1,0 +1,135 @@
+/** Jobs: listing, reading, editing, stopping and deleting. */
+import { callSpec, type CallOptions } from '../core/call.ts';
+import { paginateOffset } from '../core/pagination.ts';
+import { account, epochSeconds, part, REST, type AutomationContext } from './context.ts';
+import type { ForAccount, IterateJobsParams, Job, JobRef, JobUpdate, ListJobsParams } from './types.ts';
+
+type JsonFormat = { format?: 'json' };
+
+export class AutomationJobs {
+  readonly #ctx: AutomationContext;
+
+  constructor(ctx: AutomationContext) {
+    this.#ctx = ctx;
+  }
+
+  /**
+   * GET /rest/v1/{username}/jobs: lists jobs, newest first (`listJobs`). With `full: true` whole
+   * jobs, otherwise `{ id }` items; with `format: 'csv'` the answer's text.
+   */
+  list(params: ListJobsParams & { format: 'csv' }, options?: CallOptions): Promise<string>;
+  list(params: ListJobsParams & JsonFormat & { full: true }, options?: CallOptions): Promise<Job[]>;
+  list(params?: ListJobsParams & JsonFormat & { full?: false }, options?: CallOptions): Promise<JobRef[]>;
+  list(params?: ListJobsParams, options?: CallOptions): Promise<Job[] | JobRef[] | string>;
+  async list(params: ListJobsParams = {}, options?: CallOptions): Promise<Job[] | JobRef[] | string> {
+    const csv = params.format === 'csv';
+    const { body } = await this.#ctx.http.send<Job[] | JobRef[] | string>({
+      operation: 'listJobs',
+      method: 'GET',
+      path: `${REST}/${account(this.#ctx, params.username)}/jobs`,
+      query: {
+        limit: params.limit,
+        full: params.full,
+        skip: params.skip,
+        from: params.from !== undefined ? epochSeconds(params.from) : undefined,
+        to: params.to !== undefined ? epochSeconds(params.to) : undefined,
+        format: params.format,
+      },
+      responseType: csv ? 'text' : 'json',
+      ...callSpec(options),
+    });
+    return body;
+  }
+
+  /** GET /rest/v1/{username}/jobs, page after page with `skip` and `limit` (`listJobs`). */
+  iterate(
+    params: IterateJobsParams & { full: true },
+    options?: CallOptions,
+  ): AsyncGenerator<Job, void, undefined>;
+  iterate(
+    params?: IterateJobsParams & { full?: false },
+    options?: CallOptions,
+  ): AsyncGenerator<JobRef, void, undefined>;
+  iterate(params?: IterateJobsParams, options?: CallOptions): AsyncGenerator<Job | JobRef, void, undefined>;
+  iterate(
+    params: IterateJobsParams = {},
+    options?: CallOptions,
+  ): AsyncGenerator<Job | JobRef, void, undefined> {
+    const { pageSize, maxItems, ...filter } = params;
+    return paginateOffset<Job | JobRef>(
+      // A JSON list is an array whichever `full` is; only csv answers text.
+      (skip, limit) =>
+        this.list({ ...filter, format: 'json', skip, limit }, options) as Promise<(Job | JobRef)[]>,
+      {
+        ...(pageSize !== undefined ? { pageSize } : {}),
+        ...(maxItems !== undefined ? { maxItems } : {}),
+        ...(options?.signal ? { signal: options.signal } : {}),
+      },
+    );
+  }
+
+  /** GET /rest/v1/{username}/jobs/{jobId}: full job information (`getJob`). */
+  async get(jobId: string, params: ForAccount = {}, options?: CallOptions): Promise<Job> {
+    const { body } = await this.#ctx.http.send<Job>({
+      operation: 'getJob',
+      method: 'GET',
+      path: this.#jobPath(jobId, params.username),
+      ...callSpec(options),
+    });
+    return body;
+  }
+
+  /** PUT /rest/v1/{username}/jobs/{jobId}: changes tags, name, custom data and the like (`updateJob`). */
+  async update(
+    jobId: string,
+    changes: JobUpdate,
+    params: ForAccount = {},
+    options?: CallOptions,
+  ): Promise<Job> {
+    const { customData, ...rest } = changes;
+    const { body } = await this.#ctx.http.send<Job>({
+      operation: 'updateJob',
+      method: 'PUT',
+      path: this.#jobPath(jobId, params.username),
+      body: {
+        kind: 'json',
+        value: { ...rest, ...(customData !== undefined ? { 'custom-data': customData } : {}) },
+      },
+      ...callSpec(options),
+    });
+    return body;
+  }
+
+  /** DELETE /rest/v1/{username}/jobs/{jobId}: removes the job with all its assets (`deleteJob`). */
+  async delete(jobId: string, params: ForAccount = {}, options?: CallOptions): Promise<void> {
+    await this.#ctx.http.send({
+      operation: 'deleteJob',
+      method: 'DELETE',
+      path: this.#jobPath(jobId, params.username),
+      responseType: 'none',
+      ...callSpec(options),
+    });
+  }
+
+  /**
+   * PUT /rest/v1/{username}/jobs/{jobId}/stop: terminates a running job (`stopJob`). Answers the
+   * job as the service reports it, when it sends one.
+   */
+  async stop(
+    jobId: string,
+    params: ForAccount = {},
+    options?: CallOptions,
+  ): Promise<Partial<Job> | undefined> {
+    const { body } = await this.#ctx.http.send<Partial<Job> | undefined>({
+      operation: 'stopJob',
+      method: 'PUT',
+      path: `${this.#jobPath(jobId, params.username)}/stop`,
+      ...callSpec(options),
+    });
+    return body;
+  }
+
+  #jobPath(jobId: string, username: string | undefined): string {
+    return `${REST}/${account(this.#ctx, username)}/jobs/${part(jobId)}`;
+  }
+}
