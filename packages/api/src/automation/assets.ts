@@ -2,7 +2,8 @@
 import type { Readable } from 'node:stream';
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { safeBaseName, writeStreamToFile, type DownloadResult } from '../core/files.ts';
-import { account, part, REST, type AutomationContext } from './context.ts';
+import { segment } from '../core/transport.ts';
+import { account, REST, type AutomationContext } from './context.ts';
 import type { DownloadJobAssetParams, ForAccount, JobAssetList } from './types.ts';
 
 export class AutomationJobAssets {
@@ -38,7 +39,7 @@ export class AutomationJobAssets {
     const { body } = await this.#ctx.http.send<Readable>({
       operation: 'downloadJobAsset',
       method: 'GET',
-      path: `${this.#assetsPath(jobId, params.username)}/${part(fileName)}`,
+      path: `${this.#assetsPath(jobId, params.username)}/${segment(fileName)}`,
       responseType: 'stream',
       ...callSpec(options),
     });
@@ -57,6 +58,6 @@ export class AutomationJobAssets {
   }
 
   #assetsPath(jobId: string, username: string | undefined): string {
-    return `${REST}/${account(this.#ctx, username)}/jobs/${part(jobId)}/assets`;
+    return `${REST}/${account(this.#ctx, username)}/jobs/${segment(jobId)}/assets`;
   }
 }

@@ -1,6 +1,7 @@
 /** Bug records; the bug type operations are public. */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { part, REST, type AutomationContext } from './context.ts';
+import { segment } from '../core/transport.ts';
+import { REST, type AutomationContext } from './context.ts';
 import type {
   AutomationBug,
   AutomationBugType,
@@ -32,7 +33,7 @@ export class AutomationBugs {
     const { body } = await this.#ctx.http.send<AutomationBugTypeFields>({
       operation: 'getBugType',
       method: 'GET',
-      path: `${REST}/bugs/types/${part(bugTypeId)}`,
+      path: `${REST}/bugs/types/${segment(bugTypeId)}`,
       credentials: null,
       ...callSpec(options),
     });
@@ -44,7 +45,7 @@ export class AutomationBugs {
     const { body } = await this.#ctx.http.send<AutomationBug>({
       operation: 'getBug',
       method: 'GET',
-      path: `${REST}/bugs/detail/${part(bugId)}`,
+      path: `${REST}/bugs/detail/${segment(bugId)}`,
       ...callSpec(options),
     });
     return body;
@@ -67,7 +68,7 @@ export class AutomationBugs {
     const { body } = await this.#ctx.http.send<AutomationBug>({
       operation: 'updateBug',
       method: 'PUT',
-      path: `${REST}/bugs/update/${part(bugId)}`,
+      path: `${REST}/bugs/update/${segment(bugId)}`,
       query: { update: JSON.stringify(update) },
       ...callSpec(options),
     });

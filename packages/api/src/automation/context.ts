@@ -11,21 +11,11 @@ export interface AutomationContext {
 /** Prefix of every operation of this interface. */
 export const REST = '/rest/v1';
 
-/**
- * Encodes one path segment. `.` and `..` are refused because URL parsing would resolve them
- * and send the request to another resource.
- */
-export function part(value: string | number): string {
-  const text = String(value);
-  if (text === '.' || text === '..') throw new TypeError(`a path parameter cannot be "${text}"`);
-  return segment(text);
-}
-
 /** The encoded `:username` segment: the call's account, else the client's. */
 export function account(ctx: AutomationContext, username: string | undefined): string {
   const name = username ?? ctx.username;
   if (name === '') throw new TypeError('no username: configure the client with one or pass it to the call');
-  return part(name);
+  return segment(name);
 }
 
 /** Unix seconds, as the interface's `from` and `to` expect. */

@@ -1,6 +1,7 @@
 /** Public information: service status and supported platforms. No credentials are sent. */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { part, REST, type AutomationContext } from './context.ts';
+import { segment } from '../core/transport.ts';
+import { REST, type AutomationContext } from './context.ts';
 import type { AutomationApi, AutomationPlatform, AutomationServiceStatus } from './types.ts';
 
 export class AutomationInfo {
@@ -27,7 +28,7 @@ export class AutomationInfo {
     const { body } = await this.#ctx.http.send<AutomationPlatform[]>({
       operation: 'listPlatforms',
       method: 'GET',
-      path: `${REST}/info/platforms/${part(automationApi)}`,
+      path: `${REST}/info/platforms/${segment(automationApi)}`,
       credentials: null,
       ...callSpec(options),
     });

@@ -1,7 +1,8 @@
 /** Jobs: listing, reading, editing, stopping and deleting. */
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateOffset } from '../core/pagination.ts';
-import { account, epochSeconds, part, REST, type AutomationContext } from './context.ts';
+import { segment } from '../core/transport.ts';
+import { account, epochSeconds, REST, type AutomationContext } from './context.ts';
 import type { ForAccount, IterateJobsParams, Job, JobRef, JobUpdate, ListJobsParams } from './types.ts';
 
 type JsonFormat = { format?: 'json' };
@@ -130,6 +131,6 @@ export class AutomationJobs {
   }
 
   #jobPath(jobId: string, username: string | undefined): string {
-    return `${REST}/${account(this.#ctx, username)}/jobs/${part(jobId)}`;
+    return `${REST}/${account(this.#ctx, username)}/jobs/${segment(jobId)}`;
   }
 }

@@ -3,7 +3,8 @@
  * `users.createSubAccount`, which takes the partner's `plan`.
  */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { part, REST, type AutomationContext } from './context.ts';
+import { segment } from '../core/transport.ts';
+import { REST, type AutomationContext } from './context.ts';
 import type { PartnerSubscription } from './types.ts';
 
 export class AutomationPartners {
@@ -37,6 +38,6 @@ export class AutomationPartners {
   }
 
   #subscriptionPath(subaccount: string): string {
-    return `${REST}/users/${part(subaccount)}/subscription`;
+    return `${REST}/users/${segment(subaccount)}/subscription`;
   }
 }

@@ -3,7 +3,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { account, part, REST, type AutomationContext } from './context.ts';
+import { segment } from '../core/transport.ts';
+import { account, REST, type AutomationContext } from './context.ts';
 import type {
   ForAccount,
   TemporaryFileList,
@@ -33,7 +34,7 @@ export class AutomationStorage {
     const { body } = await this.#ctx.http.send<TemporaryFileUpload>({
       operation: 'uploadTemporaryFile',
       method: 'POST',
-      path: `${REST}/storage/${account(this.#ctx, params.username)}/${part(fileName)}`,
+      path: `${REST}/storage/${account(this.#ctx, params.username)}/${segment(fileName)}`,
       query: { overwrite: params.overwrite === true ? true : undefined },
       body: {
         kind: 'stream',

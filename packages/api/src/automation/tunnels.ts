@@ -1,6 +1,7 @@
 /** Secure tunnels of an account. */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { account, part, REST, type AutomationContext } from './context.ts';
+import { segment } from '../core/transport.ts';
+import { account, REST, type AutomationContext } from './context.ts';
 import type { DeleteTunnelParams, ForAccount, ListTunnelsParams, Tunnel, TunnelDeletion } from './types.ts';
 
 export class AutomationTunnels {
@@ -53,6 +54,6 @@ export class AutomationTunnels {
   }
 
   #tunnelPath(tunnelId: string, username: string | undefined): string {
-    return `${REST}/${account(this.#ctx, username)}/tunnels/${part(tunnelId)}`;
+    return `${REST}/${account(this.#ctx, username)}/tunnels/${segment(tunnelId)}`;
   }
 }
