@@ -158,6 +158,15 @@ describe('mobile projects', () => {
     expect(setup.requests).toHaveLength(1);
   });
 
+  it('sends the bearer token and the OIDC configuration key instead of Basic', async () => {
+    setup = mockClient({ oidcToken: 'oidc-token-value', oidcConfigKey: 'oidc-config' });
+    setup.reply(MOBILE_ORIGIN, 'GET', '/api/1/projects/', { body: { status: 'ok', projects: [] } });
+    await setup.client.mobile.projects.listV1();
+    const request = setup.requests[0]!;
+    expect(request.headers.authorization).toBe('Bearer oidc-token-value');
+    expect(request.headers['x-oidc-config-key']).toBe('oidc-config');
+  });
+
   it('turns a status fail answer into an ApiError', async () => {
     setup = mockClient();
     setup.reply(MOBILE_ORIGIN, 'GET', '/api/2/projects/9', {
