@@ -37,6 +37,7 @@ export class AutomationJobs {
         format: params.format,
       },
       responseType: csv ? 'text' : 'json',
+      ...(csv ? { headers: { accept: 'text/csv' } } : {}),
       ...callSpec(options),
     });
     return body;

@@ -61,7 +61,9 @@ describe('automation jobs', () => {
     });
     const text: string = await setup.client.automation.jobs.list({ format: 'csv' });
     expect(text).toBe('id,name\na,first\n');
-    expect(onlyRequest(setup).query.get('format')).toBe('csv');
+    const request = onlyRequest(setup);
+    expect(request.query.get('format')).toBe('csv');
+    expect(request.headers.accept).toBe('text/csv');
   });
 
   it('iterateJobs pages with skip and limit, keeping from, to and full', async () => {

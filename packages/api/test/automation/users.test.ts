@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { mockClient } from '../support/mock.ts';
-import { apiFailure, AUTOMATION_ORIGIN, onlyRequest, SAUCE_AUTH, useMock } from './helpers.ts';
+import {
+  apiFailure,
+  expectNoSecret,
+  AUTOMATION_ORIGIN,
+  onlyRequest,
+  SAUCE_AUTH,
+  useMock,
+} from './helpers.ts';
 
 describe('automation users', () => {
   const mock = useMock();
@@ -164,6 +171,14 @@ describe('automation users', () => {
       expect(setup.requests).toHaveLength(0);
     } finally {
       await setup.agent.close();
+    }
+  });
+
+  it('the client and its groups never show the access key', () => {
+    const { automation } = mock().client;
+    expectNoSecret(automation);
+    for (const group of [automation.users, automation.jobs, automation.tunnels, automation.jsTests]) {
+      expectNoSecret(group);
     }
   });
 });
