@@ -109,14 +109,14 @@ function auditQuery(query: AuditQuery | undefined): Record<string, QueryValue> {
   return {
     site: query?.site,
     action_type: query?.actionType,
-    start_date: query?.startDate === undefined ? undefined : auditDate(query.startDate, 'startDate'),
-    end_date: query?.endDate === undefined ? undefined : auditDate(query.endDate, 'endDate'),
+    start_date: query?.startDate === undefined ? undefined : mobileAuditDate(query.startDate, 'startDate'),
+    end_date: query?.endDate === undefined ? undefined : mobileAuditDate(query.endDate, 'endDate'),
     ...pageQuery(query),
   };
 }
 
 /** The service takes dates as YYYY-MM-DD; a Date is read in UTC. */
-export function auditDate(value: string | Date, name = 'date'): string {
+export function mobileAuditDate(value: string | Date, name = 'date'): string {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new TypeError(`${name} is not a valid date`);
     return value.toISOString().slice(0, 10);

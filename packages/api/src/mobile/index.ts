@@ -14,7 +14,7 @@ import { MobileUploads } from './uploads.ts';
 import { MobileWebhooks } from './webhooks.ts';
 
 export * from './types.ts';
-export { MobileAudits, MOBILE_AUDITS_MAX_PER_PAGE, auditDate } from './audits.ts';
+export { MobileAudits, MOBILE_AUDITS_MAX_PER_PAGE, mobileAuditDate } from './audits.ts';
 export { MobileBuilds } from './builds.ts';
 export { MobileFeedbacks } from './feedbacks.ts';
 export {
@@ -32,7 +32,7 @@ export { mobileFailureOf } from './request.ts';
 export { MobileSites } from './sites.ts';
 export { MobileTesterGroups } from './tester-groups.ts';
 export { MobileTesters } from './testers.ts';
-export { MobileUploads, UPLOAD_HEADERS_TIMEOUT_MS } from './uploads.ts';
+export { MobileUploads, MOBILE_UPLOAD_HEADERS_TIMEOUT_MS } from './uploads.ts';
 export { MobileWebhooks } from './webhooks.ts';
 
 export interface MobileClientOptions {

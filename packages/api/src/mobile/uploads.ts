@@ -9,7 +9,7 @@ import type { MobileUploadOptions, MobileUploadResult } from './types.ts';
  * The service answers only once the whole file has arrived and been processed, so the wait for
  * the answer's headers is long by default; `options.timeouts.headersMs` overrides it.
  */
-export const UPLOAD_HEADERS_TIMEOUT_MS = 30 * 60_000;
+export const MOBILE_UPLOAD_HEADERS_TIMEOUT_MS = 30 * 60_000;
 
 export class MobileUploads {
   readonly #http: HttpTransport;
@@ -41,7 +41,7 @@ export class MobileUploads {
         body,
         ...(apiKey !== undefined ? { credentials: null } : {}),
       },
-      { ...options, timeouts: { headersMs: UPLOAD_HEADERS_TIMEOUT_MS, ...options?.timeouts } },
+      { ...options, timeouts: { headersMs: MOBILE_UPLOAD_HEADERS_TIMEOUT_MS, ...options?.timeouts } },
       apiKey !== undefined ? [apiKey] : [],
     );
     return response.body;

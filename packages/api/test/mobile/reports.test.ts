@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditDate, collect } from '../../src/index.ts';
+import { mobileAuditDate, collect } from '../../src/index.ts';
 import { MOBILE_ORIGIN, mockClient, type MockSetup } from '../support/mock.ts';
 import { apiErrorOf, onlyRequest } from './helpers.ts';
 
@@ -128,7 +128,7 @@ describe('mobile audits', () => {
       'startDate must be a date written YYYY-MM-DD, got "01/02/2026"',
     );
     expect(setup.requests).toHaveLength(0);
-    expect(auditDate('2026-02-28')).toBe('2026-02-28');
+    expect(mobileAuditDate('2026-02-28')).toBe('2026-02-28');
   });
 
   it('reads an audit failure as an ApiError', async () => {
