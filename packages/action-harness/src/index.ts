@@ -1,0 +1,10 @@
+export { inputVariable, readActionMetadata, type ActionInput, type ActionMetadata } from './action-yml.ts';
+export { DEFAULT_CONTEXT, type ContextOverrides } from './context.ts';
+export { parseKeyValueFile } from './file-commands.ts';
+export { runStep, type PhaseResult, type StepOptions, type StepResult } from './run-step.ts';
+export {
+  applyMasks,
+  parseWorkflowCommands,
+  type Annotation,
+  type AnnotationLevel,
+} from './workflow-commands.ts';

@@ -1,0 +1,250 @@
+/**
+ * Runs a bundled action as the runner does: `node <main>` in the workspace with `INPUT_*`
+ * variables (action.yml defaults applied), fresh file-command files and the context variables;
+ * then the post step, where there is one, with `STATE_*` from the main step's state file.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { inputVariable, readActionMetadata, type ActionMetadata } from './action-yml.ts';
+import { contextVariables, DEFAULT_CONTEXT, type ContextOverrides, type RunnerContext } from './context.ts';
+import { parseKeyValueFile } from './file-commands.ts';
+import { parseWorkflowCommands, type Annotation } from './workflow-commands.ts';
+
+export interface StepOptions {
+  /** The action's folder, holding action.yml. */
+  actionDir: string;
+  /** Inputs by their action.yml names; unknown names are an error (the runner only warns, but here they are typos). */
+  inputs?: Readonly<Record<string, string>>;
+  /** Extra environment of the step (`env:` in a workflow), for example a secret fallback variable. */
+  env?: Readonly<Record<string, string>>;
+  /** GITHUB_WORKSPACE and the working folder; default a fresh temporary folder. */
+  workspace?: string;
+  context?: ContextOverrides;
+  /** The Node binary; default the one running this code (the project's Node 24). */
+  node?: string;
+  /** Kills the step (SIGTERM, then SIGKILL) after this long; default 60 s. */
+  timeoutMs?: number;
+  /** Step id, `GITHUB_ACTION`. */
+  id?: string;
+}
+
+export interface PhaseResult {
+  phase: 'pre' | 'main' | 'post';
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  /** What the runner's log would show: masks applied, `add-mask` lines removed. */
+  log: string;
+  /** Every printed line except `add-mask` commands, unmasked: what a leak would look like. */
+  unmaskedLog: string;
+  annotations: Annotation[];
+  masks: string[];
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  /** The raw step summary this phase appended. */
+  summary: string;
+  files: { output: string; state: string; summary: string; env: string; path: string };
+}
+
+export interface StepResult extends PhaseResult {
+  metadata: ActionMetadata;
+  workspace: string;
+  runnerTemp: string;
+  pre?: PhaseResult;
+  post?: PhaseResult;
+  /** Whether the step succeeded (main exit code 0), as `success()` sees it. */
+  success: boolean;
+  /** Removes the temporary folders the harness created (not a workspace it was given). */
+  cleanup(): Promise<void>;
+}
+
+const PASSED_THROUGH = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SystemRoot', 'TZ'];
+
+export async function runStep(options: StepOptions): Promise<StepResult> {
+  const actionDir = path.resolve(options.actionDir);
+  const metadata = await readActionMetadata(actionDir);
+  checkInputNames(metadata, options.inputs ?? {});
+  const root = await mkdtemp(path.join(os.tmpdir(), 'action-harness-'));
+  const workspace = options.workspace ?? path.join(root, 'workspace');
+  const runnerTemp = path.join(root, 'temp');
+  const toolCache = path.join(root, 'tool-cache');
+  await Promise.all(
+    [workspace, runnerTemp, toolCache, path.join(runnerTemp, '_runner_file_commands')].map((d) =>
+      mkdir(d, { recursive: true }),
+    ),
+  );
+  const eventPath = path.join(root, 'event.json');
+  await writeFile(eventPath, '{}\n');
+
+  const context: RunnerContext = {
+    ...DEFAULT_CONTEXT,
+    ...options.context,
+    workspace,
+    runnerTemp,
+    toolCache,
+    eventPath,
+  };
+  const inputs = inputVariables(metadata, options.inputs ?? {}, context);
+  const base: Record<string, string> = {};
+  for (const name of PASSED_THROUGH) {
+    const value = process.env[name];
+    if (value !== undefined) base[name] = value;
+  }
+  const env = {
+    ...base,
+    ...contextVariables(context, actionDir, options.id ?? '__run'),
+    ...options.env,
+    ...inputs,
+  };
+  const run = (
+    phase: PhaseResult['phase'],
+    entry: string,
+    extra: Record<string, string>,
+  ): Promise<PhaseResult> =>
+    runPhase(phase, path.join(actionDir, entry), { ...env, ...extra }, workspace, runnerTemp, options);
+
+  let pre: PhaseResult | undefined;
+  if (metadata.runs.pre && condition(metadata.runs['pre-if'], true)) {
+    pre = await run('pre', metadata.runs.pre, {});
+  }
+  const main =
+    pre && pre.exitCode !== 0
+      ? { ...pre, phase: 'main' as const }
+      : await run('main', metadata.runs.main, {});
+  const success = main.exitCode === 0;
+  let post: PhaseResult | undefined;
+  if (metadata.runs.post && condition(metadata.runs['post-if'], success)) {
+    const state: Record<string, string> = {};
+    for (const [name, value] of Object.entries({ ...pre?.state, ...main.state }))
+      state[`STATE_${name}`] = value;
+    post = await run('post', metadata.runs.post, state);
+  }
+  return {
+    ...main,
+    metadata,
+    workspace,
+    runnerTemp,
+    ...(pre ? { pre } : {}),
+    ...(post ? { post } : {}),
+    success,
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+function checkInputNames(metadata: ActionMetadata, given: Readonly<Record<string, string>>): void {
+  const unknown = Object.keys(given).filter((name) => !(name in metadata.inputs));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unexpected input(s) ${unknown.join(', ')}; ${metadata.name} accepts ${Object.keys(metadata.inputs).join(', ')}`,
+    );
+  }
+}
+
+function inputVariables(
+  metadata: ActionMetadata,
+  given: Readonly<Record<string, string>>,
+  context: RunnerContext,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(metadata.inputs)) {
+    const value =
+      given[name] ?? (spec.default !== undefined ? expandDefault(spec.default, context) : undefined);
+    if (value !== undefined) out[inputVariable(name)] = value;
+  }
+  return out;
+}
+
+/** The few expressions action.yml defaults commonly use; anything else is refused rather than guessed. */
+function expandDefault(text: string, context: RunnerContext): string {
+  const known: Record<string, string> = {
+    'github.workspace': context.workspace,
+    'runner.temp': context.runnerTemp,
+    'github.repository': context.repository,
+    'github.run_id': context.runId,
+    'github.sha': context.sha,
+  };
+  return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_match, expression: string) => {
+    const value = known[expression];
+    if (value === undefined)
+      throw new Error(`default expression \${{ ${expression} }} is not supported by the harness`);
+    return value;
+  });
+}
+
+function condition(expression: string | undefined, success: boolean): boolean {
+  const text = (expression ?? 'always()').replace(/^\$\{\{\s*|\s*\}\}$/g, '').trim();
+  if (text === 'always()') return true;
+  if (text === 'success()') return success;
+  if (text === 'failure()') return !success;
+  throw new Error(`condition ${text} is not supported by the harness`);
+}
+
+async function runPhase(
+  phase: PhaseResult['phase'],
+  entry: string,
+  env: Record<string, string>,
+  workspace: string,
+  runnerTemp: string,
+  options: StepOptions,
+): Promise<PhaseResult> {
+  const dir = path.join(runnerTemp, '_runner_file_commands');
+  const id = randomUUID();
+  const files = {
+    output: path.join(dir, `set_output_${id}`),
+    state: path.join(dir, `save_state_${id}`),
+    summary: path.join(dir, `step_summary_${id}`),
+    env: path.join(dir, `set_env_${id}`),
+    path: path.join(dir, `add_path_${id}`),
+  };
+  await Promise.all(Object.values(files).map((file) => writeFile(file, '')));
+  const child = spawn(options.node ?? process.execPath, [entry], {
+    cwd: workspace,
+    env: {
+      ...env,
+      GITHUB_OUTPUT: files.output,
+      GITHUB_STATE: files.state,
+      GITHUB_STEP_SUMMARY: files.summary,
+      GITHUB_ENV: files.env,
+      GITHUB_PATH: files.path,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let timedOut = false;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+  }, timeoutMs);
+  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, sig) => resolve([code, sig]));
+  }).finally(() => clearTimeout(timer));
+
+  const printed = parseWorkflowCommands(`${stdout}${stderr ? `\n${stderr}` : ''}`);
+  return {
+    phase,
+    exitCode,
+    signal,
+    timedOut,
+    stdout,
+    stderr,
+    log: printed.log,
+    unmaskedLog: printed.unmasked,
+    annotations: printed.annotations,
+    masks: printed.masks,
+    outputs: parseKeyValueFile(await readFile(files.output, 'utf8')),
+    state: parseKeyValueFile(await readFile(files.state, 'utf8')),
+    summary: await readFile(files.summary, 'utf8'),
+    files,
+  };
+}

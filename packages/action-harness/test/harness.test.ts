@@ -1,0 +1,96 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  applyMasks,
+  inputVariable,
+  parseKeyValueFile,
+  parseWorkflowCommands,
+  runStep,
+} from '../src/index.ts';
+
+const echo = path.join(import.meta.dirname, 'fixtures', 'echo');
+
+describe('inputVariable', () => {
+  it('upper-cases, turns spaces into _ and keeps hyphens', () => {
+    expect(inputVariable('api-key')).toBe('INPUT_API-KEY');
+    expect(inputVariable('multi word')).toBe('INPUT_MULTI_WORD');
+  });
+});
+
+describe('parseKeyValueFile', () => {
+  it('reads both forms', () => {
+    expect(parseKeyValueFile('a=1\nb<<EOF\nx\ny=z\nEOF\nc=\n')).toEqual({ a: '1', b: 'x\ny=z', c: '' });
+    expect(() => parseKeyValueFile('b<<EOF\nnever closed\n')).toThrow(/never closes/);
+  });
+});
+
+describe('parseWorkflowCommands', () => {
+  it('reads annotations and masks', () => {
+    const parsed = parseWorkflowCommands(
+      '::add-mask::s3cr3t\nuse s3cr3t\n::error title=Bad%2C really::a%0Ab\n',
+    );
+    expect(parsed.masks).toEqual(['s3cr3t']);
+    expect(parsed.log).toBe('use ***\n::error title=Bad%2C really::a%0Ab\n');
+    expect(parsed.unmasked).toContain('use s3cr3t');
+    expect(parsed.annotations).toEqual([
+      { level: 'error', message: 'a\nb', properties: { title: 'Bad, really' } },
+    ]);
+    expect(applyMasks('aa-aaa', ['aa', 'aaa'])).toBe('***-***');
+  });
+});
+
+describe('runStep', () => {
+  it('runs main then post as the runner does', async () => {
+    const step = await runStep({
+      actionDir: echo,
+      inputs: { greeting: 'bonjour' },
+      env: { SAUCE_APPDIST_API_KEY: 'from-env' },
+    });
+    try {
+      expect(step.exitCode).toBe(0);
+      expect(step.success).toBe(true);
+      expect(step.outputs).toMatchObject({
+        greeting: 'bonjour',
+        lines: 'first\nsecond=2',
+        space: '42',
+        where: `${step.workspace}/out`,
+        'secret-fallback': 'from-env',
+      });
+      expect(realpathSync(step.outputs.cwd!)).toBe(realpathSync(step.workspace));
+      expect(step.state).toEqual({ started: 'yes' });
+      expect(step.summary).toBe('## bonjour\n');
+      expect(step.masks).toEqual(['hidden-value']);
+      expect(step.log).toContain('printing ***');
+      expect(step.unmaskedLog).toContain('printing hidden-value');
+      expect(step.annotations).toEqual([
+        { level: 'warning', message: 'careful\nnext line', properties: { file: 'a.ts', line: '3' } },
+      ]);
+      expect(step.post?.exitCode).toBe(0);
+      expect(step.post?.outputs).toEqual({ state: 'yes' });
+      expect(step.post?.stdout).toContain('post ran');
+    } finally {
+      await step.cleanup();
+    }
+  });
+
+  it('reads a failure back', async () => {
+    const step = await runStep({ actionDir: echo, inputs: { fail: 'true' } });
+    try {
+      expect(step.exitCode).toBe(1);
+      expect(step.success).toBe(false);
+      expect(step.annotations.filter((a) => a.level === 'error')).toEqual([
+        { level: 'error', message: 'it failed: 100%', properties: {} },
+      ]);
+      expect(step.post?.exitCode).toBe(0);
+    } finally {
+      await step.cleanup();
+    }
+  });
+
+  it('refuses inputs that action.yml does not declare', async () => {
+    await expect(runStep({ actionDir: echo, inputs: { greting: 'typo' } })).rejects.toThrow(
+      /unexpected input\(s\) greting/,
+    );
+  });
+});
