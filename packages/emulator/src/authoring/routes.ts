@@ -1,4 +1,39 @@
-import type { FastifyInstance } from 'fastify';
+/** The AI test authoring interface (seed 000) under its prefix, default `/v1/ai-authoring`. */
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServicePluginOptions } from '../server.ts';
+import { AuthoringError, codeForStatus, errorBody } from './errors.ts';
+import { scheduleRoutes } from './schedule-routes.ts';
+import { useBasicAuthentication } from './session.ts';
+import { storageRoutes } from './storage-routes.ts';
+import { suiteRoutes } from './suite-routes.ts';
+import { testCaseRoutes } from './test-case-routes.ts';
+import { useAuthoringValidation } from './validation.ts';
 
-export async function authoringRoutes(_app: FastifyInstance, _options: ServicePluginOptions): Promise<void> {}
+export async function authoringRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
+  const { ctx } = options;
+  useAuthoringValidation(app);
+  useBasicAuthentication(app, ctx);
+
+  app.setErrorHandler((error: FastifyError | AuthoringError, _request, reply) => {
+    if (error instanceof AuthoringError) {
+      return reply.code(error.statusCode).send(errorBody(error.code, error.message));
+    }
+    if (error.validation) return reply.code(400).send(errorBody('BAD_REQUEST', error.message));
+    const status = error.statusCode ?? 500;
+    if (status >= 500) return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
+    // The seed answers every unreadable request with 400 (for example a body that is not JSON).
+    const answered = status === 415 ? 400 : status;
+    return reply.code(answered).send(errorBody(codeForStatus(answered), error.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send(errorBody('NOT_FOUND', `no operation ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  await app.register(testCaseRoutes, { ctx });
+  await app.register(suiteRoutes, { ctx });
+  await app.register(scheduleRoutes, { ctx });
+  await app.register(storageRoutes, { ctx });
+}

@@ -1,0 +1,69 @@
+/** Filtering and offset paging shared by the three lists. */
+
+/**
+ * The seed names no default or maximum page size. A page holds 25 items unless `limit` says
+ * otherwise, and at most 100 (a larger `limit` is an invalid query: 400), which keeps answers small
+ * the way the live service's lists are.
+ */
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
+
+export interface CommonListQuery {
+  search?: string;
+  startDate?: string;
+  endDate?: string;
+  userId?: string;
+  teamId?: string;
+  skip?: number;
+  limit?: number;
+}
+
+interface Listable {
+  id: string;
+  name: string;
+  creationDate: string;
+  creatorUserId: string;
+  teamId: string;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A date-only end bound covers its whole day, so that `endDate=2026-01-05` includes cases made that day. */
+function endBound(endDate: string): number {
+  const parsed = Date.parse(endDate);
+  return DATE_ONLY.test(endDate) ? parsed + DAY_MS - 1 : parsed;
+}
+
+/** Applies search, creation date bounds (inclusive), creator and team, newest first. */
+export function filterCommon<T extends Listable>(items: readonly T[], query: CommonListQuery): T[] {
+  const search = query.search?.toLowerCase();
+  const from = query.startDate === undefined ? undefined : Date.parse(query.startDate);
+  const to = query.endDate === undefined ? undefined : endBound(query.endDate);
+  const userId = query.userId?.toLowerCase();
+  const teamId = query.teamId?.toLowerCase();
+  return items
+    .filter((item) => {
+      const created = Date.parse(item.creationDate);
+      if (search && !item.name.toLowerCase().includes(search)) return false;
+      if (from !== undefined && created < from) return false;
+      if (to !== undefined && created > to) return false;
+      if (userId && item.creatorUserId.toLowerCase() !== userId) return false;
+      if (teamId && item.teamId.toLowerCase() !== teamId) return false;
+      return true;
+    })
+    .sort((a, b) => b.creationDate.localeCompare(a.creationDate) || a.id.localeCompare(b.id));
+}
+
+/** One page: `limit` 0 answers only the total. */
+export function pageOf<T>(items: readonly T[], query: CommonListQuery): { items: T[]; total: number } {
+  const skip = query.skip ?? 0;
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  return { items: items.slice(skip, skip + limit), total: items.length };
+}
+
+/** A query member that may be given once or repeated, as a list. */
+export function listOf(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value : [value];
+}

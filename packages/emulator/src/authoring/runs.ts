@@ -1,0 +1,169 @@
+/** Running test cases and suites: each run target becomes one simulated automation job. */
+import { CASE_RUN_BUILD_MAX, SUITE_RUN_BUILD_MAX, uniqueBuildName } from './build-names.ts';
+import { badRequest, notFound } from './errors.ts';
+import { newHexId, newUuid } from './ids.ts';
+import type {
+  AuthoringUser,
+  CaseRunJob,
+  CaseRunRecord,
+  RunTarget,
+  SuiteRunRecord,
+  TestCaseRecord,
+} from './model.ts';
+import type { AuthoringStore } from './store.ts';
+
+export interface CaseRunInput {
+  buildName?: string;
+  /** Replace the case's own targets for this run. */
+  targets?: RunTarget[];
+  scTunnelName?: string | null;
+  revisionId?: string;
+}
+
+export interface SuiteRunInput {
+  buildName?: string;
+  scTunnelName?: string | null;
+}
+
+/**
+ * Dashboard link of a job. The emulator has no dashboard; the link has the live service's form
+ * (us-west-1) so that clients that show it, or parse the job id out of it, behave as they would.
+ */
+function jobUrl(sauceJobId: string): string {
+  return `https://app.saucelabs.com/tests/${sauceJobId}`;
+}
+
+/** A case's own run targets: its primary target, then any additional ones. */
+export function targetsOf(testCase: TestCaseRecord): RunTarget[] {
+  const { primaryTarget, additionalTargets } = testCase.runSettings;
+  return [...(primaryTarget ? [primaryTarget] : []), ...(additionalTargets ?? [])];
+}
+
+/** A named tunnel must be a running tunnel of the user; null or absent runs without one. */
+function checkTunnel(
+  store: AuthoringStore,
+  user: AuthoringUser,
+  scTunnelName: string | null | undefined,
+): void {
+  if (scTunnelName === undefined || scTunnelName === null) return;
+  if (!store.ctx.automation.hasRunningTunnel(user.username, scTunnelName)) {
+    throw badRequest(`secure tunnel ${scTunnelName} does not exist or is not running`);
+  }
+}
+
+function claimBuildName(store: AuthoringStore, wanted: string, max: number): string {
+  const build = uniqueBuildName(wanted, new Set(store.data.buildNames), max);
+  store.data.buildNames.push(build);
+  return build;
+}
+
+function startCaseRun(
+  store: AuthoringStore,
+  testCase: TestCaseRecord,
+  targets: RunTarget[],
+  build: string,
+  scTunnelName: string | null | undefined,
+  user: AuthoringUser,
+  suiteRunId: string | null,
+): CaseRunRecord {
+  const runId = newHexId();
+  const jobs: CaseRunJob[] = targets.map((target) => {
+    const capabilities = target.capabilities;
+    const { id: sauceJobId } = store.ctx.automation.createJob({
+      name: testCase.name,
+      build,
+      browser: typeof capabilities.browserName === 'string' ? capabilities.browserName : 'chrome',
+      browserVersion:
+        typeof capabilities.browserVersion === 'string' ? capabilities.browserVersion : undefined,
+      os: typeof capabilities.platformName === 'string' ? capabilities.platformName : 'Windows 11',
+      passes: testCase.expectedOutcome !== 'fail',
+      owner: user.username,
+      tags: ['ai-authoring'],
+      tunnelIdentifier: scTunnelName ?? null,
+      customData: { testCaseId: testCase.id, testCaseRunId: runId },
+    });
+    return {
+      id: newHexId(),
+      sauceJobId,
+      name: testCase.name,
+      target,
+      url: jobUrl(sauceJobId),
+      isRdc: target.isRdc === true,
+      // A case run is answered when queued: no job has finished yet.
+      success: null,
+      error: null,
+    };
+  });
+  const run: CaseRunRecord = {
+    id: runId,
+    orgId: store.data.orgId,
+    teamId: user.teamId,
+    userId: user.id,
+    testCaseId: testCase.id,
+    build,
+    jobs,
+    creationDate: store.nowIso(),
+    testUrl: testCase.runSettings.testUrl ?? '',
+    suiteRunId,
+  };
+  store.data.caseRuns.push(run);
+  return run;
+}
+
+/** POST /testcases/{id}/run: one job per target, the build named after the case unless told. */
+export function runTestCase(
+  store: AuthoringStore,
+  caseId: string,
+  input: CaseRunInput,
+  user: AuthoringUser,
+): CaseRunRecord {
+  const testCase = store.getTestCase(caseId);
+  if (input.revisionId !== undefined) {
+    const wanted = input.revisionId.toLowerCase();
+    // Every revision runs the same simulated steps: the revision only has to exist.
+    if (!testCase.revisions.some((revision) => revision.id === wanted)) {
+      throw notFound(`revision ${input.revisionId} of test case ${caseId} not found`);
+    }
+  }
+  const targets = input.targets ?? targetsOf(testCase);
+  if (targets.length === 0) throw badRequest(`test case ${testCase.id} has no run targets configured`);
+  checkTunnel(store, user, input.scTunnelName);
+  const build = claimBuildName(store, input.buildName ?? testCase.name, CASE_RUN_BUILD_MAX);
+  const run = startCaseRun(store, testCase, targets, build, input.scTunnelName, user, null);
+  store.ctx.changed();
+  return run;
+}
+
+/**
+ * POST /testsuites/{id}/run: queues one case run per case of the suite that has run targets,
+ * all in one build. Cases without targets are left out; a suite left with none answers 400.
+ */
+export function runTestSuite(
+  store: AuthoringStore,
+  suiteId: string,
+  input: SuiteRunInput,
+  user: AuthoringUser,
+): SuiteRunRecord {
+  const suite = store.getSuite(suiteId);
+  const runnable = store.casesOfSuite(suite.id).filter((testCase) => targetsOf(testCase).length > 0);
+  if (runnable.length === 0) throw badRequest(`test suite ${suite.id} has no jobs to run`);
+  checkTunnel(store, user, input.scTunnelName);
+  const buildName = claimBuildName(store, input.buildName ?? suite.name, SUITE_RUN_BUILD_MAX);
+  const run: SuiteRunRecord = {
+    id: newUuid(),
+    buildName,
+    runCount: runnable.length,
+    orgId: store.data.orgId,
+    teamId: user.teamId,
+    userId: user.id,
+    testSuiteId: suite.id,
+    creationDate: store.nowIso(),
+  };
+  for (const testCase of runnable) {
+    startCaseRun(store, testCase, targetsOf(testCase), buildName, input.scTunnelName, user, run.id);
+  }
+  store.data.suiteRuns.push(run);
+  suite.runCount += 1;
+  store.ctx.changed();
+  return run;
+}
