@@ -1,4 +1,43 @@
-import type { FastifyInstance } from 'fastify';
+/** The mobile distribution REST and upload interfaces, on the emulator's root. */
+import multipart from '@fastify/multipart';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServicePluginOptions } from '../server.ts';
+import { setActor } from './actor.ts';
+import { restActor } from './auth.ts';
+import { CODE, MobileError, failureBody } from './errors.ts';
+import { accountRoutes } from './routes/account.ts';
+import { buildRoutes } from './routes/builds.ts';
+import { groupRoutes } from './routes/groups.ts';
+import { projectRoutes } from './routes/projects.ts';
+import { publicRoutes } from './routes/public.ts';
+import { testerRoutes } from './routes/testers.ts';
+import { uploadRoutes } from './routes/upload.ts';
 
-export async function mobileRoutes(_app: FastifyInstance, _options: ServicePluginOptions): Promise<void> {}
+export async function mobileRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
+  const { ctx } = options;
+  await app.register(multipart, {
+    // Files stream to disk, so the size is not bounded here; the service's own limit is not public.
+    limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 4, fields: 200, fieldSize: 1024 * 1024, parts: 300 },
+  });
+
+  app.setErrorHandler((error: FastifyError | MobileError, _request, reply) => {
+    if (error instanceof MobileError) return reply.status(error.httpStatus).send(failureBody(error));
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    const code = status < 500 ? CODE.missingParameter : 0;
+    return reply.status(status).send({ status: 'fail', code, message: error.message });
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config as { mobileRestAuth?: boolean } | undefined;
+    if (config?.mobileRestAuth === false) return;
+    setActor(request, restActor(ctx.mobile, request));
+  });
+
+  projectRoutes(app, ctx);
+  buildRoutes(app, ctx);
+  testerRoutes(app, ctx);
+  groupRoutes(app, ctx);
+  accountRoutes(app, ctx);
+  uploadRoutes(app, ctx);
+  publicRoutes(app, ctx);
+}

@@ -1,0 +1,101 @@
+/** Testers, blocking, and the tester-group membership operations. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EmulatorContext } from '../../context.ts';
+import { actorOf } from '../actor.ts';
+import { notFound } from '../errors.ts';
+import { commaList, idParam } from '../format.ts';
+import type { Group } from '../model.ts';
+import { baseUrl, testerForBuild, testerListItem, testerSingle } from '../views.ts';
+import { fieldsOf, requiredText, text } from './body.ts';
+
+type Params = Record<string, string>;
+type Query = Record<string, unknown>;
+
+/** Emails from the body, or from the query string (DELETE bodies are often dropped by clients). */
+function emailsOf(request: FastifyRequest): string[] {
+  const fields = { ...(request.query as Query), ...fieldsOf(request) };
+  return commaList(requiredText(fields, 'email'));
+}
+
+function memberList(ctx: EmulatorContext, group: Group) {
+  return ctx.mobile.members(group).map((tester) => ({ email: tester.email }));
+}
+
+export function testerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.get<{ Querystring: Query }>('/api/1/testers', async (request) => {
+    const store = ctx.mobile;
+    const buildIdText = request.query.buildId;
+    if (buildIdText === undefined || buildIdText === '') {
+      return { status: 'ok', testers: store.data.testers.map((tester) => testerListItem(store, tester)) };
+    }
+    const buildId = idParam('buildId', buildIdText);
+    const build = store.data.builds.find((candidate) => candidate.id === buildId);
+    if (!build) throw notFound(`build ${buildId}`);
+    const base = baseUrl(request);
+    return {
+      status: 'ok',
+      testers: store.data.testers.map((tester) => testerForBuild(base, store, tester, build)),
+    };
+  });
+
+  app.post('/api/1/testers', async (request) => {
+    const fields = fieldsOf(request);
+    const group = text(fields, 'group')?.trim() || undefined;
+    ctx.mobile.addTesters(actorOf(request), commaList(text(fields, 'email')), group);
+    return { status: 'ok' };
+  });
+
+  app.get<{ Params: Params }>('/api/1/testers/:testerId', async (request) => {
+    const tester = ctx.mobile.tester(idParam('tester-id', request.params.testerId));
+    return { status: 'ok', tester: testerSingle(ctx.mobile, tester) };
+  });
+
+  app.post<{ Params: Params }>('/api/1/testers/:testerId/block', async (request) => {
+    const tester = ctx.mobile.tester(idParam('tester-id', request.params.testerId));
+    ctx.mobile.setBlocked(actorOf(request), tester, true);
+    return { status: 'ok' };
+  });
+
+  app.delete<{ Params: Params }>('/api/1/testers/:testerId/block', async (request) => {
+    const tester = ctx.mobile.tester(idParam('tester-id', request.params.testerId));
+    ctx.mobile.setBlocked(actorOf(request), tester, false);
+    return { status: 'ok' };
+  });
+
+  app.delete<{ Params: Params }>('/api/1/testers/:testerId', async (request) => {
+    const tester = ctx.mobile.tester(idParam('tester-id', request.params.testerId));
+    ctx.mobile.deleteTester(actorOf(request), tester);
+    return { status: 'ok' };
+  });
+
+  app.get('/api/1/testers/groups', async () => ({
+    status: 'ok',
+    // The seed's shape: `testers` is an array holding one array of {email}.
+    groups: ctx.mobile.data.groups.map((group) => ({
+      id: group.id,
+      name: group.name,
+      testers: [memberList(ctx, group)],
+    })),
+  }));
+
+  app.post('/api/1/testers/groups', async (request) => {
+    const name = requiredText(fieldsOf(request), 'groupName');
+    const group = ctx.mobile.createGroup(actorOf(request), name);
+    return { status: 'ok', id: String(group.id), name: group.name };
+  });
+
+  app.post<{ Params: Params }>('/api/1/testers/groups/:groupId', async (request) => {
+    const group = ctx.mobile.group(idParam('group-id', request.params.groupId));
+    ctx.mobile.addMembers(actorOf(request), group, emailsOf(request));
+    return { status: 'ok', testers: memberList(ctx, group) };
+  });
+
+  app.delete<{ Params: Params }>('/api/1/testers/groups/:groupId', async (request) => {
+    const store = ctx.mobile;
+    const group = store.group(idParam('group-id', request.params.groupId));
+    const emails = emailsOf(request).map((email) => email.toLowerCase());
+    const ids = store.data.testers.filter((t) => emails.includes(t.email.toLowerCase())).map((t) => t.id);
+    store.removeMembers(actorOf(request), group, ids);
+    return { status: 'ok', testers: memberList(ctx, group) };
+  });
+}
