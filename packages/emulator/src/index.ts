@@ -2,6 +2,7 @@
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { readSnapshot, StatePersistence } from './admin/persistence.ts';
 import { EmulatorContext, type ResolvedOptions } from './context.ts';
 import { defaultSeed, readSeedFile, type Seed } from './seed.ts';
 import { buildApp } from './server.ts';
@@ -43,9 +44,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const filesDir = path.join(stateDir, 'files');
   await mkdir(filesDir, { recursive: true });
 
-  const ctx = new EmulatorContext(resolved, seed, filesDir);
+  // A kept state wins over the seed: the data directory resumes where the last run stopped.
+  const snapshot = resolved.dataDir ? await readSnapshot(resolved.dataDir) : undefined;
+  const ctx = new EmulatorContext(resolved, seed, filesDir, snapshot);
+  const persistence = resolved.dataDir ? new StatePersistence(ctx, resolved.dataDir) : undefined;
+  if (persistence) ctx.onChange = () => persistence.schedule();
   const app = await buildApp(ctx);
-  await app.listen({ host: resolved.host, port: resolved.port });
+  try {
+    await app.listen({ host: resolved.host, port: resolved.port });
+  } catch (error) {
+    await app.close();
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : resolved.port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
@@ -55,6 +66,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     context: ctx,
     close: async () => {
       await app.close();
+      await persistence?.flush();
       if (tempDir) await rm(tempDir, { recursive: true, force: true });
     },
   };

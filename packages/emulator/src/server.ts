@@ -2,6 +2,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { adminRoutes } from './admin/routes.ts';
+import { AdminState } from './admin/state.ts';
+import { installTrafficHooks } from './admin/traffic.ts';
 import { authoringRoutes } from './authoring/routes.ts';
 import { automationRoutes } from './automation/routes.ts';
 import type { EmulatorContext } from './context.ts';
@@ -9,7 +11,10 @@ import { mobileRoutes } from './mobile/routes.ts';
 
 export const AUTOMATION_PREFIXES = ['/rest/v1', '/rest/v1.1', '/rest/v1.2'] as const;
 
-export async function buildApp(ctx: EmulatorContext): Promise<FastifyInstance> {
+export async function buildApp(
+  ctx: EmulatorContext,
+  state: AdminState = new AdminState(ctx.options.rateLimit),
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     // Uploads and stored files stream to disk; this bounds JSON and form bodies only.
@@ -18,7 +23,13 @@ export async function buildApp(ctx: EmulatorContext): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   await app.register(formbody);
-  await app.register(adminRoutes, { ctx });
+  installTrafficHooks(app, ctx, state);
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send({ message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' }),
+  );
+  await app.register(adminRoutes, { ctx, state });
   await app.register(authoringRoutes, { ctx, prefix: '/v1/ai-authoring' });
   await app.register(mobileRoutes, { ctx });
   for (const prefix of AUTOMATION_PREFIXES) {

@@ -1,7 +1,44 @@
+/** The automation REST interface, registered once under each of its path prefixes. */
 import type { FastifyInstance } from 'fastify';
 import type { ServicePluginOptions } from '../server.ts';
+import { authenticate } from './access.ts';
+import { automationErrorHandler } from './errors.ts';
+import { registerBugRoutes, registerBugTypeRoutes } from './routes/bugs.ts';
+import { registerInfoRoutes } from './routes/info.ts';
+import { registerJobRoutes } from './routes/jobs.ts';
+import { registerJsTestRoutes } from './routes/js-tests.ts';
+import { storageRoutes } from './routes/storage.ts';
+import { registerTunnelRoutes } from './routes/tunnels.ts';
+import { registerUserRoutes } from './routes/users.ts';
 
-export async function automationRoutes(
-  _app: FastifyInstance,
-  _options: ServicePluginOptions,
-): Promise<void> {}
+export async function automationRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
+  const { ctx } = options;
+  // Clients send `Content-Type: application/json` with no body on stop and delete; that is no error.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400, code: 'invalid_json' }));
+    }
+  });
+  app.setErrorHandler(automationErrorHandler);
+  const prefix = options.prefix ?? '/rest/v1';
+
+  // Information and bug types are public; every other operation sits behind the credential check.
+  await app.register(async (open) => {
+    registerInfoRoutes(open);
+    registerBugTypeRoutes(open, ctx);
+  });
+  await app.register(async (guarded) => {
+    guarded.addHook('onRequest', authenticate(ctx));
+    registerUserRoutes(guarded, ctx, prefix);
+    registerJobRoutes(guarded, ctx, prefix);
+    registerTunnelRoutes(guarded, ctx);
+    registerJsTestRoutes(guarded, ctx);
+    registerBugRoutes(guarded, ctx);
+    await guarded.register(storageRoutes, { ctx });
+  });
+}

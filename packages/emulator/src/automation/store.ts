@@ -203,7 +203,7 @@ export class AutomationStore {
       id: hexId(),
       owner,
       name: input.name,
-      build: input.build,
+      build: input.build || null,
       browser: input.browser,
       browserVersion: input.browserVersion ?? 'latest',
       os: input.os,

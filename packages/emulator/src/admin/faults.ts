@@ -1,0 +1,75 @@
+/** Fault rules: answers, delays and cut connections injected into matching requests. */
+
+export interface FaultSpec {
+  method?: string;
+  /** A path, or a regular expression written `/.../` (flags may follow the closing slash). */
+  path: string;
+  status?: number;
+  body?: unknown;
+  /** Seconds, sent as `Retry-After`. */
+  retryAfter?: number;
+  delayMs?: number;
+  /** Cut the connection without an answer. */
+  drop?: boolean;
+  /** How many matching requests the rule applies to; default 1. */
+  times?: number;
+}
+
+export interface FaultRule extends FaultSpec {
+  id: number;
+  /** Applications left. */
+  remaining: number;
+}
+
+function pathMatcher(spec: string): (path: string) => boolean {
+  const regex = /^\/(.*)\/([a-z]*)$/s.exec(spec);
+  if (regex && spec.length > 1) {
+    const pattern = new RegExp(regex[1] ?? '', regex[2]);
+    return (path) => pattern.test(path);
+  }
+  return (path) => path === spec;
+}
+
+/** Throws when a regular expression in `path` does not compile, so the rule is refused up front. */
+export function checkFaultPath(spec: string): void {
+  pathMatcher(spec);
+}
+
+export class FaultRules {
+  #rules: (FaultRule & { matches: (path: string) => boolean })[] = [];
+  #nextId = 1;
+
+  add(spec: FaultSpec): FaultRule {
+    const rule = { ...spec, id: this.#nextId++, remaining: spec.times ?? 1, matches: pathMatcher(spec.path) };
+    this.#rules.push(rule);
+    return this.#view(rule);
+  }
+
+  list(): FaultRule[] {
+    return this.#rules.map((rule) => this.#view(rule));
+  }
+
+  clear(): number {
+    const count = this.#rules.length;
+    this.#rules = [];
+    return count;
+  }
+
+  /** The first rule matching the request, used up by one; rules added first win. */
+  take(method: string, path: string): FaultRule | undefined {
+    const rule = this.#rules.find(
+      (candidate) =>
+        (!candidate.method || candidate.method.toUpperCase() === method.toUpperCase()) &&
+        candidate.matches(path),
+    );
+    if (!rule) return undefined;
+    rule.remaining -= 1;
+    if (rule.remaining <= 0) this.#rules = this.#rules.filter((candidate) => candidate !== rule);
+    return this.#view(rule);
+  }
+
+  #view(rule: FaultRule & { matches: unknown }): FaultRule {
+    const { matches: _matches, ...view } = rule;
+    return view;
+  }
+}

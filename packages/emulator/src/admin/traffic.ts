@@ -1,0 +1,54 @@
+/**
+ * Root hooks applied to every interface (never to the admin endpoints): the journal, injected
+ * faults, then the rate limit.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EmulatorContext } from '../context.ts';
+import type { JournalEntry } from './journal.ts';
+import { rateKeyOf } from './rate-limit.ts';
+import { isAdminPath, type AdminState } from './state.ts';
+
+const entries = new WeakMap<FastifyRequest, JournalEntry>();
+
+export function installTrafficHooks(app: FastifyInstance, ctx: EmulatorContext, state: AdminState): void {
+  app.addHook('onRequest', async (request, reply): Promise<FastifyReply | undefined> => {
+    if (isAdminPath(request.url)) return undefined;
+    entries.set(request, state.journal.open(request.method, request.url, ctx.now()));
+
+    const path = request.url.split('?')[0] ?? request.url;
+    const fault = state.faults.take(request.method, path);
+    if (fault) {
+      if (fault.delayMs) await sleep(fault.delayMs);
+      if (fault.drop) {
+        // No answer at all: the journal keeps status 0 for it.
+        reply.hijack();
+        request.raw.socket.destroy();
+        return reply;
+      }
+      if (fault.status !== undefined) {
+        if (fault.retryAfter !== undefined) reply.header('Retry-After', String(fault.retryAfter));
+        return reply
+          .code(fault.status)
+          .send(fault.body ?? { message: `Injected fault (${fault.status})`, code: 'emulator_fault' });
+      }
+    }
+
+    if (state.rateLimiter) {
+      const decision = state.rateLimiter.take(rateKeyOf(request), ctx.now());
+      reply.header('X-Ratelimit-Limit', String(decision.limit));
+      reply.header('X-Ratelimit-Remaining', String(decision.remaining));
+      reply.header('X-Ratelimit-Reset', String(decision.reset));
+      if (!decision.allowed) {
+        reply.header('Retry-After', String(decision.retryAfter));
+        return reply.code(429).send({ message: 'Too many requests', code: 'rate_limited' });
+      }
+    }
+    return undefined;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const entry = entries.get(request);
+    if (entry) entry.status = reply.statusCode;
+  });
+}

@@ -1,0 +1,82 @@
+/** Job assets, generated from the job itself: a command log, a server log and one screenshot. */
+import { jobTimes } from './job-view.ts';
+import type { JobRecord } from './model.ts';
+
+/** A 1×1 PNG: enough for clients to store and open as an image. */
+const SCREENSHOT_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+export const SAUCE_LOG = 'log.json';
+export const SELENIUM_LOG = 'selenium-server.log';
+export const SCREENSHOT = '0000screenshot.png';
+
+/**
+ * Asset names mapped to file names; null where the emulator captures nothing (video) or the job
+ * has not ended yet (assets appear when a job finishes, as on the service) or they were deleted.
+ */
+export function assetList(job: JobRecord, nowMs: number): Record<string, string | string[] | null> {
+  const { status } = jobTimes(job, nowMs);
+  const available = !job.assetsDeleted && (status === 'complete' || status === 'error');
+  return {
+    'sauce-log': available ? SAUCE_LOG : null,
+    'selenium-log': available ? SELENIUM_LOG : null,
+    video: null,
+    screenshots: available ? [SCREENSHOT] : null,
+  };
+}
+
+export interface AssetContent {
+  contentType: string;
+  body: Buffer | string;
+}
+
+/** The bytes of one asset, or undefined when the job has no such asset now. */
+export function assetContent(job: JobRecord, fileName: string, nowMs: number): AssetContent | undefined {
+  const list = assetList(job, nowMs);
+  if (list['sauce-log'] === null) return undefined;
+  const times = jobTimes(job, nowMs);
+  const passed = job.passedOverride ?? (times.status === 'complete' ? job.passes : null);
+  switch (fileName) {
+    case SAUCE_LOG:
+      return {
+        contentType: 'application/json',
+        body: JSON.stringify(
+          [
+            { method: 'POST', path: 'session', request: { browserName: job.browser }, result: { status: 0 } },
+            { method: 'POST', path: 'url', request: { url: 'https://example.com' }, result: { status: 0 } },
+            {
+              method: 'GET',
+              path: 'title',
+              request: {},
+              result: passed === false ? { status: 13, message: 'assertion failed' } : { status: 0 },
+            },
+            { method: 'DELETE', path: 'session', request: {}, result: { status: 0 } },
+          ],
+          null,
+          2,
+        ),
+      };
+    case SELENIUM_LOG:
+      return {
+        contentType: 'text/plain; charset=utf-8',
+        body: [
+          `Job ${job.id} "${job.name}" on ${job.browser} ${job.browserVersion}, ${job.os}`,
+          'Started new session',
+          'Navigated to https://example.com',
+          times.status === 'error'
+            ? 'Session ended: User terminated'
+            : passed === false
+              ? 'Assertion failed'
+              : 'All commands succeeded',
+          'Session closed',
+          '',
+        ].join('\n'),
+      };
+    case SCREENSHOT:
+      return { contentType: 'image/png', body: SCREENSHOT_PNG };
+    default:
+      return undefined;
+  }
+}

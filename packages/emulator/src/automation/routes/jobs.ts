@@ -1,0 +1,199 @@
+/** Jobs and their assets. */
+import type { FastifyInstance } from 'fastify';
+import type { EmulatorContext } from '../../context.ts';
+import { baseUrlOf } from '../access.ts';
+import { assetContent, assetList } from '../assets.ts';
+import { jobsCsv } from '../csv.ts';
+import { sendError } from '../errors.ts';
+import { jobView } from '../job-view.ts';
+import type { JobRecord } from '../model.ts';
+
+const jobParams = {
+  type: 'object',
+  properties: { username: { type: 'string', minLength: 1 }, job_id: { type: 'string', minLength: 1 } },
+  required: ['username', 'job_id'],
+} as const;
+
+interface ListQuery {
+  limit: number;
+  skip: number;
+  full: boolean;
+  from?: number;
+  to?: number;
+  format: 'json' | 'csv';
+}
+
+export function registerJobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: string): void {
+  /** The job when the path's account owns it, directly or through one of its sub-accounts. */
+  const jobFor = (username: string, id: string): JobRecord | undefined => {
+    const job = ctx.automation.job(id);
+    return job && ctx.automation.canActFor(username, job.owner) ? job : undefined;
+  };
+
+  app.get<{ Params: { username: string }; Querystring: ListQuery }>(
+    '/:username/jobs',
+    {
+      schema: {
+        params: {
+          type: 'object',
+          properties: { username: { type: 'string', minLength: 1 } },
+          required: ['username'],
+        },
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+            skip: { type: 'integer', minimum: 0, default: 0 },
+            full: { type: 'boolean', default: false },
+            from: { type: 'integer', minimum: 0 },
+            to: { type: 'integer', minimum: 0 },
+            format: { type: 'string', enum: ['json', 'csv'], default: 'json' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { limit, skip, full, from, to, format } = request.query;
+      const now = ctx.now();
+      const baseUrl = baseUrlOf(request);
+      // from and to are inclusive bounds on the creation time, in epoch seconds.
+      const page = ctx.automation
+        .jobsOf(request.params.username)
+        .filter((job) => {
+          const created = Math.floor(job.createdMs / 1000);
+          return (from === undefined || created >= from) && (to === undefined || created <= to);
+        })
+        .slice(skip, skip + limit);
+      if (format === 'csv') {
+        return reply
+          .type('text/csv; charset=utf-8')
+          .send(jobsCsv(page.map((job) => jobView(job, now, baseUrl))));
+      }
+      const jobs = page.map((job) => (full ? jobView(job, now, baseUrl) : { id: job.id }));
+      // The official client reads v1.1's list wrapped in an object.
+      return prefix === '/rest/v1.1' ? { jobs } : jobs;
+    },
+  );
+
+  app.get<{ Params: { username: string; job_id: string } }>(
+    '/:username/jobs/:job_id',
+    { schema: { params: jobParams } },
+    async (request, reply) => {
+      const job = jobFor(request.params.username, request.params.job_id);
+      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+      return jobView(job, ctx.now(), baseUrlOf(request));
+    },
+  );
+
+  app.put<{
+    Params: { username: string; job_id: string };
+    Body: {
+      tags?: string[];
+      name?: string;
+      'custom-data'?: Record<string, unknown> | null;
+      passed?: boolean;
+      build?: string;
+      public?: string | boolean;
+    };
+  }>(
+    '/:username/jobs/:job_id',
+    {
+      schema: {
+        params: jobParams,
+        // The seed names tags, name and custom-data; passed, build and public are accepted too
+        // because the service's clients send them (for example to mark a job passed).
+        body: {
+          type: 'object',
+          properties: {
+            tags: { type: 'array', items: { type: 'string' } },
+            name: { type: 'string' },
+            'custom-data': { type: ['object', 'null'] },
+            passed: { type: 'boolean' },
+            build: { type: 'string' },
+            public: { type: ['string', 'boolean'] },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const job = jobFor(request.params.username, request.params.job_id);
+      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+      const body = request.body;
+      const updated = ctx.automation.updateJob(job.id, {
+        ...(body.tags !== undefined ? { tags: body.tags } : {}),
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body['custom-data'] !== undefined ? { customData: body['custom-data'] } : {}),
+        ...(body.passed !== undefined ? { passed: body.passed } : {}),
+        ...(body.build !== undefined ? { build: body.build } : {}),
+        ...(body.public !== undefined
+          ? { public: typeof body.public === 'boolean' ? (body.public ? 'public' : 'team') : body.public }
+          : {}),
+      });
+      return jobView(updated, ctx.now(), baseUrlOf(request));
+    },
+  );
+
+  app.delete<{ Params: { username: string; job_id: string } }>(
+    '/:username/jobs/:job_id',
+    { schema: { params: jobParams } },
+    async (request, reply) => {
+      const job = jobFor(request.params.username, request.params.job_id);
+      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+      ctx.automation.deleteJob(job.id);
+      // The seed shows no body; the emulator confirms which job went.
+      return { id: job.id, deleted: true };
+    },
+  );
+
+  app.put<{ Params: { username: string; job_id: string } }>(
+    '/:username/jobs/:job_id/stop',
+    { schema: { params: jobParams } },
+    async (request, reply) => {
+      const job = jobFor(request.params.username, request.params.job_id);
+      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+      // Stopping a finished job changes nothing and still answers the job, as stopping is idempotent.
+      return jobView(ctx.automation.stopJob(job.id), ctx.now(), baseUrlOf(request));
+    },
+  );
+
+  app.get<{ Params: { username: string; job_id: string } }>(
+    '/:username/jobs/:job_id/assets',
+    { schema: { params: jobParams } },
+    async (request, reply) => {
+      const job = jobFor(request.params.username, request.params.job_id);
+      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+      return assetList(job, ctx.now());
+    },
+  );
+
+  app.get<{ Params: { username: string; job_id: string; file_name: string } }>(
+    '/:username/jobs/:job_id/assets/:file_name',
+    {
+      schema: {
+        params: {
+          type: 'object',
+          properties: { ...jobParams.properties, file_name: { type: 'string', minLength: 1 } },
+          required: ['username', 'job_id', 'file_name'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const job = jobFor(request.params.username, request.params.job_id);
+      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+      const asset = assetContent(job, request.params.file_name, ctx.now());
+      if (!asset) return sendError(reply, 404, `Asset ${request.params.file_name} not found`, 'not_found');
+      return reply.type(asset.contentType).send(asset.body);
+    },
+  );
+
+  app.delete<{ Params: { username: string; job_id: string } }>(
+    '/:username/jobs/:job_id/assets',
+    { schema: { params: jobParams } },
+    async (request, reply) => {
+      const job = jobFor(request.params.username, request.params.job_id);
+      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+      ctx.automation.deleteAssets(job.id);
+      return { id: job.id, assets_deleted: true };
+    },
+  );
+}

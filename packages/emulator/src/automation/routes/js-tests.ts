@@ -1,0 +1,147 @@
+/** JS unit tests: one simulated job per platform, reported in the framework's result shape. */
+import type { FastifyInstance } from 'fastify';
+import type { EmulatorContext } from '../../context.ts';
+import { sendError } from '../errors.ts';
+import { hexId } from '../ids.ts';
+import { frameworkResult } from '../js-results.ts';
+import { jobTimes } from '../job-view.ts';
+
+/** What `job_id` holds before the job is assigned, as the service answers. */
+export const JOB_NOT_READY = 'job not ready';
+
+interface StartBody {
+  platforms: (string | number)[][];
+  url: string;
+  framework: string;
+  tunnelIdentifier?: string;
+  'tunnel-identifier'?: string;
+  parentTunnel?: string;
+  build?: string;
+  name?: string;
+  tags?: string[];
+  maxDuration?: number;
+}
+
+const usernameParams = {
+  type: 'object',
+  properties: { username: { type: 'string', minLength: 1 } },
+  required: ['username'],
+} as const;
+
+export function registerJsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.post<{ Params: { username: string }; Body: StartBody }>(
+    '/:username/js-tests',
+    {
+      schema: {
+        params: usernameParams,
+        body: {
+          type: 'object',
+          properties: {
+            platforms: {
+              type: 'array',
+              minItems: 1,
+              items: {
+                type: 'array',
+                minItems: 2,
+                maxItems: 3,
+                items: { type: ['string', 'number'] },
+              },
+            },
+            url: { type: 'string', pattern: '^https?://' },
+            framework: { type: 'string', enum: ['qunit', 'jasmine', 'YUI Test', 'mocha', 'custom'] },
+            tunnelIdentifier: { type: 'string' },
+            'tunnel-identifier': { type: 'string' },
+            parentTunnel: { type: 'string' },
+            build: { type: 'string' },
+            name: { type: 'string' },
+            tags: { type: 'array', items: { type: 'string' } },
+            maxDuration: { type: 'integer', minimum: 1, default: 180 },
+          },
+          required: ['platforms', 'url', 'framework'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = request.params.username;
+      const body = request.body;
+      const tunnel = body.tunnelIdentifier ?? body['tunnel-identifier'];
+      // A shared tunnel belongs to the parent account named by parentTunnel.
+      const tunnelOwner = body.parentTunnel ?? owner;
+      if (tunnel && !ctx.automation.hasRunningTunnel(tunnelOwner, tunnel)) {
+        return sendError(reply, 400, `No running tunnel named ${tunnel}`, 'tunnel_not_found');
+      }
+      // The demo rule of the default seed: a test page whose URL contains "fail" fails everywhere.
+      const passes = !body.url.includes('fail');
+      const ids: string[] = [];
+      for (const triple of body.platforms) {
+        const [os = '', browser = '', version = 'latest'] = triple.map(String);
+        const { id: jobId } = ctx.automation.createJob({
+          name: body.name ?? `${body.framework} tests`,
+          build: body.build ?? '',
+          browser,
+          browserVersion: version,
+          os,
+          passes,
+          owner,
+          tags: body.tags ?? [],
+          tunnelIdentifier: tunnel ?? null,
+          customData: { url: body.url, framework: body.framework },
+        });
+        const id = hexId();
+        ctx.automation.addJsTest({
+          id,
+          owner,
+          url: body.url,
+          framework: body.framework,
+          platform: [os, browser, version],
+          jobId,
+        });
+        ids.push(id);
+      }
+      return { 'js tests': ids };
+    },
+  );
+
+  app.post<{ Params: { username: string }; Body: { 'js tests': string[] } }>(
+    '/:username/js-tests/status',
+    {
+      schema: {
+        params: usernameParams,
+        body: {
+          type: 'object',
+          properties: { 'js tests': { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } } },
+          required: ['js tests'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const now = ctx.now();
+      const answers = [];
+      let completed = true;
+      for (const id of request.body['js tests']) {
+        const test = ctx.automation.jsTest(id);
+        if (!test || !ctx.automation.canActFor(request.params.username, test.owner)) {
+          return sendError(reply, 404, `Unknown js test ${id}`, 'not_found');
+        }
+        const job = ctx.automation.job(test.jobId);
+        const times = job ? jobTimes(job, now) : undefined;
+        const finished = !times || times.status === 'complete' || times.status === 'error';
+        if (!finished) completed = false;
+        const assigned = !times || times.status !== 'queued';
+        // A stopped or deleted job never reports results; clients count a null result as failed.
+        const result =
+          job && times?.status === 'complete'
+            ? frameworkResult(test.framework, job.passedOverride ?? job.passes)
+            : null;
+        answers.push({
+          id: test.id,
+          job_id: assigned ? test.jobId : JOB_NOT_READY,
+          platform: test.platform,
+          url: test.url,
+          result,
+        });
+      }
+      return { completed, 'js tests': answers };
+    },
+  );
+}

@@ -1,0 +1,92 @@
+/** Temporary storage: raw uploads streamed to disk, and the list of stored files. */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import type { EmulatorContext } from '../../context.ts';
+import { hexId } from '../ids.ts';
+import { sendError } from '../errors.ts';
+
+function badFileName(name: string): boolean {
+  return name === '.' || name === '..' || name.length > 255 || /[/\\\0]/.test(name);
+}
+
+export async function storageRoutes(app: FastifyInstance, options: { ctx: EmulatorContext }): Promise<void> {
+  const { ctx } = options;
+  // Whatever the declared type, the body is the file: nothing parses it, the handler streams it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  app.post<{ Params: { username: string; file_name: string }; Querystring: { overwrite: boolean } }>(
+    '/storage/:username/:file_name',
+    {
+      schema: {
+        params: {
+          type: 'object',
+          properties: {
+            username: { type: 'string', minLength: 1 },
+            file_name: { type: 'string', minLength: 1 },
+          },
+          required: ['username', 'file_name'],
+        },
+        querystring: { type: 'object', properties: { overwrite: { type: 'boolean', default: false } } },
+      },
+    },
+    async (request, reply) => {
+      const { username, file_name: name } = request.params;
+      if (badFileName(name)) return sendError(reply, 400, 'Invalid file name', 'invalid_request');
+      const store = ctx.automation;
+      if (store.storedFile(username, name) && !request.query.overwrite) {
+        return sendError(
+          reply,
+          409,
+          `File ${name} already exists; send overwrite=true to replace it`,
+          'file_exists',
+        );
+      }
+      const target = store.storagePath(username, name);
+      await mkdir(path.dirname(target), { recursive: true });
+      // Written beside the target and renamed at the end, so a broken upload never replaces a file.
+      const partial = `${target}.${hexId()}.part`;
+      const hash = createHash('md5');
+      let size = 0;
+      try {
+        await pipeline(
+          request.raw,
+          async function* (source: AsyncIterable<Buffer>) {
+            for await (const chunk of source) {
+              hash.update(chunk);
+              size += chunk.length;
+              yield chunk;
+            }
+          },
+          createWriteStream(partial),
+        );
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+      const md5 = hash.digest('hex');
+      const mtime = Math.floor((await stat(target)).mtimeMs / 1000);
+      ctx.automation.recordStoredFile(username, { name, size, md5, mtime });
+      return { username, filename: name, size, md5, etag: md5 };
+    },
+  );
+
+  app.get<{ Params: { username: string } }>(
+    '/storage/:username',
+    {
+      schema: {
+        params: {
+          type: 'object',
+          properties: { username: { type: 'string', minLength: 1 } },
+          required: ['username'],
+        },
+      },
+    },
+    async (request) => ({ files: ctx.automation.storedFiles(request.params.username) }),
+  );
+}
