@@ -6,6 +6,7 @@
 import type { Readable } from 'node:stream';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { authHeaders, redact, redactDeep, secretsOf, type Credentials } from './credentials.ts';
+import { AttemptTimer, readText } from './deadline.ts';
 import { ApiError, reasonPhrase, serviceErrorOf, TransportError } from './errors.ts';
 import { backoffDelay, retryPolicy, serverDelayMs, sleep, type RetryPolicy } from './retry.ts';
 import { trimTrailingSlash } from './regions.ts';
@@ -167,6 +168,8 @@ export class HttpTransport {
     for (let attempt = 0; ; attempt++) {
       if (spec.signal?.aborted) throw this.#transportError(spec, displayUrl, spec.signal.reason, secrets);
       const started = performance.now();
+      const timer = new AttemptTimer(spec.signal);
+      timer.headers(timeouts.headersMs);
       let response: Dispatcher.ResponseData;
       try {
         const { body, headers: bodyHeaders } = encodeBody(spec.body);
@@ -183,9 +186,10 @@ export class HttpTransport {
           ...(body !== undefined ? { body } : {}),
           headersTimeout: timeouts.headersMs,
           bodyTimeout: timeouts.bodyMs,
-          ...(spec.signal ? { signal: spec.signal } : {}),
+          signal: timer.signal,
         });
       } catch (error) {
+        timer.clear();
         const failure = this.#transportError(spec, displayUrl, error, secrets);
         const retryable =
           failure.kind === 'connect' ||
@@ -201,12 +205,17 @@ export class HttpTransport {
 
       const headers = response.headers as Headers;
       const status = response.statusCode;
+      // A stream is read by the caller, at the caller's pace: undici's body timeout covers it.
+      if (spec.responseType === 'stream' && status >= 200 && status < 300) timer.clear();
+      else timer.body(timeouts.bodyMs);
       this.logger.debug(
         `${spec.method} ${displayUrl} -> ${status} in ${Math.round(performance.now() - started)} ms`,
       );
 
       if (status >= 200 && status < 300) {
-        const body = await this.#readBody(spec, displayUrl, response, secrets);
+        const body = await this.#readBody(spec, displayUrl, response, secrets, timer).finally(() =>
+          timer.clear(),
+        );
         const failure = spec.failureOf?.(body);
         if (failure) {
           throw new ApiError({
@@ -221,7 +230,10 @@ export class HttpTransport {
         return { status, headers, body: body as T };
       }
 
-      const errorBody = redactDeep(await readErrorBody(response), secrets);
+      const errorBody = redactDeep(
+        await readErrorBody(response, timer).finally(() => timer.clear()),
+        secrets,
+      );
       // A reset time is sent with every answer; it is a reason to wait only when the limit was hit.
       const waitMs = serverDelayMs(headers, Date.now(), { rateLimitReset: status === 429 });
       const retryable = idempotent && this.retry.retryStatuses.includes(status);
@@ -266,15 +278,18 @@ export class HttpTransport {
     displayUrl: string,
     response: Dispatcher.ResponseData,
     secrets: string[],
+    timer: AttemptTimer,
   ): Promise<unknown> {
     const type = spec.responseType ?? 'json';
     if (type === 'stream') return response.body;
     try {
       if (type === 'none') {
-        await response.body.dump();
+        await readText(response.body, timer);
+        await connectionReleased();
         return undefined;
       }
-      const text = await response.body.text();
+      const text = await readText(response.body, timer);
+      await connectionReleased();
       if (type === 'text') return text;
       if (text.trim() === '') return undefined;
       try {
@@ -374,9 +389,18 @@ export function segment(value: string | number): string {
   return encodeURIComponent(text);
 }
 
-async function readErrorBody(response: Dispatcher.ResponseData): Promise<unknown> {
+/**
+ * undici hands the connection back to its pool a moment after the body ends; a request sent
+ * before that would open a second connection. Waiting one turn of the event loop lets
+ * sequential calls reuse one keep-alive connection.
+ */
+function connectionReleased(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+async function readErrorBody(response: Dispatcher.ResponseData, timer: AttemptTimer): Promise<unknown> {
   try {
-    const text = await response.body.text();
+    const text = await readText(response.body, timer);
     if (!text.trim()) return undefined;
     try {
       return JSON.parse(text) as unknown;

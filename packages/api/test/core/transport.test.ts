@@ -1,0 +1,359 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  BasicCredentials,
+  BearerCredentials,
+  createDispatcher,
+  HttpTransport,
+  PACKAGE_VERSION,
+  queryString,
+  segment,
+  TransportError,
+  USER_AGENT,
+} from '../../src/index.ts';
+import { json, startServer, stopAll } from '../support/server.ts';
+
+const transports: HttpTransport[] = [];
+
+function transport(baseUrl: string, options: Partial<ConstructorParameters<typeof HttpTransport>[0]> = {}) {
+  const http = new HttpTransport({
+    baseUrl,
+    credentials: new BasicCredentials('alice', 'secret-access-key'),
+    retry: { retries: 0 },
+    ...options,
+  });
+  transports.push(http);
+  return http;
+}
+
+afterEach(async () => {
+  await Promise.all(transports.splice(0).map((http) => http.close()));
+  await stopAll();
+});
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('request headers', () => {
+  it('names the package and its version in the User-Agent', async () => {
+    const server = await startServer((_request, response) => json(response, 200, {}));
+    await transport(server.url).send({ operation: 'probe', method: 'GET', path: '/x' });
+    const agent = server.requests[0]?.headers['user-agent'];
+    expect(agent).toBe(USER_AGENT);
+    expect(agent).toMatch(
+      new RegExp(`^sauce-actions-api/${PACKAGE_VERSION.replace(/\./g, '\\.')} node/\\d+`),
+    );
+  });
+
+  it('lets the client name itself', async () => {
+    const server = await startServer((_request, response) => json(response, 200, {}));
+    await transport(server.url, { userAgent: 'my-tool/2' }).send({
+      operation: 'probe',
+      method: 'GET',
+      path: '/x',
+    });
+    expect(server.requests[0]?.headers['user-agent']).toBe('my-tool/2');
+  });
+
+  it('sends Basic username:key, or a bearer token with X-OIDC-Config-Key, or nothing', async () => {
+    const server = await startServer((_request, response) => json(response, 200, {}));
+    const http = transport(server.url);
+    await http.send({ operation: 'a', method: 'GET', path: '/a' });
+    await http.send({
+      operation: 'b',
+      method: 'GET',
+      path: '/b',
+      credentials: new BearerCredentials('token-123', 'config-1'),
+    });
+    await http.send({ operation: 'c', method: 'GET', path: '/c', credentials: null });
+    const [basic, bearer, none] = server.requests;
+    expect(basic?.headers.authorization).toBe(
+      `Basic ${Buffer.from('alice:secret-access-key').toString('base64')}`,
+    );
+    expect(basic?.headers['x-oidc-config-key']).toBeUndefined();
+    expect(bearer?.headers.authorization).toBe('Bearer token-123');
+    expect(bearer?.headers['x-oidc-config-key']).toBe('config-1');
+    expect(none?.headers.authorization).toBeUndefined();
+  });
+
+  it('ignores user:key@ in the base address and sends only the given credentials', async () => {
+    const server = await startServer((_request, response) => json(response, 200, {}));
+    const http = transport(server.url.replace('//', '//mallory:url-secret-key@') + '/');
+    expect(http.baseUrl).toBe(server.url);
+    await http.send({ operation: 'probe', method: 'GET', path: '/x' });
+    expect(server.requests[0]?.url).toBe('/x');
+    expect(server.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from('alice:secret-access-key').toString('base64')}`,
+    );
+  });
+});
+
+describe('query and path encoding', () => {
+  it('repeats array keys, writes null as text, leaves undefined out and escapes reserved characters', () => {
+    expect(queryString({ a: 1, b: ['x', 'y'], c: undefined, d: null, e: true, f: 'a&b=c d/é', g: [] })).toBe(
+      '?a=1&b=x&b=y&d=null&e=true&f=a%26b%3Dc+d%2F%C3%A9',
+    );
+    expect(queryString({})).toBe('');
+    expect(queryString(undefined)).toBe('');
+    expect(queryString({ only: undefined })).toBe('');
+  });
+
+  it('sends the query as encoded, and the server reads back the values', async () => {
+    const server = await startServer((_request, response) => json(response, 200, {}));
+    await transport(server.url).send({
+      operation: 'probe',
+      method: 'GET',
+      path: `/jobs/${segment('a b/c')}`,
+      query: { name: 'x&y', tag: ['1', '2'] },
+    });
+    const url = new URL(server.requests[0]!.url, 'http://x');
+    expect(url.pathname).toBe('/jobs/a%20b%2Fc');
+    expect(url.searchParams.get('name')).toBe('x&y');
+    expect(url.searchParams.getAll('tag')).toEqual(['1', '2']);
+  });
+
+  it('encodes a path segment and refuses one that would leave the path', () => {
+    expect(segment('a/b?c#d')).toBe('a%2Fb%3Fc%23d');
+    expect(segment(42)).toBe('42');
+    expect(segment('v1.2')).toBe('v1.2');
+    for (const bad of ['', '.', '..', '%2e%2E', '.%2e']) expect(() => segment(bad)).toThrow(TypeError);
+  });
+});
+
+describe('timeouts and aborts', () => {
+  it('gives a timeout TransportError when the headers are late', async () => {
+    const server = await startServer(async (_request, response) => {
+      await wait(300);
+      json(response, 200, {});
+    });
+    const started = performance.now();
+    const failure = await transport(server.url, { timeouts: { headersMs: 40 } })
+      .send({ operation: 'slow', method: 'GET', path: '/x' })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as TransportError).kind).toBe('timeout');
+    expect((failure as TransportError).code).toBe('UND_ERR_HEADERS_TIMEOUT');
+    expect((failure as TransportError).message).toBe('slow: timed out (UND_ERR_HEADERS_TIMEOUT) (GET /x)');
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it('gives a timeout TransportError when the body stalls', async () => {
+    const server = await startServer(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"items":[');
+      await wait(300);
+      response.end(']}');
+    });
+    const failure = await transport(server.url)
+      .send({ operation: 'stall', method: 'GET', path: '/x', timeouts: { bodyMs: 40 } })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as TransportError).kind).toBe('timeout');
+    expect((failure as TransportError).code).toBe('UND_ERR_BODY_TIMEOUT');
+  });
+
+  it('retries a timed-out GET within the policy', async () => {
+    let calls = 0;
+    const server = await startServer(async (_request, response) => {
+      if (++calls === 1) await wait(200);
+      json(response, 200, { calls });
+    });
+    const answer = await transport(server.url, {
+      timeouts: { headersMs: 40 },
+      retry: { retries: 1, minDelayMs: 1, random: () => 0 },
+    }).send({ operation: 'probe', method: 'GET', path: '/x' });
+    expect(answer.body).toEqual({ calls: 2 });
+  });
+
+  it('aborts a request in flight promptly', async () => {
+    const server = await startServer(async (_request, response) => {
+      await wait(500);
+      json(response, 200, {});
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const started = performance.now();
+    const failure = await transport(server.url)
+      .send({ operation: 'probe', method: 'GET', path: '/x', signal: controller.signal })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as TransportError).kind).toBe('aborted');
+    expect((failure as TransportError).message).toBe('probe: request aborted (GET /x)');
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('aborts during a retry wait promptly', async () => {
+    const server = await startServer((_request, response) =>
+      json(response, 503, {}, { 'retry-after': '10' }),
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const started = performance.now();
+    const failure = await transport(server.url, { retry: { retries: 3 } })
+      .send({ operation: 'probe', method: 'GET', path: '/x', signal: controller.signal })
+      .catch((error: unknown) => error);
+    expect((failure as TransportError).kind).toBe('aborted');
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('sends nothing when the signal is already aborted', async () => {
+    const server = await startServer((_request, response) => json(response, 200, {}));
+    const failure = await transport(server.url)
+      .send({ operation: 'probe', method: 'GET', path: '/x', signal: AbortSignal.abort() })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as TransportError).kind).toBe('aborted');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('connections', () => {
+  it('keeps one connection alive for sequential requests to one origin', async () => {
+    const server = await startServer((_request, response) => json(response, 200, { ok: true }));
+    const http = transport(server.url);
+    for (let i = 0; i < 5; i++) await http.send({ operation: 'probe', method: 'GET', path: `/x${i}` });
+    expect(server.requests).toHaveLength(5);
+    expect(server.connections).toBe(1);
+    expect(new Set(server.requests.map((request) => request.connection))).toEqual(new Set([1]));
+  });
+
+  it('shares the pool with a transport made for another base address', async () => {
+    const server = await startServer((_request, response) => json(response, 200, {}));
+    const http = transport(server.url);
+    const other = http.withBaseUrl(`${server.url}/prefix`);
+    await http.send({ operation: 'a', method: 'GET', path: '/a' });
+    await other.send({ operation: 'b', method: 'GET', path: '/b' });
+    expect(server.requests.map((request) => request.url)).toEqual(['/a', '/prefix/b']);
+    expect(server.connections).toBe(1);
+    expect(other.dispatcher).toBe(http.dispatcher);
+  });
+});
+
+describe('proxy from the environment', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']) {
+      if (saved[name] === undefined) Reflect.deleteProperty(process.env, name);
+      else process.env[name] = saved[name];
+    }
+  });
+
+  function setProxyEnvironment(proxy: string, noProxy?: string) {
+    for (const name of ['http_proxy', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY'])
+      Reflect.deleteProperty(process.env, name);
+    process.env.HTTP_PROXY = proxy;
+    if (noProxy !== undefined) process.env.NO_PROXY = noProxy;
+  }
+
+  it('sends requests through HTTP_PROXY in absolute form', async () => {
+    const target = await startServer((_request, response) => json(response, 200, { from: 'target' }));
+    const proxy = await startServer((_request, response) => json(response, 200, { from: 'proxy' }));
+    setProxyEnvironment(proxy.url);
+    const http = transport(target.url, { dispatcher: createDispatcher() });
+    transports.push(http);
+    const answer = await http.send({ operation: 'probe', method: 'GET', path: '/x', query: { a: 1 } });
+    expect(answer.body).toEqual({ from: 'proxy' });
+    expect(proxy.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      `GET ${target.url}/x?a=1`,
+    ]);
+    expect(proxy.requests[0]?.headers.authorization).toMatch(/^Basic /);
+    expect(target.requests).toHaveLength(0);
+    await http.dispatcher.close();
+  });
+
+  it('bypasses the proxy for hosts in NO_PROXY', async () => {
+    const target = await startServer((_request, response) => json(response, 200, { from: 'target' }));
+    const proxy = await startServer((_request, response) => json(response, 200, { from: 'proxy' }));
+    setProxyEnvironment(proxy.url, '127.0.0.1');
+    const http = transport(target.url);
+    const answer = await http.send({ operation: 'probe', method: 'GET', path: '/x' });
+    expect(answer.body).toEqual({ from: 'target' });
+    expect(proxy.requests).toHaveLength(0);
+  });
+
+  it('uses the proxy in the default dispatcher a transport creates', async () => {
+    const target = await startServer((_request, response) => json(response, 200, { from: 'target' }));
+    const proxy = await startServer((_request, response) => json(response, 200, { from: 'proxy' }));
+    setProxyEnvironment(proxy.url);
+    const answer = await transport(target.url).send({ operation: 'probe', method: 'GET', path: '/y' });
+    expect(answer.body).toEqual({ from: 'proxy' });
+    expect(proxy.requests[0]?.url).toBe(`${target.url}/y`);
+  });
+});
+
+describe('answers', () => {
+  it('reads text, a stream, or nothing as asked', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('plain words');
+    });
+    const http = transport(server.url);
+    expect((await http.send({ operation: 't', method: 'GET', path: '/t', responseType: 'text' })).body).toBe(
+      'plain words',
+    );
+    expect(
+      (await http.send({ operation: 'n', method: 'GET', path: '/n', responseType: 'none' })).body,
+    ).toBeUndefined();
+    const stream = await http.send<NodeJS.ReadableStream>({
+      operation: 's',
+      method: 'GET',
+      path: '/s',
+      responseType: 'stream',
+    });
+    let text = '';
+    for await (const chunk of stream.body) text += String(chunk);
+    expect(text).toBe('plain words');
+  });
+
+  it('reports an answer that is not JSON', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html>gateway</html>');
+    });
+    const failure = await transport(server.url)
+      .send({ operation: 'probe', method: 'GET', path: '/x' })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).message).toBe(
+      'probe: 200 answer is not JSON: <html>gateway</html> (GET /x)',
+    );
+  });
+
+  it('turns a failure in a successful body into an ApiError', async () => {
+    const server = await startServer((_request, response) =>
+      json(response, 200, { status: 'fail', code: 5, message: 'invalid API key' }),
+    );
+    const failure = await transport(server.url)
+      .send({
+        operation: 'upload',
+        method: 'POST',
+        path: '/api/upload/',
+        failureOf: (body) => {
+          const record = body as { status?: string; code?: number; message?: string };
+          return record.status === 'fail' ? { code: record.code, message: record.message } : undefined;
+        },
+      })
+      .catch((error: unknown) => error);
+    expect((failure as ApiError).message).toBe('upload: failed code 5 invalid API key (POST /api/upload/)');
+    expect((failure as ApiError).isClientError).toBe(true);
+  });
+
+  it('reads each interface error body into code and message', async () => {
+    const server = await startServer((request, response) => {
+      if (request.url === '/authoring')
+        json(response, 404, { error: { code: 'not_found', detail: 'test suite not found' } });
+      else json(response, 422, { code: 'invalid', message: 'bad platform' });
+    });
+    const http = transport(server.url);
+    const authoring = (await http
+      .send({ operation: 'runSuite', method: 'GET', path: '/authoring' })
+      .catch((error: unknown) => error)) as ApiError;
+    expect(authoring.message).toBe('runSuite: 404 code not_found test suite not found (GET /authoring)');
+    expect(authoring.code).toBe('not_found');
+    const automation = (await http
+      .send({ operation: 'startJs', method: 'POST', path: '/automation' })
+      .catch((error: unknown) => error)) as ApiError;
+    expect(automation.status).toBe(422);
+    expect(automation.serviceMessage).toBe('bad platform');
+  });
+});
