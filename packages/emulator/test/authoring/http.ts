@@ -15,13 +15,14 @@ export interface CallOptions {
   /** Raw body text, sent as is with `Content-Type: application/json`. */
   rawBody?: string;
   auth?: string | null;
-  query?: Record<string, string | number | (string | number)[]>;
+  query?: Record<string, string | number | (string | number)[] | undefined>;
 }
 
 export function authoringClient(baseUrl: () => string) {
   return async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
     const url = new URL(PREFIX + path, baseUrl());
     for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value === undefined) continue;
       for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item));
     }
     const headers: Record<string, string> = {};
