@@ -2,7 +2,7 @@
 
 export interface FaultSpec {
   method?: string;
-  /** A path, or a regular expression written `/.../` (flags may follow the closing slash). */
+  /** A path, or a regular expression written `/.../`. */
   path: string;
   status?: number;
   body?: unknown;
@@ -21,10 +21,14 @@ export interface FaultRule extends FaultSpec {
   remaining: number;
 }
 
+/**
+ * A rule's path is a regular expression when it starts and ends with `/` and has something
+ * between (no flags: a path such as `/a/status` must not read as `/a/` with flags). The
+ * expression is not anchored; anything else must equal the request path exactly.
+ */
 function pathMatcher(spec: string): (path: string) => boolean {
-  const regex = /^\/(.*)\/([a-z]*)$/s.exec(spec);
-  if (regex && spec.length > 1) {
-    const pattern = new RegExp(regex[1] ?? '', regex[2]);
+  if (spec.length > 2 && spec.startsWith('/') && spec.endsWith('/')) {
+    const pattern = new RegExp(spec.slice(1, -1));
     return (path) => pattern.test(path);
   }
   return (path) => path === spec;

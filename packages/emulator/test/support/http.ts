@@ -16,7 +16,7 @@ export async function call(
     auth?: string | null;
     json?: unknown;
     headers?: Record<string, string>;
-    body?: BodyInit;
+    body?: string | Uint8Array;
   } = {},
 ): Promise<RawAnswer> {
   const headers: Record<string, string> = { ...init.headers };
