@@ -1,6 +1,7 @@
 /** Starting an emulator for mobile tests and talking to it over HTTP. */
-import { openAsBlob } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createReadStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, defaultSeed, type Seed } from '../../src/index.ts';
@@ -124,4 +125,53 @@ export async function uploadApk(
   const answer = await upload(h, await sampleApk(h, packageId, version), fields);
   if (answer.body.status !== 'ok') throw new Error(`upload failed: ${JSON.stringify(answer.body)}`);
   return { projectId: answer.body.project_id as number, buildId: answer.body.build_id as number };
+}
+
+/**
+ * Uploads through node:http with the file piped from disk. The global fetch buffers a FormData
+ * body whole, which would hide whether the emulator streams.
+ */
+export async function streamUpload(
+  h: Harness,
+  file: string,
+  fields: Record<string, string> = {},
+): Promise<Answer> {
+  const boundary = `----mobile-test-${Date.now()}`;
+  const head = Object.entries({ api_key: API_KEY, ...fields })
+    .map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    .join('');
+  const preamble = Buffer.from(
+    `${head}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = preamble.length + (await stat(file)).size + epilogue.length;
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${h.url}/api/upload/`,
+      {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.write(preamble);
+    const source = createReadStream(file);
+    source.on('error', reject);
+    source.on('end', () => request.end(epilogue));
+    source.pipe(request, { end: false });
+  });
 }
