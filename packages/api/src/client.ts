@@ -4,8 +4,12 @@ import { AuthoringClient } from './authoring/index.ts';
 import { AutomationClient } from './automation/index.ts';
 import { BasicCredentials, BearerCredentials, type Credentials } from './core/credentials.ts';
 import {
+  AUTOMATION_REGIONS,
   automationBaseUrl,
+  isAutomationRegion,
+  isMobileRegion,
   jobDashboardUrl,
+  MOBILE_REGIONS,
   mobileBaseUrls,
   type AutomationRegion,
   type MobileRegion,
@@ -60,6 +64,7 @@ export class SauceClient {
   readonly #dashboardUrl: string | undefined;
 
   constructor(options: SauceClientOptions = {}) {
+    checkOptions(options);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? createDispatcher(options.timeouts);
     this.#region = options.region ?? 'us-west-1';
@@ -120,6 +125,21 @@ export class SauceClient {
   /** Closes the connection pools when the client created them. */
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+}
+
+/** Rejects what would otherwise fail later and obscurely (a request to `undefined`, an empty header). */
+function checkOptions(options: SauceClientOptions): void {
+  if (options.region !== undefined && !isAutomationRegion(options.region)) {
+    throw new TypeError(`unknown region "${options.region}": use one of ${AUTOMATION_REGIONS.join(', ')}`);
+  }
+  if (options.mobileRegion !== undefined && !isMobileRegion(options.mobileRegion)) {
+    throw new TypeError(
+      `unknown mobile distribution region "${options.mobileRegion}": use one of ${MOBILE_REGIONS.join(', ')}`,
+    );
+  }
+  if (options.oidcToken !== undefined && !options.oidcConfigKey) {
+    throw new TypeError('an OIDC token needs its configuration key (oidcConfigKey)');
   }
 }
 

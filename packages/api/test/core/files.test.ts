@@ -1,0 +1,228 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  fileNameFromDisposition,
+  HttpTransport,
+  multipartBody,
+  safeBaseName,
+  writeStreamToFile,
+  type UploadProgress,
+} from '../../src/index.ts';
+import { closedPort, json, startServer, stopAll } from '../support/server.ts';
+
+let dir: string;
+const transports: HttpTransport[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'sauce-api-files-'));
+});
+afterEach(async () => {
+  await Promise.all(transports.splice(0).map((http) => http.close()));
+  await stopAll();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** Splits a multipart body on its boundary into parts of headers and raw content. */
+function parts(body: Buffer, boundary: string): { headers: string; content: Buffer }[] {
+  const out: { headers: string; content: Buffer }[] = [];
+  const marker = Buffer.from(`--${boundary}`);
+  let start = body.indexOf(marker);
+  while (start !== -1) {
+    const next = body.indexOf(marker, start + marker.length);
+    if (next === -1) break;
+    const part = body.subarray(start + marker.length + 2, next - 2);
+    const split = part.indexOf('\r\n\r\n');
+    out.push({ headers: part.subarray(0, split).toString(), content: part.subarray(split + 4) });
+    start = next;
+  }
+  return out;
+}
+
+describe('multipartBody', () => {
+  it('streams fields and files with an exact Content-Length and reports progress to the total', async () => {
+    const file = path.join(dir, 'app.apk');
+    const data = randomBytes(300_000);
+    await writeFile(file, data);
+    const empty = path.join(dir, 'empty.txt');
+    await writeFile(empty, '');
+    const progress: UploadProgress[] = [];
+    const body = await multipartBody(
+      [
+        ['api_key', 'k'],
+        ['comment', 'héllo'],
+      ],
+      [
+        { field: 'file', path: file, contentType: 'application/vnd.android.package-archive' },
+        { field: 'symbols_file', path: empty, fileName: 'sym.txt' },
+      ],
+      (update) => progress.push(update),
+    );
+    const server = await startServer((_request, response) => json(response, 200, { status: 'ok' }));
+    const http = new HttpTransport({ baseUrl: server.url, retry: { retries: 0 } });
+    transports.push(http);
+    await http.send({ operation: 'upload', method: 'POST', path: '/api/upload/', body });
+
+    const received = server.requests[0]!;
+    expect(Number(received.headers['content-length'])).toBe(body.length);
+    expect(received.body.length).toBe(body.length);
+    const boundary = /boundary=(.+)$/.exec(String(received.headers['content-type']))![1]!;
+    const [key, comment, upload, symbols] = parts(received.body, boundary);
+    expect(key?.headers).toContain('name="api_key"');
+    expect(key?.content.toString()).toBe('k');
+    expect(comment?.content.toString()).toBe('héllo');
+    expect(upload?.headers).toContain('filename="app.apk"');
+    expect(upload?.headers).toContain('Content-Type: application/vnd.android.package-archive');
+    expect(sha(upload!.content)).toBe(sha(data));
+    expect(symbols?.headers).toContain('filename="sym.txt"');
+    expect(symbols?.content.length).toBe(0);
+    expect(progress.at(-1)).toEqual({ sentBytes: body.length, totalBytes: body.length });
+    expect(progress.map((update) => update.sentBytes)).toEqual(
+      [...progress.map((u) => u.sentBytes)].sort((a, b) => a - b),
+    );
+  });
+
+  it('opens afresh for a retry, sending the whole body again', async () => {
+    const file = path.join(dir, 'build.ipa');
+    const data = randomBytes(50_000);
+    await writeFile(file, data);
+    const body = await multipartBody([], [{ field: 'file', path: file }]);
+    const first = await readAll(body.open());
+    const second = await readAll(body.open());
+    expect(first.length).toBe(body.length);
+    expect(second.equals(first)).toBe(true);
+  });
+
+  it('is resent whole when a POST is retried after a refused connection', async () => {
+    const file = path.join(dir, 'build.zip');
+    const data = randomBytes(20_000);
+    await writeFile(file, data);
+    const body = await multipartBody([['a', 'b']], [{ field: 'file', path: file }]);
+    const port = await closedPort();
+    const http = new HttpTransport({
+      baseUrl: `http://127.0.0.1:${port}`,
+      retry: { retries: 5, minDelayMs: 20, maxDelayMs: 20, random: () => 1 },
+    });
+    transports.push(http);
+    const sent = http.send({ operation: 'upload', method: 'POST', path: '/api/upload/', body });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const server = await startServer((_request, response) => json(response, 200, { status: 'ok' }), port);
+    await sent;
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.body.length).toBe(body.length);
+  });
+
+  it('fails when a file is missing', async () => {
+    await expect(multipartBody([], [{ field: 'file', path: path.join(dir, 'absent.apk') }])).rejects.toThrow(
+      /ENOENT/,
+    );
+  });
+});
+
+async function readAll(stream: Readable | Buffer): Promise<Buffer> {
+  if (Buffer.isBuffer(stream)) return stream;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+describe('safeBaseName', () => {
+  it.each([
+    ['report.xml', 'report.xml'],
+    ['../../etc/passwd', 'passwd'],
+    ['..\\..\\windows\\system.ini', 'system.ini'],
+    ['..', 'download'],
+    ['.', 'download'],
+    [' ..', 'download'],
+    ['.. ', 'download'],
+    ['...hidden', 'hidden'],
+    ['a/b/', 'download'],
+    ['', 'download'],
+    [undefined, 'download'],
+    ['na\u0000me\r\n.txt', 'name.txt'],
+    ['evil\u202Efdp.exe', 'evilfdp.exe'],
+    ['trailing. . ', 'trailing'],
+    ['video (1).mp4', 'video (1).mp4'],
+  ])('%j becomes %j', (name, expected) => {
+    expect(safeBaseName(name)).toBe(expected);
+  });
+
+  it('uses a safe fallback and caps the length by characters', () => {
+    expect(safeBaseName('..', 'asset.log')).toBe('asset.log');
+    expect(safeBaseName('..', '../x')).toBe('x');
+    const long = safeBaseName('😀'.repeat(300));
+    expect([...long]).toHaveLength(200);
+    expect(long).toBe('😀'.repeat(200));
+  });
+});
+
+describe('fileNameFromDisposition', () => {
+  it('reads plain, quoted and RFC 5987 names', () => {
+    expect(fileNameFromDisposition({ 'content-disposition': 'attachment; filename="log 1.txt"' })).toBe(
+      'log 1.txt',
+    );
+    expect(fileNameFromDisposition({ 'content-disposition': 'attachment; filename=video.mp4' })).toBe(
+      'video.mp4',
+    );
+    expect(
+      fileNameFromDisposition({ 'content-disposition': "attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf" }),
+    ).toBe('résumé.pdf');
+    expect(
+      fileNameFromDisposition({
+        'content-disposition': 'attachment; filename="a.txt"; filename*=utf-8\'en\'b%20c.txt',
+      }),
+    ).toBe('b c.txt');
+    expect(fileNameFromDisposition({})).toBeUndefined();
+  });
+});
+
+describe('writeStreamToFile', () => {
+  it('writes the stream under a safe name inside the folder and counts the bytes', async () => {
+    const data = randomBytes(100_000);
+    const target = path.join(dir, 'out');
+    const result = await writeStreamToFile(
+      Readable.from([data.subarray(0, 1000), data.subarray(1000)]),
+      target,
+      '../../escape.bin',
+    );
+    expect(result).toEqual({ path: path.join(target, 'escape.bin'), bytes: data.length });
+    expect(sha(await readFile(result.path))).toBe(sha(data));
+    expect(await readdir(dir)).toEqual(['out']);
+  });
+
+  it('removes a partial file when the stream fails', async () => {
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.alloc(10));
+        this.destroy(new Error('connection lost'));
+      },
+    });
+    await expect(writeStreamToFile(failing, dir, 'partial.bin')).rejects.toThrow('connection lost');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('writes a download read from a local server', async () => {
+    const data = randomBytes(64_000);
+    const server = await startServer((_request, response) => {
+      response.writeHead(200, { 'content-disposition': 'attachment; filename="../video.mp4"' });
+      response.end(data);
+    });
+    const http = new HttpTransport({ baseUrl: server.url, retry: { retries: 0 } });
+    transports.push(http);
+    const answer = await http.send<Readable>({
+      operation: 'download',
+      method: 'GET',
+      path: '/v',
+      responseType: 'stream',
+    });
+    const name = fileNameFromDisposition(answer.headers) ?? 'fallback';
+    const result = await writeStreamToFile(answer.body, dir, name);
+    expect(path.basename(result.path)).toBe('video.mp4');
+    expect(sha(await readFile(result.path))).toBe(sha(data));
+  });
+});
