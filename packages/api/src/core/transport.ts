@@ -91,7 +91,13 @@ export interface TransportOptions {
 
 const IDEMPOTENT_METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'PUT', 'DELETE']);
 
-/** Network error codes meaning the connection failed before the request was sent. */
+/**
+ * Network error codes meaning the connection failed before the request was sent: only these let
+ * a non-idempotent request be repeated. A reset or a closed socket (ECONNRESET, UND_ERR_SOCKET)
+ * may come before or after the service read the request, even on a fresh connection, and a
+ * reused keep-alive connection can be closed while the request is on its way; those cannot be
+ * told apart reliably, so they count as sent and a POST is not repeated after them.
+ */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
