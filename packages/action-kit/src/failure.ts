@@ -98,7 +98,9 @@ export async function runAction(
     await body(controller.signal);
   } catch (error) {
     const failure = describeFailure(error);
-    if (error instanceof Error && error.stack) core.debug(redactSecrets(error.stack));
+    // A stack helps only when the cause is not already explained to the user.
+    if (failure.kind !== 'input' && error instanceof Error && error.stack)
+      core.debug(redactSecrets(error.stack));
     core.setFailed(failure.message);
     await writeFailureSummary(options.title, failure);
   } finally {

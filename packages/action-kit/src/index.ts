@@ -7,3 +7,4 @@ export * from './outputs.ts';
 export * from './progress.ts';
 export * from './secrets.ts';
 export * from './summary.ts';
+export * from './present.ts';

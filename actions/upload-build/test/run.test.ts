@@ -1,0 +1,193 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ActionError, InputError } from '@sauce-actions/action-kit';
+import { ApiError, type MobileUploadOptions, type MobileUploadResult } from '@sauce-actions/api';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { run, type UploadDeps, type UploadInputs } from '../src/run.ts';
+import { uploadSummary } from '../src/summary.ts';
+
+let workspace: string;
+
+beforeEach(() => {
+  workspace = mkdtempSync(path.join(os.tmpdir(), 'upload-build-'));
+});
+
+afterEach(() => {
+  rmSync(workspace, { recursive: true, force: true });
+  vi.restoreAllMocks();
+});
+
+function inputs(overrides: Partial<UploadInputs> = {}): UploadInputs {
+  return {
+    file: 'app.apk',
+    groups: [],
+    notify: false,
+    autoUpdate: false,
+    tags: [],
+    uploadToVendor: false,
+    metadata: {},
+    timeoutMs: 60_000,
+    ...overrides,
+  };
+}
+
+const RESULT: MobileUploadResult = {
+  status: 'ok',
+  build_id: 77,
+  project_id: 12,
+  app_name: 'Demo',
+  app_version: '1.2.3',
+  file_size: 2048,
+  build_url: 'http://127.0.0.1:1/projects/12/builds/77',
+  download_page_url: 'http://127.0.0.1:1/download/abc',
+  app_url: '',
+  invite_testers_url: 'http://127.0.0.1:1/projects/12/builds/77/invite',
+  icon_url: '',
+  options: '',
+  platform: 'Android',
+  tags: ['nightly'],
+  metadata: [],
+  has_vendor_sdk: false,
+  symbols_download_url: '',
+  attachments: null,
+  landing_page_url: 'http://127.0.0.1:1/p/demo',
+  build_specific_landing_page_url: '',
+  landing_page_mode: 'open',
+};
+
+function deps(
+  upload: (file: string, options?: MobileUploadOptions) => Promise<MobileUploadResult>,
+  lines: string[] = [],
+): UploadDeps {
+  return {
+    client: { upload: (file, options) => upload(file, options) },
+    workspace,
+    region: 'us-east-1',
+    apiUrl: undefined,
+    webBase: 'https://mobile.saucelabs.com',
+    log: (line) => lines.push(line),
+  };
+}
+
+function writeApp(name = 'app.apk', bytes = 2048): string {
+  const file = path.join(workspace, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, Buffer.alloc(bytes, 1));
+  return file;
+}
+
+describe('upload-build run', () => {
+  it('uploads with every option and maps the result to outputs', async () => {
+    const file = writeApp('build/outputs/app-release.apk');
+    writeFileSync(path.join(workspace, 'notes.md'), 'Fixed things\n');
+    let seen: { file: string; options?: MobileUploadOptions } | undefined;
+    const lines: string[] = [];
+    const report = await run(
+      inputs({
+        file: 'build/**/*.apk',
+        appName: 'Demo',
+        groups: ['qa', 'beta'],
+        notify: true,
+        releaseNotesFile: 'notes.md',
+        tags: ['nightly'],
+        landingPageMode: 'closed',
+        metadata: { branch: 'main' },
+      }),
+      deps(async (f, options) => {
+        seen = { file: f, ...(options ? { options } : {}) };
+        options?.onProgress?.({ sentBytes: 2048, totalBytes: 2048 });
+        return RESULT;
+      }, lines),
+    );
+    expect(seen?.file).toBe(file);
+    expect(seen?.options).toMatchObject({
+      appName: 'Demo',
+      groups: ['qa', 'beta'],
+      notify: true,
+      releaseNotes: 'Fixed things',
+      tags: ['nightly'],
+      landingPageMode: 'closed',
+      metadata: { branch: 'main' },
+      autoUpdate: false,
+      uploadToVendor: false,
+    });
+    expect(report.outputs).toEqual({
+      'build-id': '77',
+      'project-id': '12',
+      'build-url': RESULT.build_url,
+      'download-page-url': RESULT.download_page_url,
+      'landing-page-url': RESULT.landing_page_url,
+      'app-name': 'Demo',
+      'app-version': '1.2.3',
+    });
+    expect(
+      lines.some((line) => /^Uploading app-release\.apk: 100% \(2\.0 KiB of 2\.0 KiB, .+\/s\)$/.test(line)),
+    ).toBe(true);
+    const html = uploadSummary(report).html();
+    expect(html).toContain('<a href="http://127.0.0.1:1/download/abc">Download page</a>');
+    expect(html).toContain('<a href="http://127.0.0.1:1/projects/12/builds/77/invite">Invite testers</a>');
+    expect(html).toContain('<td>Groups</td><td>qa, beta</td>');
+    expect(html).toContain('<td>Size</td><td>2.0 KiB</td>');
+  });
+
+  it('checks the file before sending anything', async () => {
+    const upload = vi.fn(async () => RESULT);
+    await expect(run(inputs(), deps(upload))).rejects.toThrow(
+      /Input "file" names .*app\.apk, which does not exist/,
+    );
+    writeApp('app.apk', 0);
+    await expect(run(inputs(), deps(upload))).rejects.toThrow(/which is empty/);
+    writeApp('app.exe');
+    await expect(run(inputs({ file: 'app.exe' }), deps(upload))).rejects.toThrow(
+      /\.apk, \.aab, \.ipa, \.zip; for other apps set `platform`/,
+    );
+    expect(upload).not.toHaveBeenCalled();
+    await run(inputs({ file: 'app.exe', platform: 'windows' }), deps(upload));
+    expect(upload).toHaveBeenCalledOnce();
+  });
+
+  it('refuses a glob matching several files, listing them', async () => {
+    writeApp('a.apk');
+    writeApp('b.apk');
+    const error = await run(
+      inputs({ file: '*.apk' }),
+      deps(async () => RESULT),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toContain('matches 2 files (a.apk, b.apk)');
+  });
+
+  it('refuses release notes given twice', async () => {
+    writeApp();
+    await expect(
+      run(
+        inputs({ releaseNotes: 'x', releaseNotesFile: 'notes.md' }),
+        deps(async () => RESULT),
+      ),
+    ).rejects.toThrow(/release-notes-file/);
+  });
+
+  it.each([
+    ['1', /required parameter is missing/],
+    ['5', /refused by the us-east-1 data center \(code 5\).*the others are eu-central-1, legacy/],
+    ['105', /could not read app\.apk as an app \(code 105\)/],
+  ])('words failure code %s as what to do', async (code, pattern) => {
+    writeApp();
+    const error = await run(
+      inputs(),
+      deps(async () => {
+        throw new ApiError({
+          operation: 'uploadBuild',
+          method: 'POST',
+          url: '/api/upload/',
+          code: Number(code),
+          serviceMessage: 'nope',
+        });
+      }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as Error).message).toMatch(pattern);
+    expect((error as Error).message).toContain('The service said: nope.');
+  });
+});
