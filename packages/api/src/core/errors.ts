@@ -55,7 +55,11 @@ export class ApiError extends Error {
 
 function formatApiErrorMessage(d: ApiErrorDetails): string {
   const statusPart = d.status !== undefined ? String(d.status) : 'failed';
-  const codePart = d.code !== undefined && d.code !== '' ? ` code ${d.code}` : '';
+  // Numeric codes (mobile distribution's 1, 5, 105, 99, …) say more than the status; a textual
+  // code beside an HTTP status (authoring's NOT_FOUND) repeats it, so it stays on `code` only.
+  const showCode =
+    d.code !== undefined && d.code !== '' && (typeof d.code === 'number' || d.status === undefined);
+  const codePart = showCode ? ` code ${d.code}` : '';
   const message = d.serviceMessage
     ? ` ${d.serviceMessage}`
     : d.status !== undefined

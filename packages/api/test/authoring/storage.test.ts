@@ -81,7 +81,7 @@ describe('authoring storage', () => {
     });
     const error = await apiErrorOf(setup.client.authoring.storage.download(ARTIFACT_ID, dir));
     expect(error.message).toBe(
-      `downloadArtifact: 404 code NOT_FOUND artifact not found (GET ${PREFIX}/storage/${ARTIFACT_ID})`,
+      `downloadArtifact: 404 artifact not found (GET ${PREFIX}/storage/${ARTIFACT_ID})`,
     );
     expect(await readdir(dir)).toEqual([]);
   });

@@ -201,7 +201,7 @@ describe('authoring test cases', () => {
     });
     const error = await apiErrorOf(setup.client.authoring.testCases.run(CASE_ID));
     expect(error.message).toBe(
-      `runTestCase: 400 code BAD_REQUEST no run targets configured (POST ${PREFIX}/testcases/${CASE_ID}/run)`,
+      `runTestCase: 400 no run targets configured (POST ${PREFIX}/testcases/${CASE_ID}/run)`,
     );
     expect(error.status).toBe(400);
     expect(error.code).toBe('BAD_REQUEST');
@@ -215,9 +215,7 @@ describe('authoring test cases', () => {
       body: { error: { code: 'NOT_FOUND', detail: 'test case not found' } },
     });
     const error = await apiErrorOf(setup.client.authoring.testCases.get(CASE_ID));
-    expect(error.message).toBe(
-      `getTestCase: 404 code NOT_FOUND test case not found (GET ${PREFIX}/testcases/${CASE_ID})`,
-    );
+    expect(error.message).toBe(`getTestCase: 404 test case not found (GET ${PREFIX}/testcases/${CASE_ID})`);
     expect(error.isClientError).toBe(true);
   });
 

@@ -183,7 +183,7 @@ describe('authoring test schedules', () => {
       }),
     );
     expect(error.message).toBe(
-      `createTestSchedule: 400 code BAD_REQUEST unknown test suites: nope (POST ${PREFIX}/test-schedules)`,
+      `createTestSchedule: 400 unknown test suites: nope (POST ${PREFIX}/test-schedules)`,
     );
   });
 
@@ -195,7 +195,7 @@ describe('authoring test schedules', () => {
     });
     const error = await apiErrorOf(setup.client.authoring.testSchedules.delete(SCHEDULE_ID));
     expect(error.message).toBe(
-      `deleteTestSchedule: 401 code UNAUTHORIZED invalid authentication header (DELETE ${PREFIX}/test-schedules/${SCHEDULE_ID})`,
+      `deleteTestSchedule: 401 invalid authentication header (DELETE ${PREFIX}/test-schedules/${SCHEDULE_ID})`,
     );
   });
 });

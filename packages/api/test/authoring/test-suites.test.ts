@@ -173,7 +173,7 @@ describe('authoring test suites', () => {
     });
     const error = await apiErrorOf(setup.client.authoring.testSuites.run(SUITE_ID, { buildName: 'b' }));
     expect(error.message).toBe(
-      `runSuite: 404 code NOT_FOUND test suite not found (POST ${PREFIX}/testsuites/${SUITE_ID}/run)`,
+      `runSuite: 404 test suite not found (POST ${PREFIX}/testsuites/${SUITE_ID}/run)`,
     );
     expect(error.status).toBe(404);
     expect(error.code).toBe('NOT_FOUND');
@@ -191,7 +191,7 @@ describe('authoring test suites', () => {
       setup.client.authoring.testSuites.update(SUITE_ID, { testCaseIds: ['x'] }),
     );
     expect(error.message).toBe(
-      `updateTestSuite: 400 code INVALID_TEST_CASES unknown test cases: x (POST ${PREFIX}/testsuites/${SUITE_ID})`,
+      `updateTestSuite: 400 unknown test cases: x (POST ${PREFIX}/testsuites/${SUITE_ID})`,
     );
   });
 });

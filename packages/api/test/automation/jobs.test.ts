@@ -114,9 +114,7 @@ describe('automation jobs', () => {
       body: { code: 'not_found', message: 'job not found' },
     });
     const error = await apiFailure(setup.client.automation.jobs.get(JOB_ID));
-    expect(error.message).toBe(
-      `getJob: 404 code not_found job not found (GET /rest/v1/alice/jobs/${JOB_ID})`,
-    );
+    expect(error.message).toBe(`getJob: 404 job not found (GET /rest/v1/alice/jobs/${JOB_ID})`);
     expect(error.operation).toBe('getJob');
   });
 

@@ -81,9 +81,7 @@ describe('automation users', () => {
         email: 'carol@example.com',
       }),
     );
-    expect(error.message).toBe(
-      'createSubAccount: 400 code invalid username taken (POST /rest/v1/users/alice)',
-    );
+    expect(error.message).toBe('createSubAccount: 400 username taken (POST /rest/v1/users/alice)');
     expect(JSON.stringify(error) + String(error)).not.toContain('hidden-password');
   });
 

@@ -348,7 +348,7 @@ describe('answers', () => {
     const authoring = (await http
       .send({ operation: 'runSuite', method: 'GET', path: '/authoring' })
       .catch((error: unknown) => error)) as ApiError;
-    expect(authoring.message).toBe('runSuite: 404 code not_found test suite not found (GET /authoring)');
+    expect(authoring.message).toBe('runSuite: 404 test suite not found (GET /authoring)');
     expect(authoring.code).toBe('not_found');
     const automation = (await http
       .send({ operation: 'startJs', method: 'POST', path: '/automation' })
