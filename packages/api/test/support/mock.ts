@@ -15,7 +15,7 @@ export interface RecordedRequest {
   pathname: string;
   query: URLSearchParams;
   headers: Record<string, string>;
-  /** The body as text (multipart and streams are collected). */
+  /** The body as text; a streamed body (multipart, files) is not collected: test those against a local server. */
   body: string;
   /** The body parsed as JSON when it is JSON, or as a form when it is urlencoded. */
   json: unknown;
