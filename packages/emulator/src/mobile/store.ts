@@ -552,8 +552,11 @@ export class MobileStore {
     if (existing) return existing;
     const group: Group = { id: this.nextId('group'), name, private: isPrivate, testerIds: [] };
     this.data.groups.push(group);
-    if (actor) this.audit(actor, AUDIT.groupCreated, { groupId: group.id, name });
-    this.changed();
+    // Without an actor this is the seed being loaded: nothing to audit or persist yet.
+    if (actor) {
+      this.audit(actor, AUDIT.groupCreated, { groupId: group.id, name });
+      this.changed();
+    }
     return group;
   }
 
