@@ -1,0 +1,181 @@
+/**
+ * The report of a set of jobs, finished or not: totals, the step summary table, one annotation per
+ * failed job and the results file. Shared by the actions that start jobs and wait for them.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as core from '@actions/core';
+import { redactSecrets } from './secrets.ts';
+import { escapeHtml, linkHtml, SummaryBuilder } from './summary.ts';
+
+export type ReportedJobStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
+
+export interface ReportedJob {
+  id: string;
+  name: string;
+  /** Browser and version, and the OS, e.g. "chrome 126, Windows 11". */
+  platform: string;
+  status: ReportedJobStatus;
+  durationSeconds?: number;
+  /** The job's dashboard page. */
+  url: string;
+  /** Why it failed, or what else a reader needs. */
+  detail?: string;
+}
+
+export interface JobTally {
+  total: number;
+  passed: number;
+  /** Jobs that ended failed or in error. */
+  failed: number;
+  queued: number;
+  running: number;
+  /** Jobs that were stopped before they finished (on timeout or cancellation). */
+  stopped: number;
+  /** Jobs that ended: passed plus failed. */
+  finished: number;
+}
+
+export function tallyJobs(jobs: readonly ReportedJob[]): JobTally {
+  const tally: JobTally = {
+    total: jobs.length,
+    passed: 0,
+    failed: 0,
+    queued: 0,
+    running: 0,
+    stopped: 0,
+    finished: 0,
+  };
+  for (const job of jobs) {
+    if (job.status === 'passed') tally.passed += 1;
+    else if (job.status === 'failed' || job.status === 'error') tally.failed += 1;
+    else if (job.status === 'queued') tally.queued += 1;
+    else if (job.status === 'running') tally.running += 1;
+    else tally.stopped += 1;
+  }
+  tally.finished = tally.passed + tally.failed;
+  return tally;
+}
+
+export function isFailedJob(job: ReportedJob): boolean {
+  return job.status === 'failed' || job.status === 'error';
+}
+
+export interface JobsReport {
+  title: string;
+  buildName?: string;
+  jobs: readonly ReportedJob[];
+  /** A paragraph under the totals, e.g. why the wait ended early. */
+  note?: string;
+  /** Rows shown at most (default 1,000), keeping the summary under the runner's size limit. */
+  maxRows?: number;
+}
+
+/** Either the kit's builder or `core.summary` itself (the builder writes through `core.summary`). */
+export type SummaryTarget = SummaryBuilder | typeof core.summary;
+
+const order: Record<ReportedJobStatus, number> = {
+  failed: 0,
+  error: 1,
+  stopped: 2,
+  running: 3,
+  queued: 4,
+  passed: 5,
+};
+
+/** Jobs with failures first, then unfinished ones, then passed; the service's order otherwise. */
+export function sortJobsForReport(jobs: readonly ReportedJob[]): ReportedJob[] {
+  return jobs
+    .map((job, index) => ({ job, index }))
+    .sort((a, b) => order[a.job.status] - order[b.job.status] || a.index - b.index)
+    .map(({ job }) => job);
+}
+
+/** Appends the totals and the table of every job to the step summary and writes it. */
+export async function writeJobsSummary(target: SummaryTarget, report: JobsReport): Promise<void> {
+  core.summary.addRaw(renderJobsSummary(report), true);
+  if (target instanceof SummaryBuilder) {
+    await target.write();
+  } else if (process.env.GITHUB_STEP_SUMMARY) {
+    await target.write();
+  } else {
+    core.debug('no GITHUB_STEP_SUMMARY: the step summary is not written');
+    target.emptyBuffer();
+  }
+}
+
+/** The summary section as HTML, escaped and redacted. */
+export function renderJobsSummary(report: JobsReport): string {
+  const tally = tallyJobs(report.jobs);
+  const text = (value: string): string => escapeHtml(redactSecrets(value));
+  const parts: string[] = [`<h2>${text(report.title)}</h2>`];
+  if (report.buildName) parts.push(`<p>Build: <code>${text(report.buildName)}</code></p>`);
+  const totals = [`${tally.total} jobs`, `${tally.passed} passed`, `${tally.failed} failed`];
+  if (tally.running > 0) totals.push(`${tally.running} running`);
+  if (tally.queued > 0) totals.push(`${tally.queued} queued`);
+  if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
+  parts.push(`<p><strong>${totals.join(', ')}</strong></p>`);
+  if (report.note) parts.push(`<p>${text(report.note)}</p>`);
+  if (report.jobs.length === 0) return parts.join('\n');
+
+  const maxRows = report.maxRows ?? 1000;
+  const sorted = sortJobsForReport(report.jobs);
+  const rows = sorted.slice(0, maxRows).map((job) => {
+    const name = job.detail ? `${text(job.name)}<br><sub>${text(job.detail)}</sub>` : text(job.name);
+    const link = job.url ? linkHtml({ text: job.id, href: redactSecrets(job.url) }) : text(job.id);
+    const cells = [
+      name,
+      text(job.platform),
+      `${statusIcon[job.status]} ${job.status}`,
+      formatDuration(job.durationSeconds),
+      link,
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  });
+  const header = ['Job', 'Platform', 'Status', 'Duration', 'Link'].map((cell) => `<th>${cell}</th>`).join('');
+  parts.push(`<table><tr>${header}</tr>${rows.join('')}</table>`);
+  if (sorted.length > maxRows)
+    parts.push(`<p>${sorted.length - maxRows} more jobs are in the results file.</p>`);
+  return parts.join('\n');
+}
+
+const statusIcon: Record<ReportedJobStatus, string> = {
+  passed: '✅',
+  failed: '❌',
+  error: '❌',
+  stopped: '⏹️',
+  running: '⏳',
+  queued: '🕒',
+};
+
+/** One `::error` annotation per failed job, with its link. */
+export function annotateFailedJobs(jobs: readonly ReportedJob[]): void {
+  for (const job of jobs) {
+    if (!isFailedJob(job)) continue;
+    const detail = job.detail ? `: ${job.detail}` : '';
+    core.error(
+      redactSecrets(
+        `Job "${job.name}" (${job.platform}) ${job.status === 'error' ? 'ended in error' : 'failed'}${detail}. ${job.url}`,
+      ),
+      {
+        title: redactSecrets(`Failed job: ${job.name}`),
+      },
+    );
+  }
+}
+
+/** Writes any JSON-able data, redacted, creating the folder it goes in. */
+export async function writeResultsFile(file: string, data: unknown): Promise<void> {
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  await writeFile(file, `${redactSecrets(JSON.stringify(data, null, 2))}\n`, 'utf8');
+}
+
+/** "42s", "3m 05s", "1h 02m". */
+export function formatDuration(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '';
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole}s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes}m ${String(whole % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
+}
