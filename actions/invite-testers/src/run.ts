@@ -1,6 +1,6 @@
 /** Puts testers into their group, makes sure the groups exist, then invites the groups to the build. */
 import { ActionError, InputError } from '@sauce-actions/action-kit';
-import type { MobileClient, MobileTesterGroup } from '@sauce-actions/api';
+import { ApiError, type MobileClient, type MobileTesterGroup } from '@sauce-actions/api';
 import { checkEmails } from './emails.ts';
 
 export interface InviteInputs {
@@ -95,16 +95,27 @@ export async function run(inputs: InviteInputs, deps: InviteDeps): Promise<Invit
       `None of the testers could be added to ${inputs.testerGroup}, so no group was invited. Check the emails: ${refused.join(', ')}.`,
     );
   }
-  await deps.client.builds.invite(
-    inputs.projectId,
-    inputs.buildId,
-    {
-      groups: invited,
-      ...(inputs.comment !== undefined ? { comment: inputs.comment } : {}),
-      notify: inputs.notify,
-    },
-    call,
-  );
+  try {
+    await deps.client.builds.invite(
+      inputs.projectId,
+      inputs.buildId,
+      {
+        groups: invited,
+        ...(inputs.comment !== undefined ? { comment: inputs.comment } : {}),
+        notify: inputs.notify,
+      },
+      call,
+    );
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      throw new ActionError(
+        `Build ${inputs.buildId} of project ${inputs.projectId} was not found: check \`project-id\` and \`build-id\` (upload-build's outputs of the same names), and that they belong to the account of the key.`,
+        'user',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
   deps.log(
     `Invited ${invited.join(', ')} to build ${inputs.buildId} of project ${inputs.projectId}${inputs.notify ? ', with emails' : ''}`,
   );

@@ -1,5 +1,10 @@
 import { ActionError, InputError } from '@sauce-actions/action-kit';
-import type { MobileInvite, MobileTesterGroup, MobileTestersAdd } from '@sauce-actions/api';
+import {
+  ApiError,
+  type MobileInvite,
+  type MobileTesterGroup,
+  type MobileTestersAdd,
+} from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import { run, type InviteDeps, type InviteInputs } from '../src/run.ts';
 import { inviteSummary } from '../src/summary.ts';
@@ -112,6 +117,21 @@ describe('invite-testers run', () => {
     expect(account.calls.created).toEqual(['beta']);
     expect(report.outputs['invited-groups']).toEqual(['qa', 'beta']);
     expect(report.outputs['created-groups']).toEqual(['beta']);
+  });
+
+  it('names the id inputs when the build is unknown', async () => {
+    const { deps } = fakeAccount([{ id: 1, name: 'qa', testers: [[]] }]);
+    deps.client.builds.invite = async () => {
+      throw new ApiError({
+        operation: 'inviteToBuild',
+        method: 'POST',
+        url: '/api/1/projects/9/builds/9/invites/',
+        status: 404,
+      });
+    };
+    await expect(run(inputs({ groups: ['qa'] }), deps)).rejects.toThrow(
+      /^Build 77 of project 12 was not found: check `project-id` and `build-id`/,
+    );
   });
 
   it('checks emails and the group before sending anything', async () => {

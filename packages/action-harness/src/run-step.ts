@@ -29,6 +29,8 @@ export interface StepOptions {
   timeoutMs?: number;
   /** Step id, `GITHUB_ACTION`. */
   id?: string;
+  /** Folder under which the step's runner folders are made; default the system's temporary folder. */
+  tempDir?: string;
 }
 
 export interface PhaseResult {
@@ -69,7 +71,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   const actionDir = path.resolve(options.actionDir);
   const metadata = await readActionMetadata(actionDir);
   checkInputNames(metadata, options.inputs ?? {});
-  const root = await mkdtemp(path.join(os.tmpdir(), 'action-harness-'));
+  const root = await mkdtemp(path.join(options.tempDir ?? os.tmpdir(), 'action-harness-'));
   const workspace = options.workspace ?? path.join(root, 'workspace');
   const runnerTemp = path.join(root, 'temp');
   const toolCache = path.join(root, 'tool-cache');

@@ -67,7 +67,7 @@ function describe(error: unknown): Failure {
 function clientHint(error: ApiError): string {
   switch (error.status) {
     case 401:
-      return 'The credentials were refused: check the key and that it belongs to the data center in `region`.';
+      return 'The credentials were refused: check the key (and the user name or email that goes with it), and that it belongs to the data center or region in `region`.';
     case 403:
       return 'The account may not do this: check its permissions on the project or group.';
     case 404:
@@ -99,8 +99,13 @@ export async function runAction(
   } catch (error) {
     const failure = describeFailure(error);
     // A stack helps only when the cause is not already explained to the user.
-    if (failure.kind !== 'input' && error instanceof Error && error.stack)
+    if (
+      (failure.kind === 'unexpected' || failure.kind === 'service') &&
+      error instanceof Error &&
+      error.stack
+    ) {
       core.debug(redactSecrets(error.stack));
+    }
     core.setFailed(failure.message);
     await writeFailureSummary(options.title, failure);
   } finally {
