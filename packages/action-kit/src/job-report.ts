@@ -127,7 +127,7 @@ export function renderJobsSummary(report: JobsReport): string {
       name,
       text(job.platform),
       `${statusIcon[job.status]} ${job.status}`,
-      formatDuration(job.durationSeconds),
+      formatJobDuration(job.durationSeconds),
       link,
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
@@ -171,7 +171,7 @@ export async function writeResultsFile(file: string, data: unknown): Promise<voi
 }
 
 /** "42s", "3m 05s", "1h 02m". */
-export function formatDuration(seconds: number | undefined): string {
+export function formatJobDuration(seconds: number | undefined): string {
   if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '';
   const whole = Math.round(seconds);
   if (whole < 60) return `${whole}s`;

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import type { ReportedJob } from '../src/job-report.ts';
 import {
   annotateFailedJobs,
-  formatDuration,
+  formatJobDuration,
   renderJobsSummary,
   sortJobsForReport,
   tallyJobs,
@@ -78,12 +78,12 @@ describe('sortJobsForReport', () => {
   });
 });
 
-describe('formatDuration', () => {
+describe('formatJobDuration', () => {
   it('writes seconds, minutes and hours', () => {
-    expect(formatDuration(undefined)).toBe('');
-    expect(formatDuration(42.4)).toBe('42s');
-    expect(formatDuration(185)).toBe('3m 05s');
-    expect(formatDuration(3720)).toBe('1h 02m');
+    expect(formatJobDuration(undefined)).toBe('');
+    expect(formatJobDuration(42.4)).toBe('42s');
+    expect(formatJobDuration(185)).toBe('3m 05s');
+    expect(formatJobDuration(3720)).toBe('1h 02m');
   });
 });
 
