@@ -1,0 +1,137 @@
+/**
+ * `npm run demo`: the mobile distribution pipeline a workflow would run, offline. It starts the
+ * emulator on a free port, writes a sample APK, then runs the committed bundles of upload-build
+ * and invite-testers exactly as the runner does, passing the first step's outputs to the second,
+ * and finally one step that is meant to fail (a key of another data center) to show its message.
+ * Exits 0 when every step behaved as designed. The step summaries are kept for reading.
+ */
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runStep, type StepResult } from '@sauce-actions/action-harness';
+import { startEmulator } from '@sauce-actions/emulator';
+// The sample writers are not among the emulator's package exports.
+import { createSampleApk } from '../packages/emulator/src/mobile/samples.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const API_KEY = 'demo-api-key';
+const EMAIL = 'demo@example.com';
+
+interface Outcome {
+  title: string;
+  ok: boolean;
+  result: StepResult;
+  note: string;
+}
+
+const demoDir = await mkdtemp(path.join(os.tmpdir(), 'sauce-actions-demo-'));
+const workspace = path.join(demoDir, 'workspace');
+await mkdir(workspace, { recursive: true });
+const emulator = await startEmulator({ port: 0 });
+const outcomes: Outcome[] = [];
+console.log(`Emulator listening on ${emulator.url}\n`);
+
+try {
+  const apk = path.join(workspace, 'app-release.apk');
+  await createSampleApk(apk, {
+    packageId: 'com.example.shop',
+    name: 'Demo Shop',
+    version: '2.3.0',
+    versionCode: 230,
+  });
+  console.log(`Wrote a sample APK: ${apk}\n`);
+
+  const upload = await step('1. upload-build', 'upload-build', {
+    file: '*.apk',
+    'api-key': API_KEY,
+    groups: 'qa',
+    tags: 'demo, nightly',
+    'release-notes': 'Faster checkout and a new basket page.',
+    metadata: 'commit=0123abc\nbranch=main',
+  });
+  const uploaded =
+    upload.exitCode === 0 && upload.outputs['build-id'] !== '' && upload.outputs['app-version'] === '2.3.0';
+  outcomes.push({
+    title: 'upload-build',
+    ok: uploaded,
+    result: upload,
+    note: `build ${upload.outputs['build-id'] ?? '?'}`,
+  });
+
+  if (uploaded) {
+    const invite = await step(
+      '2. invite-testers, with the outputs of step 1',
+      'invite-testers',
+      {
+        'project-id': upload.outputs['project-id'] ?? '',
+        'build-id': upload.outputs['build-id'] ?? '',
+        email: EMAIL,
+        groups: 'qa',
+        testers: 'dave@example.com\nerin@example.com',
+        'tester-group': 'demo-testers',
+        comment: 'Please try the new basket page',
+      },
+      // The key from the environment, as a workflow's `env:` would give it.
+      { SAUCE_APPDIST_API_KEY: API_KEY },
+    );
+    outcomes.push({
+      title: 'invite-testers',
+      ok: invite.exitCode === 0 && invite.outputs['invited-groups'] === 'qa,demo-testers',
+      result: invite,
+      note: `invited ${invite.outputs['invited-groups'] || 'none'}`,
+    });
+  }
+
+  const wrongKey = await step(
+    '3. upload-build with a key of another data center (meant to fail)',
+    'upload-build',
+    {
+      file: 'app-release.apk',
+      'api-key': 'key-from-eu-central-1',
+    },
+  );
+  const error = wrongKey.annotations.find((a) => a.level === 'error')?.message ?? '';
+  outcomes.push({
+    title: 'upload-build, wrong key',
+    ok: wrongKey.exitCode === 1 && error.includes('(code 5)'),
+    result: wrongKey,
+    note: 'failed with exit code 1, as designed',
+  });
+} finally {
+  await emulator.close();
+}
+
+console.log('Digest');
+for (const { title, ok, result, note } of outcomes) {
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${title}: ${note}`);
+  console.log(`       summary: ${result.files.summary}`);
+}
+const allOk = outcomes.length === 3 && outcomes.every((o) => o.ok);
+console.log(`\n${allOk ? 'The pipeline behaved as designed.' : 'The pipeline did NOT behave as designed.'}`);
+console.log(`Workspace and runner files are kept in ${demoDir}`);
+process.exitCode = allOk ? 0 : 1;
+
+async function step(
+  title: string,
+  action: string,
+  inputs: Record<string, string>,
+  env: Record<string, string> = {},
+): Promise<StepResult> {
+  console.log(`== ${title}`);
+  const result = await runStep({
+    actionDir: path.join(ROOT, 'actions', action),
+    inputs: { 'api-url': emulator.url, ...inputs },
+    env,
+    workspace,
+    tempDir: demoDir,
+    timeoutMs: 60_000,
+  });
+  // What the runner's log shows by default: masked, without debug lines.
+  for (const line of result.log.split('\n')) {
+    if (line.trim() !== '' && !line.startsWith('::debug::')) console.log(`   | ${line}`);
+  }
+  console.log(`   exit code ${result.exitCode}`);
+  for (const [name, value] of Object.entries(result.outputs)) console.log(`   output ${name} = ${value}`);
+  console.log('');
+  return result;
+}
