@@ -1,0 +1,162 @@
+/** The report of a run: jobs for the kit's report helpers, the JUnit suites, the results file, the summary. */
+import * as core from '@actions/core';
+import { escapeHtml, linkHtml, redactSecrets, SummaryBuilder } from '@sauce-actions/action-kit';
+import {
+  formatJobDuration,
+  sortJobsForReport,
+  tallyJobs,
+  writeResultsFile,
+  type ReportedJob,
+} from '@sauce-actions/action-kit/job-report';
+import type { JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
+import type { JsTestsReport, PlatformResult } from './run.ts';
+import { reportedTests } from './results.ts';
+
+/** One job per platform; a platform whose job was never assigned is listed under its test id. */
+export function reportedJobs(report: JsTestsReport): ReportedJob[] {
+  return report.platforms.map((p) => ({
+    id: p.jobId ?? p.id,
+    name: p.name,
+    platform: `${p.platform[1]} ${p.platform[2]}, ${p.platform[0]}`,
+    status: p.status,
+    url: p.url ?? '',
+    ...(p.durationSeconds !== undefined ? { durationSeconds: p.durationSeconds } : {}),
+    ...(p.detail !== undefined ? { detail: p.detail } : {}),
+  }));
+}
+
+/** A suite per platform: a case per test where the framework lists them, else one for the platform. */
+export function junitSuites(report: JsTestsReport): JUnitTestSuite[] {
+  return report.platforms.map((p) => ({
+    name: p.name,
+    cases: platformCases(report, p),
+    properties: {
+      framework: report.framework,
+      url: report.url,
+      ...(p.jobId !== undefined ? { 'job-id': p.jobId } : {}),
+      ...(p.url !== undefined ? { 'job-url': p.url } : {}),
+    },
+  }));
+}
+
+function platformCases(report: JsTestsReport, p: PlatformResult): JUnitTestCase[] {
+  const link = p.url !== undefined ? { url: p.url } : {};
+  const tests = p.result !== null ? reportedTests(report.framework, p.result) : undefined;
+  if (tests && tests.length > 0) {
+    return tests.map((test) => ({
+      name: test.name,
+      classname: p.name,
+      ...(test.durationSeconds !== undefined ? { timeSeconds: test.durationSeconds } : {}),
+      ...(test.passed ? {} : { failure: { message: test.message ?? 'failed' } }),
+      ...link,
+    }));
+  }
+  const name = report.name ?? `${report.framework} tests`;
+  const base: JUnitTestCase = {
+    name,
+    classname: p.name,
+    ...(p.durationSeconds !== undefined ? { timeSeconds: p.durationSeconds } : {}),
+    ...link,
+  };
+  const message = p.detail ?? p.status;
+  switch (p.status) {
+    case 'passed':
+      return [base];
+    case 'failed':
+      return [{ ...base, failure: { message, details: JSON.stringify(p.result, null, 2) } }];
+    case 'error':
+      return [{ ...base, error: { message } }];
+    default:
+      return [{ ...base, error: { message: `did not finish: ${message}` } }];
+  }
+}
+
+/** Every platform's full result, as the service gave it, with the verdict and the counts. */
+export async function writeResults(file: string, report: JsTestsReport): Promise<void> {
+  await writeResultsFile(file, {
+    outcome: report.outcome,
+    framework: report.framework,
+    url: report.url,
+    ...(report.build !== undefined ? { build: report.build } : {}),
+    ...(report.name !== undefined ? { name: report.name } : {}),
+    elapsedSeconds: report.elapsedSeconds,
+    platforms: report.platforms.map((p) => ({
+      platform: p.platform,
+      name: p.name,
+      jsTestId: p.id,
+      jobId: p.jobId ?? null,
+      jobUrl: p.url ?? null,
+      status: p.status,
+      counts: p.counts ?? null,
+      durationSeconds: p.durationSeconds ?? null,
+      detail: p.detail ?? null,
+      result: p.result,
+    })),
+    stoppedJobs: report.stoppedJobs,
+  });
+}
+
+const ICON: Record<PlatformResult['status'], string> = {
+  passed: '✅',
+  failed: '❌',
+  error: '❌',
+  stopped: '⏹️',
+  running: '⏳',
+  queued: '🕒',
+};
+
+/**
+ * The step summary: totals, then a row per platform (failures first) with the test counts and
+ * the job link. The kit's jobs table has no count columns, so the table is drawn here.
+ */
+export function jsTestsSummary(report: JsTestsReport): SummaryBuilder {
+  const jobs = reportedJobs(report);
+  const tally = tallyJobs(jobs);
+  const byJob = new Map(jobs.map((job, index) => [job, report.platforms[index] as PlatformResult]));
+  const totals = [`${tally.total} platforms`, `${tally.passed} passed`, `${tally.failed} failed`];
+  if (tally.running + tally.queued > 0) totals.push(`${tally.running + tally.queued} unfinished`);
+  if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
+  const builder = new SummaryBuilder()
+    .heading(`JS unit tests (${report.framework}): ${headline(report, tally.failed)}`)
+    .facts([
+      ['Test page', report.url],
+      ['Build', report.build],
+      ['Name', report.name],
+      ['Platforms', totals.join(', ')],
+      ['Time', formatJobDuration(report.elapsedSeconds)],
+    ]);
+  if (report.outcome !== 'completed') {
+    builder.paragraph(
+      report.outcome === 'timeout'
+        ? 'The wait timed out: unfinished jobs were stopped.'
+        : 'The run was cancelled: unfinished jobs were stopped.',
+    );
+  }
+  const text = (value: string): string => escapeHtml(redactSecrets(value));
+  const header = ['Platform', 'Result', 'Passed', 'Failed', 'Total', 'Duration', 'Job'];
+  const rows = sortJobsForReport(jobs).map((job) => {
+    const p = byJob.get(job) as PlatformResult;
+    const cells = [
+      job.detail ? `${text(job.name)}<br><sub>${text(job.detail)}</sub>` : text(job.name),
+      `${ICON[job.status]} ${job.status}`,
+      p.counts ? String(p.counts.passed) : '',
+      p.counts ? String(p.counts.failed) : '',
+      p.counts ? String(p.counts.total) : '',
+      formatJobDuration(job.durationSeconds),
+      job.url ? linkHtml({ text: job.id, href: redactSecrets(job.url) }) : text(job.id),
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  });
+  // The builder writes through `core.summary`, so raw HTML added there lands in the same section.
+  core.summary.addRaw(
+    `<table><tr>${header.map((cell) => `<th>${cell}</th>`).join('')}</tr>${rows.join('')}</table>`,
+    true,
+  );
+  return builder;
+}
+
+function headline(report: JsTestsReport, failed: number): string {
+  if (report.outcome === 'timeout') return 'timed out';
+  if (report.outcome === 'cancelled') return 'cancelled';
+  return failed > 0 ? `${failed} failed` : 'all passed';
+}

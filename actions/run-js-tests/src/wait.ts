@@ -1,0 +1,69 @@
+/**
+ * Polls the status of every started platform in one request per poll until the service says all
+ * are final, the signal aborts (deadline or cancellation), or the service keeps failing.
+ */
+import {
+  ApiError,
+  jsTestsFinished,
+  sleep,
+  TransportError,
+  type JsTestStatusAnswer,
+} from '@sauce-actions/api';
+
+export interface StatusSource {
+  getStatus(
+    ids: readonly string[],
+    params?: object,
+    options?: { signal?: AbortSignal; timeouts?: { headersMs?: number } },
+  ): Promise<JsTestStatusAnswer>;
+}
+
+export interface WaitOptions {
+  ids: readonly string[];
+  intervalMs: number;
+  signal?: AbortSignal;
+  /** Called after every answer; at most one progress line per poll comes from it. */
+  onAnswer?: (answer: JsTestStatusAnswer) => void;
+  warn: (line: string) => void;
+  /** Failed polls in a row that are ridden out before giving up (default 5). */
+  maxFailedPolls?: number;
+}
+
+export type WaitResult =
+  | { ended: 'finished'; answer: JsTestStatusAnswer }
+  | { ended: 'aborted'; answer: JsTestStatusAnswer | undefined };
+
+/** Answers that may go away on their own: the service is busy or down, or the network hiccuped. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof ApiError) return error.isServiceError;
+  if (error instanceof TransportError) return error.kind !== 'aborted';
+  return false;
+}
+
+export async function waitForResults(source: StatusSource, options: WaitOptions): Promise<WaitResult> {
+  const maxFailed = options.maxFailedPolls ?? 5;
+  let answer: JsTestStatusAnswer | undefined;
+  let failedInRow = 0;
+  for (;;) {
+    if (options.signal?.aborted) return { ended: 'aborted', answer };
+    try {
+      answer = await source.getStatus(options.ids, {}, options.signal ? { signal: options.signal } : {});
+      failedInRow = 0;
+      options.onAnswer?.(answer);
+      if (jsTestsFinished(answer)) return { ended: 'finished', answer };
+    } catch (error) {
+      if (options.signal?.aborted) return { ended: 'aborted', answer };
+      failedInRow += 1;
+      if (!isTransient(error) || failedInRow >= maxFailed) throw error;
+      // The client already retried this poll; the next poll tries again.
+      options.warn(
+        `Checking the status failed (${(error as Error).message}); trying again at the next poll (${failedInRow} of ${maxFailed - 1} ridden out).`,
+      );
+    }
+    try {
+      await sleep(options.intervalMs, options.signal);
+    } catch {
+      return { ended: 'aborted', answer };
+    }
+  }
+}
