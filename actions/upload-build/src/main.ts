@@ -22,18 +22,17 @@ import { uploadSummary } from './summary.ts';
 
 await runAction({ title: 'Upload build' }, async (signal) => {
   const connection = readMobileConnection();
-  const optional = (name: string): string | undefined => readString(name);
   const inputs: UploadInputs = {
     file: readRequiredString('file'),
-    ...present('appName', optional('app-name')),
-    ...present('symbolsFile', optional('symbols-file')),
+    ...present('appName', readString('app-name')),
+    ...present('symbolsFile', readString('symbols-file')),
     groups: readList('groups'),
     notify: readBoolean('notify', false),
-    ...present('releaseNotes', optional('release-notes')),
-    ...present('releaseNotesFile', optional('release-notes-file')),
+    ...present('releaseNotes', readString('release-notes')),
+    ...present('releaseNotesFile', readString('release-notes-file')),
     autoUpdate: readBoolean('auto-update', false),
     tags: readList('tags'),
-    ...present('folderName', optional('folder-name')),
+    ...present('folderName', readString('folder-name')),
     ...present('landingPageMode', readEnum('landing-page-mode', ['open', 'closed'])),
     uploadToVendor: readBoolean('upload-to-vendor', false),
     ...present('platform', readEnum('platform', PLATFORMS)),
