@@ -31,6 +31,12 @@ export interface StepOptions {
   id?: string;
   /** Folder under which the step's runner folders are made; default the system's temporary folder. */
   tempDir?: string;
+  /**
+   * Cancels the main phase after this long as the runner does: SIGINT, then SIGTERM after
+   * `cancelGraceMs` (default 7.5 s), then SIGKILL 2.5 s later. The post phase still runs.
+   */
+  cancelAfterMs?: number;
+  cancelGraceMs?: number;
 }
 
 export interface PhaseResult {
@@ -38,6 +44,8 @@ export interface PhaseResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+  /** Whether the harness cancelled this phase (`cancelAfterMs`). */
+  cancelled: boolean;
   stdout: string;
   stderr: string;
   /** What the runner's log would show: masks applied, `add-mask` lines removed. */
@@ -80,6 +88,23 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
       mkdir(d, { recursive: true }),
     ),
   );
+  try {
+    return await runPhases(options, actionDir, metadata, root, workspace);
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function runPhases(
+  options: StepOptions,
+  actionDir: string,
+  metadata: ActionMetadata,
+  root: string,
+  workspace: string,
+): Promise<StepResult> {
+  const runnerTemp = path.join(root, 'temp');
+  const toolCache = path.join(root, 'tool-cache');
   const eventPath = path.join(root, 'event.json');
   await writeFile(eventPath, '{}\n');
 
@@ -108,7 +133,11 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     entry: string,
     extra: Record<string, string>,
   ): Promise<PhaseResult> =>
-    runPhase(phase, path.join(actionDir, entry), { ...env, ...extra }, workspace, runnerTemp, options);
+    runPhase(phase, path.join(actionDir, entry), { ...env, ...extra }, workspace, runnerTemp, {
+      ...options,
+      // Only the main phase is cancelled; the runner still runs post steps afterwards.
+      ...(phase === 'main' ? {} : { cancelAfterMs: undefined }),
+    });
 
   let pre: PhaseResult | undefined;
   if (metadata.runs.pre && condition(metadata.runs['pre-if'], true)) {
@@ -221,16 +250,30 @@ async function runPhase(
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   let timedOut = false;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const timer = setTimeout(() => {
+  let cancelled = false;
+  const timers: NodeJS.Timeout[] = [];
+  const later = (ms: number, fn: () => void): void => {
+    timers.push(setTimeout(fn, ms));
+  };
+  later(options.timeoutMs ?? 60_000, () => {
     timedOut = true;
     child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 2000).unref();
-  }, timeoutMs);
+    later(2000, () => child.kill('SIGKILL'));
+  });
+  if (options.cancelAfterMs !== undefined) {
+    later(options.cancelAfterMs, () => {
+      cancelled = true;
+      child.kill('SIGINT');
+      later(options.cancelGraceMs ?? 7500, () => {
+        child.kill('SIGTERM');
+        later(2500, () => child.kill('SIGKILL'));
+      });
+    });
+  }
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, sig) => resolve([code, sig]));
-  }).finally(() => clearTimeout(timer));
+  }).finally(() => timers.forEach((timer) => clearTimeout(timer)));
 
   const printed = parseWorkflowCommands(`${stdout}${stderr ? `\n${stderr}` : ''}`);
   return {
@@ -238,6 +281,7 @@ async function runPhase(
     exitCode,
     signal,
     timedOut,
+    cancelled,
     stdout,
     stderr,
     log: printed.log,

@@ -10,6 +10,7 @@ import {
 } from '../src/index.ts';
 
 const echo = path.join(import.meta.dirname, 'fixtures', 'echo');
+const waiter = path.join(import.meta.dirname, 'fixtures', 'waiter');
 
 describe('inputVariable', () => {
   it('upper-cases, turns spaces into _ and keeps hyphens', () => {
@@ -92,5 +93,19 @@ describe('runStep', () => {
     await expect(runStep({ actionDir: echo, inputs: { greting: 'typo' } })).rejects.toThrow(
       /unexpected input\(s\) greting/,
     );
+  });
+
+  it('cancels with SIGINT like the runner, then still runs pre state into the post step', async () => {
+    const step = await runStep({ actionDir: waiter, cancelAfterMs: 300, cancelGraceMs: 2000 });
+    try {
+      expect(step.pre?.exitCode).toBe(0);
+      expect(step.cancelled).toBe(true);
+      expect(step.exitCode).toBe(1);
+      expect(step.outputs).toEqual({ 'stopped-by': 'SIGINT' });
+      expect(step.post?.cancelled).toBe(false);
+      expect(step.post?.outputs).toEqual({ cleaned: 'tunnel-7', pre: '1' });
+    } finally {
+      await step.cleanup();
+    }
   });
 });
