@@ -1,0 +1,58 @@
+/** What the tests of manage-tunnel share: the emulator's admin endpoints and running the bundle. */
+import path from 'node:path';
+import { runStep, type StepOptions, type StepResult } from '@sauce-actions/action-harness';
+import type { Tunnel } from '@sauce-actions/api';
+
+export const ACTION_DIR = path.resolve(import.meta.dirname, '..');
+export const USERNAME = 'demo';
+export const ACCESS_KEY = 'demo-access-key';
+
+export async function admin<T>(base: string, method: string, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${base}/_emulator/${route}`, {
+    method,
+    ...(body !== undefined
+      ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+      : {}),
+    signal: AbortSignal.timeout(5000),
+  });
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export function createTunnel(
+  base: string,
+  tunnel: { tunnel_identifier: string; status?: string; owner?: string },
+): Promise<Tunnel> {
+  return admin<Tunnel>(base, 'POST', 'tunnels', { owner: USERNAME, ...tunnel });
+}
+
+export async function allTunnels(base: string): Promise<Tunnel[]> {
+  return (await admin<{ tunnels: Tunnel[] }>(base, 'GET', 'tunnels')).tunnels;
+}
+
+export async function tunnelById(base: string, id: string): Promise<Tunnel | undefined> {
+  return (await allTunnels(base)).find((tunnel) => tunnel.id === id);
+}
+
+/** Runs the bundled action (main, then post) with the emulator's credentials. */
+export function runAction(
+  base: string,
+  inputs: Record<string, string>,
+  options: Omit<StepOptions, 'actionDir' | 'inputs'> = {},
+  actionDir = ACTION_DIR,
+): Promise<StepResult> {
+  return runStep({
+    actionDir,
+    inputs: { username: USERNAME, 'access-key': ACCESS_KEY, 'api-url': base, ...inputs },
+    timeoutMs: 30_000,
+    ...options,
+  });
+}
+
+/** The error annotations of a phase, as one text. */
+export function errors(result: { annotations: { level: string; message: string }[] }): string {
+  return result.annotations
+    .filter((a) => a.level === 'error')
+    .map((a) => a.message)
+    .join('\n');
+}
