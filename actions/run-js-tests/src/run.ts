@@ -137,7 +137,7 @@ export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<JsT
       'service',
     );
   }
-  deps.log(`Started: ${ids.join(', ')}`);
+  deps.log(`Started the JS tests: ${ids.join(', ')}`);
 
   const progress = progressLogger(inputs, deps, started);
   const waited = await waitForResults(deps.client.jsTests, {
