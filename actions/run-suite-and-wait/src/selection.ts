@@ -1,0 +1,110 @@
+/**
+ * What to run: parsing of `test-cases` and `targets`, and the default build name. Both inputs are
+ * YAML (JSON is YAML too), so a workflow can write them as a block or as one line.
+ */
+import { InputError } from '@sauce-actions/action-kit';
+import type { AuthoringRunTarget } from '@sauce-actions/api';
+import { parse } from 'yaml';
+
+export interface CaseSelection {
+  id: string;
+  /** Targets of this case only; default the `targets` input, else the case's own. */
+  targets?: AuthoringRunTarget[];
+}
+
+/**
+ * `test-cases`: a YAML list whose items are ids, or `{ id, targets? }`; a plain comma- or
+ * newline-separated list of ids works too.
+ */
+export function parseTestCases(text: string, name = 'test-cases'): CaseSelection[] {
+  const value = parseYaml(text, name);
+  const items: unknown[] = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? value.split(/[,\s]+/).filter((item) => item !== '')
+      : [value];
+  const cases = items.map((item, index) => caseOf(item, `${name} item ${index + 1}`, name));
+  if (cases.length === 0) throw new InputError(name, 'holds no test case', 'a list of test case ids');
+  return cases;
+}
+
+/** `targets`: a YAML list of capabilities, or of `{ capabilities, isRdc? }`. */
+export function parseTargets(text: string, name = 'targets'): AuthoringRunTarget[] {
+  const value = parseYaml(text, name);
+  return targetsOf(value, name, name);
+}
+
+function caseOf(item: unknown, where: string, name: string): CaseSelection {
+  if (typeof item === 'string' || typeof item === 'number') return { id: checkId(String(item), where, name) };
+  if (isRecord(item) && (typeof item.id === 'string' || typeof item.id === 'number')) {
+    const id = checkId(String(item.id), where, name);
+    return item.targets === undefined
+      ? { id }
+      : { id, targets: targetsOf(item.targets, `${where} targets`, name) };
+  }
+  throw new InputError(
+    name,
+    `has ${where} that is neither an id nor { id, targets }`,
+    'test case ids, or { id, targets } items',
+  );
+}
+
+function checkId(id: string, where: string, name: string): string {
+  const trimmed = id.trim();
+  if (!/^[A-Za-z0-9_-]+$/.test(trimmed)) {
+    throw new InputError(
+      name,
+      `has ${where} "${trimmed}", which is not a test case id`,
+      'the 24-character hex ids of test cases',
+    );
+  }
+  return trimmed;
+}
+
+function targetsOf(value: unknown, where: string, name: string): AuthoringRunTarget[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0) throw new InputError(name, `has an empty list in ${where}`, 'at least one target');
+  return list.map((item, index) => {
+    if (!isRecord(item)) {
+      throw new InputError(
+        name,
+        `has ${where} item ${index + 1} that is not a mapping`,
+        'capabilities such as { browserName: chrome, platformName: Windows 11 }',
+      );
+    }
+    if (isRecord(item.capabilities)) return item as AuthoringRunTarget;
+    return { capabilities: item };
+  });
+}
+
+function parseYaml(text: string, name: string): unknown {
+  try {
+    return parse(text);
+  } catch (error) {
+    throw new InputError(
+      name,
+      `is not valid YAML or JSON (${(error as Error).message.split('\n')[0]})`,
+      'a YAML or JSON list',
+    );
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
+}
+
+/** The default build name: recognisable (the suite) and unique per workflow run and attempt. */
+export function defaultBuildName(label: string, env: NodeJS.ProcessEnv, now: Date): string {
+  const run = env.GITHUB_RUN_NUMBER;
+  const attempt = env.GITHUB_RUN_ATTEMPT ?? '1';
+  const suffix = run ? `#${run}.${attempt}` : now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Case-run build names are capped at 100 characters: shorten the label, keep the suffix.
+  const room = 100 - suffix.length - 1 - 6;
+  return `${label.length > room ? `${label.slice(0, room - 1)}…` : label} ${suffix}`;
+}

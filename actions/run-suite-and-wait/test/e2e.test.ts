@@ -1,0 +1,181 @@
+/**
+ * End to end: the committed bundle of run-suite-and-wait, run through the runner-faithful harness
+ * against the emulator.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runStep, type StepResult } from '@sauce-actions/action-harness';
+import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const ACCESS_KEY = 'demo-access-key';
+const GREEN_SUITE = '3e0a6b2d-8c41-4f7a-9b5e-6d2c1a0f9e77';
+
+function seed(): Seed {
+  const base = defaultSeed();
+  const target = (browserName: string) => ({
+    capabilities: { browserName, browserVersion: 'latest', platformName: 'Linux' },
+  });
+  return {
+    ...base,
+    authoring: {
+      ...base.authoring,
+      testSuites: [...(base.authoring.testSuites ?? []), { id: GREEN_SUITE, name: 'Green' }],
+      testCases: [
+        ...(base.authoring.testCases ?? []),
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaa01',
+          name: 'Home loads',
+          testSuiteId: GREEN_SUITE,
+          runSettings: { primaryTarget: target('chrome'), additionalTargets: [target('firefox')] },
+        },
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaa02',
+          name: 'Cart opens',
+          testSuiteId: GREEN_SUITE,
+          runSettings: { primaryTarget: target('edge') },
+        },
+      ],
+    },
+  };
+}
+
+let emulator: RunningEmulator;
+const steps: StepResult[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, jobDurationMs: 1500, seed: seed() });
+});
+afterEach(async () => {
+  await fetch(`${emulator.url}/_emulator/faults`, { method: 'DELETE' });
+});
+afterAll(async () => {
+  await Promise.all(steps.map((step) => step.cleanup()));
+  await emulator?.close();
+});
+
+async function step(inputs: Record<string, string>, timeoutMs = 30_000): Promise<StepResult> {
+  const result = await runStep({
+    actionDir: path.join(ROOT, 'actions', 'run-suite-and-wait'),
+    inputs: {
+      'api-url': emulator.url,
+      username: 'demo',
+      'access-key': ACCESS_KEY,
+      'poll-interval': '1s',
+      ...inputs,
+    },
+    context: { runNumber: '7', runAttempt: '2' },
+    timeoutMs,
+  });
+  steps.push(result);
+  expect(result.unmaskedLog).not.toContain(ACCESS_KEY);
+  expect(result.summary).not.toContain(ACCESS_KEY);
+  return result;
+}
+
+interface Journal {
+  method: string;
+  path: string;
+  status: number;
+  time: string;
+}
+async function journal(): Promise<Journal[]> {
+  const answer = await fetch(`${emulator.url}/_emulator/requests`);
+  const body = (await answer.json()) as Journal[] | { requests: Journal[] };
+  return Array.isArray(body) ? body : body.requests;
+}
+
+describe('run-suite-and-wait bundle', () => {
+  it('runs a suite where every case passes, by id, with a JUnit report and a results file', async () => {
+    const result = await step({ suite: GREEN_SUITE, 'junit-file': 'reports/junit.xml' });
+    expect(result.success, result.log).toBe(true);
+    expect(result.outputs).toMatchObject({ total: '3', passed: '3', failed: '0' });
+    expect(JSON.parse(result.outputs['job-ids'] ?? '[]')).toHaveLength(3);
+    expect(result.outputs['build-name']).toMatch(/^Green /);
+    expect(result.log).toMatch(/3 of 3 jobs: .* 3 passed, 0 failed/);
+    const results = JSON.parse(await readFile(result.outputs['results-file'] ?? '', 'utf8')) as {
+      jobs: { status: string }[];
+    };
+    expect(results.jobs.map((job) => job.status)).toEqual(['passed', 'passed', 'passed']);
+    const junit = await readFile(path.join(result.workspace, 'reports', 'junit.xml'), 'utf8');
+    expect(junit).toContain('tests="3" failures="0" errors="0"');
+    expect(result.summary).toContain('3 jobs, 3 passed, 0 failed');
+  });
+
+  it('runs Smoke by name: the failing case fails the step, with an annotation and its link', async () => {
+    const result = await step({ suite: 'Smoke', 'build-name': 'Smoke e2e' });
+    expect(result.success).toBe(false);
+    expect(result.outputs).toMatchObject({ total: '3', passed: '2', failed: '1', 'build-name': 'Smoke e2e' });
+    const failed = result.annotations.filter((a) => a.level === 'error');
+    const jobAnnotation = failed.find((a) => a.message.includes('Checkout fails'));
+    expect(jobAnnotation?.message).toMatch(/\/tests\/[0-9a-f]{32}/);
+    expect(failed.some((a) => /1 of 3 job\(s\) failed in build "Smoke e2e"/.test(a.message))).toBe(true);
+    expect(result.summary).toContain('Checkout fails');
+    expect(result.summary.indexOf('Checkout fails')).toBeLessThan(result.summary.indexOf('Login works'));
+  });
+
+  it('keeps the step green with fail-on-failure false', async () => {
+    const result = await step({ suite: 'Smoke', 'fail-on-failure': 'false' });
+    expect(result.success).toBe(true);
+    expect(result.outputs).toMatchObject({ failed: '1' });
+  });
+
+  it('fails naming the input when no suite has that name', async () => {
+    const result = await step({ suite: 'No such suite' });
+    expect(result.success).toBe(false);
+    expect(result.annotations[0]?.message).toContain('Input "suite"');
+    expect(result.annotations[0]?.message).toContain('No such suite');
+  });
+
+  it('rides out 503s and 429s while polling', async () => {
+    for (const fault of [
+      { method: 'GET', path: '/^\\/rest\\/v1\\/demo\\/jobs/', status: 503, times: 2 },
+      { method: 'GET', path: '/^\\/rest\\/v1\\/demo\\/jobs/', status: 429, retryAfter: 1, times: 1 },
+    ]) {
+      await fetch(`${emulator.url}/_emulator/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(fault),
+      });
+    }
+    const result = await step({ suite: GREEN_SUITE });
+    expect(result.success, result.log).toBe(true);
+    expect(result.outputs).toMatchObject({ total: '3', passed: '3' });
+    const faults = (await journal()).filter(
+      (entry) => entry.path.startsWith('/rest/v1/demo/jobs') && entry.status >= 429,
+    );
+    expect(faults.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('runs chosen test cases on given targets', async () => {
+    const result = await step({
+      'test-cases': '- id: aaaaaaaaaaaaaaaaaaaaaa02\n- aaaaaaaaaaaaaaaaaaaaaa01',
+      targets:
+        '[{ browserName: chrome, platformName: Windows 11 }, { browserName: safari, platformName: macOS 14 }]',
+    });
+    expect(result.success, result.log).toBe(true);
+    expect(result.outputs).toMatchObject({ total: '4', passed: '4' });
+  });
+});
+
+describe('run-suite-and-wait bundle with long jobs', () => {
+  let slow: RunningEmulator;
+  beforeAll(async () => {
+    slow = await startEmulator({ port: 0, jobDurationMs: 600_000 });
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('on timeout stops the running jobs and says what did not finish', async () => {
+    const result = await step({ 'api-url': slow.url, suite: 'Smoke', timeout: '3s' });
+    expect(result.success).toBe(false);
+    expect(result.annotations.at(-1)?.message).toMatch(
+      /Timed out while waiting for build .*: 0 of 3 job\(s\) finished .*3 did not finish and 3 were stopped/,
+    );
+    expect(result.summary).toContain('3 stopped');
+    const stops = slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null);
+    expect(stops).toHaveLength(3);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Job assets (logs, screenshots, video) downloaded from the service and uploaded as one workflow
+ * artifact. Outside a runner with an artifact service (no ACTIONS_RUNTIME_TOKEN), the files stay
+ * on disk and the log says so, since a missing artifact should not fail a test run.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { CallOptions, DownloadResult, JobAssetList } from '@sauce-actions/api';
+import type { ReportedJob } from './job-report.ts';
+import { RequestPacer } from './job-follower.ts';
+
+export interface AssetSource {
+  list(jobId: string, params?: object, options?: CallOptions): Promise<JobAssetList>;
+  download(
+    jobId: string,
+    fileName: string,
+    dir: string,
+    params?: object,
+    options?: CallOptions,
+  ): Promise<DownloadResult>;
+}
+
+export type ArtifactUploader = (
+  name: string,
+  files: string[],
+  rootDirectory: string,
+) => Promise<{ id?: number; size?: number }>;
+
+export interface CollectAssetsOptions {
+  assets: AssetSource;
+  jobs: readonly Pick<ReportedJob, 'id' | 'name'>[];
+  /** Folder the files are written in, one subfolder per job. */
+  dir: string;
+  artifactName: string;
+  log: (line: string) => void;
+  /** Default: `@actions/artifact`, when the runner offers the artifact service. */
+  upload?: ArtifactUploader;
+  signal?: AbortSignal;
+  maxRequestsPerSecond?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Downloads every asset of the jobs, uploads them; answers the artifact name, or undefined when not uploaded. */
+export async function collectJobAssets(options: CollectAssetsOptions): Promise<string | undefined> {
+  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? 5);
+  const callOptions = options.signal ? { signal: options.signal } : undefined;
+  let count = 0;
+  for (const job of options.jobs) {
+    const jobDir = path.join(options.dir, job.id);
+    try {
+      await pacer.take(options.signal);
+      const list = await options.assets.list(job.id, {}, callOptions);
+      for (const fileName of assetFileNames(list)) {
+        await pacer.take(options.signal);
+        await options.assets.download(job.id, fileName, jobDir, {}, callOptions);
+        count += 1;
+      }
+    } catch (error) {
+      options.log(`Could not download the assets of job ${job.id}: ${(error as Error).message}`);
+    }
+  }
+  if (count === 0) {
+    options.log('No job assets to upload.');
+    return undefined;
+  }
+  const files = await filesUnder(options.dir);
+  const upload = options.upload ?? (await defaultUploader(options.env ?? process.env));
+  if (!upload) {
+    options.log(
+      `The artifact service is not available here (no ACTIONS_RUNTIME_TOKEN): ${count} asset file(s) are left in ${options.dir} and not uploaded.`,
+    );
+    return undefined;
+  }
+  const result = await upload(options.artifactName, files, options.dir);
+  options.log(
+    `Uploaded ${count} asset file(s) of ${options.jobs.length} job(s) as artifact "${options.artifactName}"${result.id !== undefined ? ` (id ${result.id})` : ''}.`,
+  );
+  return options.artifactName;
+}
+
+/** The file names of an asset list: values are a name, a list of names (screenshots), or null. */
+export function assetFileNames(list: JobAssetList): string[] {
+  const names = new Set<string>();
+  for (const value of Object.values(list)) {
+    for (const name of Array.isArray(value) ? value : [value]) {
+      if (typeof name === 'string' && name !== '') names.add(name);
+    }
+  }
+  return [...names];
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+async function defaultUploader(env: NodeJS.ProcessEnv): Promise<ArtifactUploader | undefined> {
+  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return undefined;
+  // Loaded only when used: the artifact client is large and most runs upload nothing.
+  const { DefaultArtifactClient } = await import('@actions/artifact');
+  const client = new DefaultArtifactClient();
+  return (name, files, root) => client.uploadArtifact(name, files, root, { retentionDays: 30 });
+}
