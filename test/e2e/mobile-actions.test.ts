@@ -17,7 +17,8 @@ const API_KEY = 'demo-api-key';
 const WRONG_KEY = 'wrong-key-0f3c9a';
 const EMAIL = 'demo@example.com';
 /** Every form in which a key could leak: as is, URL-encoded, inside a Basic header. */
-const SECRETS = [API_KEY, WRONG_KEY, Buffer.from(`${EMAIL}:${API_KEY}`).toString('base64')];
+const OIDC_TOKEN = 'demo-oidc-token';
+const SECRETS = [API_KEY, WRONG_KEY, OIDC_TOKEN, Buffer.from(`${EMAIL}:${API_KEY}`).toString('base64')];
 
 let emulator: RunningEmulator;
 let workspace: string;
@@ -33,6 +34,7 @@ beforeAll(async () => {
     versionCode: 42,
   });
   await writeFile(path.join(workspace, 'notes.md'), 'Faster checkout.\n');
+  await writeFile(path.join(workspace, 'mapping.txt'), 'com.example.demo.A -> a:\n');
 });
 
 afterEach(async () => {
@@ -155,6 +157,28 @@ describe('upload-build then invite-testers', () => {
   });
 });
 
+describe('upload-build with OIDC', () => {
+  it('uploads with a bearer token and a symbols file, then invites with the token too', async () => {
+    const oidc = { 'oidc-token': OIDC_TOKEN, 'oidc-config-key': 'demo-oidc-config' };
+    const upload = await step('upload-build', {
+      file: 'app-release.apk',
+      'symbols-file': 'mapping.txt',
+      ...oidc,
+    });
+    expect(errorsOf(upload)).toEqual([]);
+    expect(upload.exitCode).toBe(0);
+    expect(upload.masks).toContain(OIDC_TOKEN);
+    const invite = await step('invite-testers', {
+      'project-id': upload.outputs['project-id']!,
+      'build-id': upload.outputs['build-id']!,
+      groups: 'beta',
+      ...oidc,
+    });
+    expect(errorsOf(invite)).toEqual([]);
+    expect(invite.outputs['invited-groups']).toBe('beta');
+  });
+});
+
 describe('upload-build failures', () => {
   it('fails on a missing file before sending anything', async () => {
     const before = await uploadRequests();
@@ -214,6 +238,25 @@ describe('upload-build failures', () => {
     const result = await step('upload-build', { file: 'app-release.apk', 'api-key': API_KEY });
     expect(result.exitCode).toBe(1);
     expect(errorsOf(result)[0]).toMatch(/trouble on the service side.*run the job again later/);
+  });
+});
+
+describe('upload-build cancellation', () => {
+  it("stops a slow upload on the runner's SIGINT and fails the step at once", async () => {
+    await addFault({ method: 'POST', path: '/api/upload/', delayMs: 15_000 });
+    const started = Date.now();
+    const result = await runStep({
+      actionDir: path.join(ROOT, 'actions', 'upload-build'),
+      inputs: { 'api-url': emulator.url, file: 'app-release.apk', 'api-key': API_KEY },
+      workspace,
+      cancelAfterMs: 1000,
+    });
+    steps.push(result);
+    expectNoSecret(result);
+    expect(result.cancelled).toBe(true);
+    expect(result.exitCode).toBe(1);
+    expect(Date.now() - started).toBeLessThan(7000);
+    expect(errorsOf(result)[0]).toMatch(/^Cancelled/);
   });
 });
 
