@@ -5,6 +5,7 @@ import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
 import {
   jsTestFinished,
   jsTestPassed,
+  jsTestsFinished,
   type AutomationJobs,
   type AutomationJsTests,
   type JsTestFramework,
@@ -147,8 +148,13 @@ export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<JsT
     onAnswer: (answer) => progress(platformsOf(inputs, ids, answer, deps)),
     warn: deps.warn,
   });
-  const outcome: Outcome = waited.ended === 'finished' ? 'completed' : (deps.abortReason?.() ?? 'cancelled');
-  const platforms = platformsOf(inputs, ids, waited.answer, deps);
+  const answer = waited.ended === 'finished' ? waited.answer : await lastLook(ids, waited.answer, deps);
+  // Everything may have finished in the moment between the last poll and the deadline.
+  const outcome: Outcome =
+    waited.ended === 'finished' || (answer !== undefined && jsTestsFinished(answer))
+      ? 'completed'
+      : (deps.abortReason?.() ?? 'cancelled');
+  const platforms = platformsOf(inputs, ids, answer, deps);
   const stoppedJobs = outcome === 'completed' ? [] : await stopUnfinished(platforms, deps);
 
   const report: JsTestsReport = {
@@ -259,6 +265,27 @@ function progressLogger(
       `${finished} of ${inputs.platforms.length} platforms finished: ${key} (${Math.round((at - started) / 1000)}s)`,
     );
   };
+}
+
+/**
+ * One more status check after a timeout or cancellation: jobs assigned since the last poll can
+ * then be stopped too. Quick, and without it the last answer stands.
+ */
+async function lastLook(
+  ids: readonly string[],
+  last: JsTestStatusAnswer | undefined,
+  deps: JsTestsDeps,
+): Promise<JsTestStatusAnswer | undefined> {
+  const timeoutMs = Math.min(deps.stopTimeoutMs ?? 10_000, 5000);
+  try {
+    return await deps.client.jsTests.getStatus(
+      ids,
+      {},
+      { signal: AbortSignal.timeout(timeoutMs), timeouts: { headersMs: timeoutMs } },
+    );
+  } catch {
+    return last;
+  }
 }
 
 /** Stops the jobs still running, quickly: the runner kills a cancelled step within seconds. */
