@@ -2,7 +2,9 @@
  * End to end: the committed bundle of run-suite-and-wait, run through the runner-faithful harness
  * against the emulator.
  */
-import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { runStep, type StepResult } from '@sauce-actions/action-harness';
 import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
@@ -177,5 +179,115 @@ describe('run-suite-and-wait bundle with long jobs', () => {
     expect(result.summary).toContain('3 stopped');
     const stops = slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null);
     expect(stops).toHaveLength(3);
+  });
+});
+
+describe('run-suite-and-wait bundle on a large run under a rate limit', () => {
+  const LARGE = '0b1e0000-0000-4000-8000-000000000002';
+  let limited: RunningEmulator;
+  beforeAll(async () => {
+    const base = seed();
+    const target = (i: number) => ({
+      capabilities: { browserName: 'chrome', browserVersion: String(100 + i), platformName: 'Linux' },
+    });
+    base.authoring.testSuites = [{ id: LARGE, name: 'Large' }];
+    base.authoring.testCases = Array.from({ length: 30 }, (_, c) => ({
+      id: `c${String(c).padStart(23, '0')}`,
+      name: `Case ${c}`,
+      testSuiteId: LARGE,
+      runSettings: {
+        primaryTarget: target(0),
+        additionalTargets: Array.from({ length: 9 }, (_, t) => target(t + 1)),
+      },
+    }));
+    limited = await startEmulator({ port: 0, seed: base, jobDurationMs: 3000, rateLimit: 10 });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('follows 300 jobs within 10 requests a second, without one request per job', async () => {
+    const result = await step({ 'api-url': limited.url, suite: 'Large' });
+    expect(result.success, result.log).toBe(true);
+    expect(result.outputs).toMatchObject({ total: '300', passed: '300' });
+    const { requests } = (await (await fetch(`${limited.url}/_emulator/requests`)).json()) as {
+      requests: Journal[];
+    };
+    expect(requests.filter((entry) => entry.status === 429)).toEqual([]);
+    const perSecond = new Map<number, number>();
+    for (const entry of requests) {
+      const second = Math.floor(Date.parse(entry.time) / 1000);
+      perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+    }
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(10);
+    const listings = requests.filter(
+      (entry) => entry.method === 'GET' && entry.path === '/rest/v1/demo/jobs',
+    );
+    // 4 pages a poll for 300 jobs, a few polls: far below one request per job.
+    expect(listings.length).toBeLessThan(60);
+    expect(requests.some((entry) => /\/jobs\/[0-9a-f]{32}$/.test(entry.path))).toBe(false);
+  });
+});
+
+describe('run-suite-and-wait bundle cancelled by the runner', () => {
+  let slow: RunningEmulator;
+  beforeAll(async () => {
+    slow = await startEmulator({ port: 0, jobDurationMs: 600_000 });
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('on SIGINT stops the running jobs and fails saying what did not finish', async () => {
+    // The harness cannot signal its child: run the bundle as the runner does, by hand.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'rsaw-cancel-'));
+    const summary = path.join(dir, 'summary.md');
+    const output = path.join(dir, 'output');
+    await writeFile(summary, '');
+    await writeFile(output, '');
+    try {
+      const child = spawn(
+        process.execPath,
+        [path.join(ROOT, 'actions', 'run-suite-and-wait', 'dist', 'index.js')],
+        {
+          cwd: dir,
+          env: {
+            PATH: process.env.PATH ?? '',
+            GITHUB_STEP_SUMMARY: summary,
+            GITHUB_OUTPUT: output,
+            GITHUB_WORKSPACE: dir,
+            RUNNER_TEMP: dir,
+            'INPUT_API-URL': slow.url,
+            INPUT_USERNAME: 'demo',
+            'INPUT_ACCESS-KEY': ACCESS_KEY,
+            INPUT_SUITE: 'Smoke',
+            'INPUT_POLL-INTERVAL': '1s',
+            'INPUT_STOP-ON-CANCEL': 'true',
+          },
+        },
+      );
+      let stdout = '';
+      let signalled = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (!signalled && stdout.includes('3 of 3 jobs:')) {
+          signalled = true;
+          child.kill('SIGINT');
+        }
+      });
+      const started = Date.now();
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(stdout).toMatch(
+        /::error::Cancelled while waiting for build .*: 0 of 3 job\(s\) finished .*3 were stopped/,
+      );
+      expect(stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(ACCESS_KEY);
+      expect(await readFile(summary, 'utf8')).toContain('3 stopped');
+      expect(await readFile(output, 'utf8')).toContain('total');
+      expect(slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null)).toHaveLength(3);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
