@@ -1,12 +1,13 @@
 /** The operations of the action, on typed inputs, returning the outputs and what the summary shows. */
-import { InputError } from '@sauce-actions/action-kit';
+import { ActionError, InputError } from '@sauce-actions/action-kit';
 import type { CallOptions, Tunnel } from '@sauce-actions/api';
+import { startTunnel, type StartDeps, type StartInputs } from './start.ts';
 import { emptyCleanup, type CleanupState } from './state.ts';
 import { stopTunnels, type StoppedTunnel } from './stop.ts';
 import { matching, newestFirst, type TunnelApi, type TunnelTarget } from './tunnels.ts';
 import { waitForTunnel } from './wait.ts';
 
-export const OPERATIONS = ['wait', 'list', 'stop'] as const;
+export const OPERATIONS = ['wait', 'list', 'stop', 'start'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface TunnelInputs {
@@ -17,7 +18,14 @@ export interface TunnelInputs {
   stopOnExit: boolean;
   timeoutMs: number;
   pollIntervalMs: number;
+  /** Settings of `start`. */
+  start?: StartSettings;
 }
+
+export type StartSettings = Omit<StartInputs, 'tunnelName' | 'timeoutMs' | 'pollIntervalMs' | 'stopOnExit'>;
+
+/** What only `start` needs: the key for Sauce Connect, the tool cache, the log's place and upload. */
+export type StartTools = Omit<StartDeps, 'api' | 'username' | 'log' | 'warn' | 'saveCleanup' | 'signal'>;
 
 export interface TunnelDeps {
   api: TunnelApi;
@@ -27,6 +35,8 @@ export interface TunnelDeps {
   /** Saves what the post step cleans up; called as soon as there is something. */
   saveCleanup: (state: CleanupState) => void;
   signal?: AbortSignal | undefined;
+  /** Required by `start`. */
+  start?: StartTools;
 }
 
 export interface TunnelOutputs {
@@ -45,12 +55,30 @@ export interface TunnelReport {
   listed?: Tunnel[];
   /** What `stop` shut down. */
   stopped?: StoppedTunnel[];
+  /** `start`: how many launches it took, and the process. */
+  attempts?: number;
+  pid?: number;
   /** Whether the post step will stop the tunnel. */
   stopOnExit: boolean;
 }
 
 export async function run(inputs: TunnelInputs, deps: TunnelDeps): Promise<TunnelReport> {
   const target = checkTarget(inputs);
+  try {
+    return await dispatch(inputs, target, deps);
+  } catch (error) {
+    if (deps.signal?.aborted && !(error instanceof ActionError)) {
+      throw new ActionError(
+        `The run was cancelled during \`${inputs.operation}\`; the post step stops whatever this step had started.`,
+        'user',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+function dispatch(inputs: TunnelInputs, target: TunnelTarget, deps: TunnelDeps): Promise<TunnelReport> {
   switch (inputs.operation) {
     case 'wait':
       return waitOperation(inputs, target, deps);
@@ -58,11 +86,20 @@ export async function run(inputs: TunnelInputs, deps: TunnelDeps): Promise<Tunne
       return listOperation(inputs, target, deps);
     case 'stop':
       return stopOperation(inputs, target, deps);
+    case 'start':
+      return startOperation(inputs, target, deps);
   }
 }
 
 function checkTarget(inputs: TunnelInputs): TunnelTarget {
   const target: TunnelTarget = { name: inputs.tunnelName, id: inputs.tunnelId };
+  if (inputs.operation === 'start' && !target.name) {
+    throw new InputError(
+      'tunnel-name',
+      'is required by `operation: start`, but was empty',
+      'a name for the tunnel, unique to the job, for example `ci-${{ github.run_id }}-${{ github.job }}`',
+    );
+  }
   if ((inputs.operation === 'wait' || inputs.operation === 'stop') && !target.name && !target.id) {
     throw new InputError(
       'tunnel-name',
@@ -151,5 +188,44 @@ async function stopOperation(
     outputs: outputs({ 'tunnel-id': stopped.map((t) => t.id).join(','), tunnels: JSON.stringify(stopped) }),
     stopped,
     stopOnExit: false,
+  };
+}
+
+async function startOperation(
+  inputs: TunnelInputs,
+  target: TunnelTarget,
+  deps: TunnelDeps,
+): Promise<TunnelReport> {
+  if (!inputs.start || !deps.start) throw new Error('start settings missing');
+  const started = await startTunnel(
+    {
+      ...inputs.start,
+      tunnelName: target.name as string,
+      timeoutMs: inputs.timeoutMs,
+      pollIntervalMs: inputs.pollIntervalMs,
+      stopOnExit: inputs.stopOnExit,
+    },
+    {
+      ...deps.start,
+      api: deps.api,
+      username: deps.username,
+      log: deps.log,
+      warn: deps.warn,
+      saveCleanup: deps.saveCleanup,
+      signal: deps.signal,
+    },
+  );
+  return {
+    operation: 'start',
+    username: deps.username,
+    outputs: outputs({
+      'tunnel-id': started.tunnel.id,
+      tunnels: JSON.stringify([started.tunnel]),
+      'log-file': started.logFile,
+    }),
+    tunnel: started.tunnel,
+    attempts: started.attempts,
+    pid: started.process.pid,
+    stopOnExit: inputs.stopOnExit,
   };
 }

@@ -8,6 +8,7 @@ export function tunnelSummary(report: TunnelReport): SummaryBuilder {
   const summary = new SummaryBuilder();
   switch (report.operation) {
     case 'wait':
+    case 'start':
       summary.heading(`Tunnel ${report.tunnel?.tunnel_identifier ?? report.outputs['tunnel-id']} is running`);
       break;
     case 'list':
@@ -19,9 +20,14 @@ export function tunnelSummary(report: TunnelReport): SummaryBuilder {
   }
   if (report.tunnel) {
     summary.table(TUNNEL_TABLE_HEADER, [tunnelRow(report.tunnel)]);
+    summary.facts([
+      ['Sauce Connect process', report.pid],
+      ['Starts needed', report.attempts],
+      ['Sauce Connect log', report.outputs['log-file']],
+    ]);
     summary.paragraph(
       report.stopOnExit
-        ? 'The post step of this action stops the tunnel at the end of the job.'
+        ? 'The post step of this action stops the tunnel at the end of the job, whatever its outcome.'
         : 'The tunnel stays up after the job (`stop-on-exit: false`).',
     );
   }
