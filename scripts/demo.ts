@@ -1,8 +1,10 @@
 /**
- * `npm run demo`: the mobile distribution pipeline a workflow would run, offline. It starts the
- * emulator on a free port, writes a sample APK, then runs the committed bundles of upload-build
- * and invite-testers exactly as the runner does, passing the first step's outputs to the second,
- * and finally one step that is meant to fail (a key of another data center) to show its message.
+ * `npm run demo`: the pipelines a workflow would run, offline. It starts the emulator on a free
+ * port, writes a sample APK, then runs the committed bundles exactly as the runner does:
+ * upload-build and invite-testers (passing the first step's outputs to the second), one upload
+ * meant to fail (a key of another data center) to show its message, manage-tunnel waiting for the
+ * seed's tunnel, run-suite-and-wait on the `Smoke` suite on that tunnel (its `Checkout fails` case
+ * fails, as designed), and run-js-tests on two platforms.
  * Exits 0 when every step behaved as designed. The step summaries are kept for reading.
  */
 import { mkdir, mkdtemp } from 'node:fs/promises';
@@ -10,12 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { runStep, type StepResult } from '@sauce-actions/action-harness';
 import { startEmulator } from '@sauce-actions/emulator';
-// The sample writers are not among the emulator's package exports.
-import { createSampleApk } from '../packages/emulator/src/mobile/samples.ts';
+import { createSampleApk } from '@sauce-actions/emulator/samples';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const API_KEY = 'demo-api-key';
 const EMAIL = 'demo@example.com';
+// Automation and AI authoring credentials, from the environment as a workflow's `env:` gives them.
+const SAUCE_ENV = { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' };
 
 interface Outcome {
   title: string;
@@ -27,7 +30,7 @@ interface Outcome {
 const demoDir = await mkdtemp(path.join(os.tmpdir(), 'sauce-actions-demo-'));
 const workspace = path.join(demoDir, 'workspace');
 await mkdir(workspace, { recursive: true });
-const emulator = await startEmulator({ port: 0 });
+const emulator = await startEmulator({ port: 0, jobDurationMs: 2000 });
 const outcomes: Outcome[] = [];
 console.log(`Emulator listening on ${emulator.url}\n`);
 
@@ -97,6 +100,66 @@ try {
     result: wrongKey,
     note: 'failed with exit code 1, as designed',
   });
+
+  const tunnel = await step(
+    '4. manage-tunnel: wait until the tunnel demo-tunnel is running',
+    'manage-tunnel',
+    { operation: 'wait', 'tunnel-name': 'demo-tunnel', 'stop-on-exit': 'false', timeout: '30s' },
+    SAUCE_ENV,
+  );
+  outcomes.push({
+    title: 'manage-tunnel wait',
+    ok: tunnel.exitCode === 0 && (tunnel.outputs['tunnel-id'] ?? '') !== '',
+    result: tunnel,
+    note: `tunnel ${tunnel.outputs['tunnel-id'] || '?'}`,
+  });
+
+  const suite = await step(
+    '5. run-suite-and-wait: the Smoke suite through demo-tunnel (its case "Checkout fails" fails, as designed)',
+    'run-suite-and-wait',
+    {
+      suite: 'Smoke',
+      'tunnel-name': 'demo-tunnel',
+      'poll-interval': '1s',
+      timeout: '2m',
+      'junit-file': 'reports/smoke.xml',
+    },
+    SAUCE_ENV,
+  );
+  const failedCase = suite.annotations.find(
+    (a) => a.level === 'error' && a.message.includes('Checkout fails'),
+  );
+  outcomes.push({
+    title: 'run-suite-and-wait Smoke',
+    ok:
+      suite.exitCode === 1 &&
+      suite.outputs.total === '3' &&
+      suite.outputs.passed === '2' &&
+      suite.outputs.failed === '1' &&
+      failedCase !== undefined,
+    result: suite,
+    note: `${suite.outputs.passed ?? '?'} of ${suite.outputs.total ?? '?'} jobs passed; "Checkout fails" failed as designed`,
+  });
+
+  const js = await step(
+    '6. run-js-tests: a QUnit page on two platforms',
+    'run-js-tests',
+    {
+      url: 'https://example.com/tests/qunit.html',
+      framework: 'qunit',
+      platforms: 'Windows 11 / chrome / latest\nmacOS 14 / safari / 17',
+      build: 'demo-js',
+      'poll-interval': '1s',
+      timeout: '2m',
+    },
+    SAUCE_ENV,
+  );
+  outcomes.push({
+    title: 'run-js-tests',
+    ok: js.exitCode === 0 && js.outputs.total === '2' && js.outputs.passed === '2',
+    result: js,
+    note: `${js.outputs.passed ?? '?'} of ${js.outputs.total ?? '?'} platforms passed`,
+  });
 } finally {
   await emulator.close();
 }
@@ -106,7 +169,7 @@ for (const { title, ok, result, note } of outcomes) {
   console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${title}: ${note}`);
   console.log(`       summary: ${result.files.summary}`);
 }
-const allOk = outcomes.length === 3 && outcomes.every((o) => o.ok);
+const allOk = outcomes.length === 6 && outcomes.every((o) => o.ok);
 console.log(`\n${allOk ? 'The pipeline behaved as designed.' : 'The pipeline did NOT behave as designed.'}`);
 console.log(`Workspace and runner files are kept in ${demoDir}`);
 process.exitCode = allOk ? 0 : 1;

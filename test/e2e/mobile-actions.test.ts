@@ -10,7 +10,7 @@ import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // The sample writers are not among the emulator's package exports.
-import { createSampleApk } from '../../packages/emulator/src/mobile/samples.ts';
+import { createSampleApk } from '@sauce-actions/emulator/samples';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const API_KEY = 'demo-api-key';

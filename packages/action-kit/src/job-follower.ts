@@ -12,7 +12,7 @@
  *   known, when at least `minimumCount` are seen, all finished, and the count has not grown for
  *   `settlePolls` polls.
  */
-import type { CallOptions, Job, ListJobsParams } from '@sauce-actions/api';
+import { sleep as abortableSleep, type CallOptions, type Job, type ListJobsParams } from '@sauce-actions/api';
 import type { ReportedJobStatus } from './job-report.ts';
 
 export interface JobLister {
@@ -220,22 +220,4 @@ export async function stopJobs(
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, ids.length) }, worker));
   return { stopped, failed };
-}
-
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -21,6 +21,8 @@ export async function buildApp(
     bodyLimit: 10 * 1024 * 1024,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // Schemas accept a value as text or number where the service does (`type: [..]`).
+    ajv: { customOptions: { allowUnionTypes: true } },
   });
   await app.register(formbody);
   installTrafficHooks(app, ctx, state);

@@ -6,6 +6,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { acceptEmptyJsonBodies } from '../json-body.ts';
 import { badRequest } from './errors.ts';
 
 // ajv-formats is CommonJS: under Node's ESM loader its default import is the plugin itself, while
@@ -41,16 +42,5 @@ export function useAuthoringValidation(app: FastifyInstance): void {
     return check;
   });
 
-  // An empty JSON body is no body (clients send `Content-Type: application/json` on DELETE
-  // without one); anything else must parse.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(badRequest('request body is not valid JSON'), undefined);
-    }
-  });
+  acceptEmptyJsonBodies(app, () => badRequest('request body is not valid JSON'));
 }

@@ -7,23 +7,16 @@ import { registerBugRoutes, registerBugTypeRoutes } from './routes/bugs.ts';
 import { registerInfoRoutes } from './routes/info.ts';
 import { registerJobRoutes } from './routes/jobs.ts';
 import { registerJsTestRoutes } from './routes/js-tests.ts';
+import { acceptEmptyJsonBodies } from '../json-body.ts';
 import { storageRoutes } from './routes/storage.ts';
 import { registerTunnelRoutes } from './routes/tunnels.ts';
 import { registerUserRoutes } from './routes/users.ts';
 
 export async function automationRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
   const { ctx } = options;
-  // Clients send `Content-Type: application/json` with no body on stop and delete; that is no error.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400, code: 'invalid_json' }));
-    }
-  });
+  acceptEmptyJsonBodies(app, () =>
+    Object.assign(new Error('Body is not valid JSON'), { statusCode: 400, code: 'invalid_json' }),
+  );
   app.setErrorHandler(automationErrorHandler);
   const prefix = options.prefix ?? '/rest/v1';
 
