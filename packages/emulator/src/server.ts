@@ -1,4 +1,7 @@
-/** Builds the Fastify application serving the three interfaces and the admin endpoints. */
+/**
+ * Builds the Fastify application serving the three interfaces, the admin endpoints and the
+ * read-only dashboard pages that the actions' links lead to.
+ */
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { adminRoutes } from './admin/routes.ts';
@@ -7,6 +10,7 @@ import { installTrafficHooks } from './admin/traffic.ts';
 import { authoringRoutes } from './authoring/routes.ts';
 import { automationRoutes } from './automation/routes.ts';
 import type { EmulatorContext } from './context.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { mobileRoutes } from './mobile/routes.ts';
 
 export const AUTOMATION_PREFIXES = ['/rest/v1', '/rest/v1.1', '/rest/v1.2'] as const;
@@ -34,6 +38,7 @@ export async function buildApp(
   await app.register(adminRoutes, { ctx, state });
   await app.register(authoringRoutes, { ctx, prefix: '/v1/ai-authoring' });
   await app.register(mobileRoutes, { ctx });
+  await app.register(dashboardRoutes, { ctx });
   for (const prefix of AUTOMATION_PREFIXES) {
     await app.register(automationRoutes, { ctx, prefix });
   }

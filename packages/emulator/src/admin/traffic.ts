@@ -1,19 +1,20 @@
 /**
- * Root hooks applied to every interface (never to the admin endpoints): the journal, injected
- * faults, then the rate limit.
+ * Root hooks applied to every interface (never to the admin endpoints or the dashboard pages,
+ * which are not part of the services' interfaces): the journal, injected faults, then the rate limit.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context.ts';
 import type { JournalEntry } from './journal.ts';
 import { rateKeyOf } from './rate-limit.ts';
+import { isDashboardPath } from '../dashboard/routes.ts';
 import { isAdminPath, type AdminState } from './state.ts';
 
 const entries = new WeakMap<FastifyRequest, JournalEntry>();
 
 export function installTrafficHooks(app: FastifyInstance, ctx: EmulatorContext, state: AdminState): void {
   app.addHook('onRequest', async (request, reply): Promise<FastifyReply | undefined> => {
-    if (isAdminPath(request.url)) return undefined;
+    if (isAdminPath(request.url) || isDashboardPath(request.url)) return undefined;
     entries.set(request, state.journal.open(request.method, request.url, ctx.now()));
 
     const path = request.url.split('?')[0] ?? request.url;

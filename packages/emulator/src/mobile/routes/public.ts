@@ -2,7 +2,7 @@
  * Public pages the upload result links to: landing pages and direct downloads by code, and
  * project icons. A code names a project (its latest build), a build, or one tester's invitation.
  * Closed landing pages need a login, which the emulator does not model: only invitation links
- * open them. The dashboard links (build_url, invite_testers_url) are not served.
+ * open them. The dashboard links (build_url, invite_testers_url) are pages of `src/dashboard`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../../context.ts';
