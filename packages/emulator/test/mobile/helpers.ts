@@ -132,7 +132,7 @@ export async function uploadApk(
  * body whole, which would hide whether the emulator streams.
  */
 export async function streamUpload(
-  h: Harness,
+  h: Pick<Harness, 'url'>,
   file: string,
   fields: Record<string, string> = {},
 ): Promise<Answer> {
