@@ -8,10 +8,18 @@ import { readActionMetadata } from '@sauce-actions/action-harness';
 import { describe, expect, it } from 'vitest';
 
 const ACTIONS = path.resolve(import.meta.dirname, '..', 'actions');
-const MOBILE_CONNECTION = ['api-key', 'email', 'oidc-token', 'oidc-config-key', 'region', 'api-url'];
 
-/** The interface's key inputs and outputs of each action. */
-const CONTRACT: Record<string, { inputs: string[]; outputs: string[] }> = {
+/** Connection inputs the action kit reads (`readMobileConnection`, `readSauceConnection`). */
+const MOBILE_CONNECTION = ['api-key', 'email', 'oidc-token', 'oidc-config-key', 'region', 'api-url'];
+const SAUCE_CONNECTION = ['username', 'access-key', 'region', 'api-url'];
+/** Inputs of every action that waits. */
+const WAITING = ['timeout', 'poll-interval'];
+
+/**
+ * The interface's key inputs and outputs of each action (the project's interface contract); an
+ * action may have more, never fewer. Every folder under `actions/` must have an entry.
+ */
+const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boolean }> = {
   'upload-build': {
     inputs: [
       'file',
@@ -52,46 +60,143 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[] }> = {
     ],
     outputs: ['invited-groups', 'added-testers'],
   },
+  'run-suite-and-wait': {
+    inputs: [
+      'suite',
+      'test-cases',
+      'build-name',
+      'targets',
+      'tunnel-name',
+      'fail-on-failure',
+      'stop-on-cancel',
+      'download-assets',
+      'junit-file',
+      ...SAUCE_CONNECTION,
+      ...WAITING,
+    ],
+    outputs: ['build-name', 'total', 'passed', 'failed', 'job-ids', 'results-file'],
+  },
+  'run-js-tests': {
+    inputs: [
+      'url',
+      'framework',
+      'platforms',
+      'tunnel-name',
+      'build',
+      'name',
+      'tags',
+      'max-duration',
+      'fail-on-failure',
+      'junit-file',
+      ...SAUCE_CONNECTION,
+      ...WAITING,
+    ],
+    outputs: ['total', 'passed', 'failed', 'job-ids', 'results-file'],
+  },
+  'manage-tunnel': {
+    inputs: ['operation', 'tunnel-name', 'tunnel-id', 'stop-on-exit', ...SAUCE_CONNECTION, ...WAITING],
+    outputs: ['tunnel-id', 'tunnels'],
+    // It cleans up when the job ends.
+    post: true,
+  },
 };
 
-/** Inputs the shared readers of the action kit read for the mobile service. */
-const READ_BY_KIT = MOBILE_CONNECTION;
+async function sourceOf(dir: string): Promise<string> {
+  const files = (await readdir(path.join(dir, 'src'))).filter((file) => file.endsWith('.ts')).sort();
+  let code = '';
+  for (const file of files) code += `${await readFile(path.join(dir, 'src', file), 'utf8')}\n`;
+  return code;
+}
+
+/** Inputs the code reads: by name through the kit's readers, and the connection readers' own. */
+function inputsRead(code: string): Set<string> {
+  return new Set([
+    ...[...code.matchAll(/read[A-Za-z]*\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string),
+    ...(/\breadMobileConnection\(/.test(code) ? MOBILE_CONNECTION : []),
+    ...(/\breadSauceConnection\(/.test(code) ? SAUCE_CONNECTION : []),
+  ]);
+}
+
+/** Keys of the action's one `...Outputs` type, the object handed to `setOutputs`. */
+function outputsSet(code: string): string[] {
+  const types = [...code.matchAll(/(?:type|interface)\s+\w*Outputs\s*=?\s*\{([^}]*)\}/g)];
+  expect(types, 'one type named ...Outputs lists the outputs').toHaveLength(1);
+  return [...types[0]![1]!.matchAll(/^\s*'?([a-z][a-z0-9-]*)'?\??:/gm)].map((m) => m[1] as string);
+}
+
+/**
+ * Names in the first column of the table under a README heading (`## Inputs`, `## Outputs`); a
+ * cell may name several, as `` `oidc-token`, `oidc-config-key` ``.
+ */
+function readmeTable(readme: string, heading: string): Map<string, string> {
+  const at = readme.indexOf(`\n## ${heading}\n`);
+  expect(at, `README has a "## ${heading}" section`).toBeGreaterThanOrEqual(0);
+  const section = readme.slice(at + heading.length + 5).split(/\n## /)[0]!;
+  const rows = new Map<string, string>();
+  for (const line of section.split('\n')) {
+    const first = /^\|([^|]*)\|/.exec(line)?.[1];
+    if (!first) continue;
+    for (const name of first.matchAll(/`([a-z][a-z0-9-]*)`/g)) rows.set(name[1]!, line);
+  }
+  return rows;
+}
+
+it('every action under actions/ has a contract here', async () => {
+  const entries = await readdir(ACTIONS, { withFileTypes: true });
+  const actions = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  expect(actions.sort()).toEqual(Object.keys(CONTRACT).sort());
+});
 
 describe.each(Object.keys(CONTRACT))('%s', (name) => {
   const dir = path.join(ACTIONS, name);
+  const contract = CONTRACT[name]!;
 
   it('runs on node24 from its bundle, with the interface inputs and outputs', async () => {
     const meta = await readActionMetadata(dir);
     expect(meta.runs.using).toBe('node24');
     expect(meta.runs.main).toBe('dist/index.js');
-    expect(Object.keys(meta.inputs)).toEqual(expect.arrayContaining(CONTRACT[name]!.inputs));
-    expect(Object.keys(meta.outputs)).toEqual(expect.arrayContaining(CONTRACT[name]!.outputs));
+    expect(meta.runs.post).toBe(contract.post ? 'dist/index.js' : undefined);
+    expect(Object.keys(meta.inputs)).toEqual(expect.arrayContaining(contract.inputs));
+    expect(Object.keys(meta.outputs)).toEqual(expect.arrayContaining(contract.outputs));
   });
 
-  it('documents every input and output in action.yml and the README', async () => {
+  it('documents every input and output in action.yml and the README, and nothing else', async () => {
     const meta = await readActionMetadata(dir);
     const readme = await readFile(path.join(dir, 'README.md'), 'utf8');
+    const inputRows = readmeTable(readme, 'Inputs');
+    const outputRows = readmeTable(readme, 'Outputs');
     for (const [input, spec] of Object.entries(meta.inputs)) {
       expect(spec.description, `${input} has no description`).toBeTruthy();
-      expect(readme, `README lacks input ${input}`).toContain(`\`${input}\``);
+      const row = inputRows.get(input);
+      expect(row, `README's inputs lack ${input}`).toBeDefined();
+      // A default of action.yml is the one the README gives; an input it requires, the README too.
+      if (spec.default) expect(row, `README's default of ${input}`).toContain(spec.default);
+      if (spec.required) expect(row, `README does not say ${input} is required`).toMatch(/\|\s*yes\s*\|/);
     }
+    expect([...inputRows.keys()].filter((input) => !(input in meta.inputs))).toEqual([]);
+    const requiredInReadme = [...inputRows]
+      .filter(([, row]) => /\|\s*yes\s*\|/.test(row))
+      .map(([input]) => input);
+    expect(requiredInReadme.filter((input) => !meta.inputs[input]?.required)).toEqual([]);
     for (const [output, spec] of Object.entries(meta.outputs)) {
       expect(spec.description, `${output} has no description`).toBeTruthy();
-      expect(readme, `README lacks output ${output}`).toContain(`\`${output}\``);
+      expect(outputRows.has(output), `README's outputs lack ${output}`).toBe(true);
     }
+    expect([...outputRows.keys()].filter((output) => !(output in meta.outputs))).toEqual([]);
     expect(readme).toContain(`actions/${name}@v1`);
   });
 
   it('reads only inputs that action.yml declares, and every one it declares', async () => {
     const meta = await readActionMetadata(dir);
-    const sources = await readdir(path.join(dir, 'src'));
-    let code = '';
-    for (const file of sources) code += await readFile(path.join(dir, 'src', file), 'utf8');
-    const read = new Set([
-      ...[...code.matchAll(/read[A-Za-z]*\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string),
-      ...READ_BY_KIT,
-    ]);
+    const read = inputsRead(await sourceOf(dir));
     expect([...read].filter((input) => !(input in meta.inputs))).toEqual([]);
     expect(Object.keys(meta.inputs).filter((input) => !read.has(input))).toEqual([]);
+  });
+
+  it('sets only outputs that action.yml declares, and every one it declares', async () => {
+    const meta = await readActionMetadata(dir);
+    const set = outputsSet(await sourceOf(dir));
+    expect(set.filter((output) => !(output in meta.outputs))).toEqual([]);
+    expect(Object.keys(meta.outputs).filter((output) => !set.includes(output))).toEqual([]);
   });
 });
