@@ -2,9 +2,7 @@
  * End to end: the committed bundle of run-suite-and-wait, run through the runner-faithful harness
  * against the emulator.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runStep, type StepResult } from '@sauce-actions/action-harness';
 import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
@@ -57,7 +55,10 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function step(inputs: Record<string, string>, timeoutMs = 30_000): Promise<StepResult> {
+async function step(
+  inputs: Record<string, string>,
+  options: { timeoutMs?: number; cancelAfterMs?: number } = {},
+): Promise<StepResult> {
   const result = await runStep({
     actionDir: path.join(ROOT, 'actions', 'run-suite-and-wait'),
     inputs: {
@@ -68,7 +69,8 @@ async function step(inputs: Record<string, string>, timeoutMs = 30_000): Promise
       ...inputs,
     },
     context: { runNumber: '7', runAttempt: '2' },
-    timeoutMs,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    ...(options.cancelAfterMs !== undefined ? { cancelAfterMs: options.cancelAfterMs } : {}),
   });
   steps.push(result);
   expect(result.unmaskedLog).not.toContain(ACCESS_KEY);
@@ -239,55 +241,26 @@ describe('run-suite-and-wait bundle cancelled by the runner', () => {
   });
 
   it('on SIGINT stops the running jobs and fails saying what did not finish', async () => {
-    // The harness cannot signal its child: run the bundle as the runner does, by hand.
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'rsaw-cancel-'));
-    const summary = path.join(dir, 'summary.md');
-    const output = path.join(dir, 'output');
-    await writeFile(summary, '');
-    await writeFile(output, '');
-    try {
-      const child = spawn(
-        process.execPath,
-        [path.join(ROOT, 'actions', 'run-suite-and-wait', 'dist', 'index.js')],
-        {
-          cwd: dir,
-          env: {
-            PATH: process.env.PATH ?? '',
-            GITHUB_STEP_SUMMARY: summary,
-            GITHUB_OUTPUT: output,
-            GITHUB_WORKSPACE: dir,
-            RUNNER_TEMP: dir,
-            'INPUT_API-URL': slow.url,
-            INPUT_USERNAME: 'demo',
-            'INPUT_ACCESS-KEY': ACCESS_KEY,
-            INPUT_SUITE: 'Smoke',
-            'INPUT_POLL-INTERVAL': '1s',
-            'INPUT_STOP-ON-CANCEL': 'true',
-          },
-        },
-      );
-      let stdout = '';
-      let signalled = false;
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (!signalled && stdout.includes('3 of 3 jobs:')) {
-          signalled = true;
-          child.kill('SIGINT');
-        }
-      });
-      const started = Date.now();
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      expect(code).toBe(1);
-      expect(Date.now() - started).toBeLessThan(15_000);
-      expect(stdout).toMatch(
-        /::error::Cancelled while waiting for build .*: 0 of 3 job\(s\) finished .*3 were stopped/,
-      );
-      expect(stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(ACCESS_KEY);
-      expect(await readFile(summary, 'utf8')).toContain('3 stopped');
-      expect(await readFile(output, 'utf8')).toContain('total');
-      expect(slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null)).toHaveLength(3);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    // SIGINT as the runner sends it, once the first poll has seen the jobs (a poll a second; the
+    // start takes well under a second).
+    const started = Date.now();
+    const result = await step(
+      { 'api-url': slow.url, suite: 'Smoke', 'stop-on-cancel': 'true' },
+      { cancelAfterMs: 3000 },
+    );
+    expect(result.cancelled).toBe(true);
+    expect(result.signal).toBeNull();
+    expect(result.exitCode).toBe(1);
+    // Done before the SIGTERM the harness sends 7.5 s after the SIGINT, as the runner does.
+    expect(Date.now() - started).toBeLessThan(3000 + 7500);
+    expect(result.log, 'the jobs were seen before the cancellation').toMatch(
+      /3 of 3 jobs:[\s\S]*Cancelled: stopping the wait\./,
+    );
+    expect(result.annotations.at(-1)?.message).toMatch(
+      /^Cancelled while waiting for build .*: 0 of 3 job\(s\) finished .*3 were stopped/,
+    );
+    expect(result.summary).toContain('3 stopped');
+    expect(result.outputs).toMatchObject({ total: '3', passed: '0' });
+    expect(slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null)).toHaveLength(3);
   });
 });
