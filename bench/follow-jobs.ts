@@ -2,7 +2,7 @@
  * Requests needed to follow a large run: the job follower (list whole jobs of the run's build, a
  * page at a time) against one request per unfinished job per poll, on the emulator.
  *
- * Usage: node actions/run-suite-and-wait/bench/follow-jobs.ts [--cases 100] [--targets 10] [--job-ms 20000] [--interval-ms 2000]
+ * Usage: npm run bench:follow -- [--cases 100] [--targets 10] [--job-ms 20000] [--interval-ms 2000]
  */
 import { parseArgs } from 'node:util';
 import { followJobs, isJobFinished } from '@sauce-actions/action-kit/job-follower';
