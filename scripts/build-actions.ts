@@ -68,6 +68,9 @@ export function esbuildOptions(name: string, outfile: string): BuildOptions {
     charset: 'utf8',
     logLevel: 'warning',
     plugins: [oneUndici],
+    // `debug` (under @actions/artifact) loads its optional colour support inside try/catch;
+    // leaving it out keeps the bundles the same whatever else happens to be installed.
+    external: ['supports-color'],
   };
 }
 
