@@ -14,7 +14,7 @@ export function mobileBuildUrl(base: string, projectId: string | number, buildId
 
 /** The page where testers are invited to a build. */
 export function mobileInviteUrl(base: string, projectId: string | number, buildId: string | number): string {
-  return `${mobileBuildUrl(base, projectId, buildId)}/invite`;
+  return `${mobileBuildUrl(base, projectId, buildId)}/invite-testers`;
 }
 
 /** The run of the workflow that is executing, from the runner's context variables. */

@@ -7,6 +7,7 @@ import {
   createProgressReporter,
   formatBytes,
   mobileBuildUrl,
+  mobileInviteUrl,
   mobileWebBase,
   outputText,
   registerSecret,
@@ -63,6 +64,7 @@ describe('links and outputs', () => {
     expect(mobileWebBase('eu-central-1')).toBe('https://mobile.eu-central-1.saucelabs.com');
     expect(mobileWebBase('us-east-1', 'http://127.0.0.1:9/')).toBe('http://127.0.0.1:9');
     expect(mobileBuildUrl('http://h', 7, 'b 1')).toBe('http://h/projects/7/builds/b%201');
+    expect(mobileInviteUrl('http://h', 7, 8)).toBe('http://h/projects/7/builds/8/invite-testers');
     expect(
       workflowRunUrl({
         GITHUB_SERVER_URL: 'https://github.com',
