@@ -1,9 +1,9 @@
 /** The report of a run: jobs for the kit's report helpers, the JUnit suites, the results file, the summary. */
 import * as core from '@actions/core';
-import { escapeHtml, linkHtml, redactSecrets, SummaryBuilder } from '@sauce-actions/action-kit';
+import { SummaryBuilder } from '@sauce-actions/action-kit';
 import {
   formatJobDuration,
-  sortJobsForReport,
+  renderJobsTable,
   tallyJobs,
   writeResultsFile,
   type ReportedJob,
@@ -96,18 +96,9 @@ export async function writeResults(file: string, report: JsTestsReport): Promise
   });
 }
 
-const ICON: Record<PlatformResult['status'], string> = {
-  passed: '✅',
-  failed: '❌',
-  error: '❌',
-  stopped: '⏹️',
-  running: '⏳',
-  queued: '🕒',
-};
-
 /**
  * The step summary: totals, then a row per platform (failures first) with the test counts and
- * the job link. The kit's jobs table has no count columns, so the table is drawn here.
+ * the job link.
  */
 export function jsTestsSummary(report: JsTestsReport): SummaryBuilder {
   const jobs = reportedJobs(report);
@@ -132,24 +123,20 @@ export function jsTestsSummary(report: JsTestsReport): SummaryBuilder {
         : 'The run was cancelled: unfinished jobs were stopped.',
     );
   }
-  const text = (value: string): string => escapeHtml(redactSecrets(value));
-  const header = ['Platform', 'Result', 'Passed', 'Failed', 'Total', 'Duration', 'Job'];
-  const rows = sortJobsForReport(jobs).map((job) => {
-    const p = byJob.get(job) as PlatformResult;
-    const cells = [
-      job.detail ? `${text(job.name)}<br><sub>${text(job.detail)}</sub>` : text(job.name),
-      `${ICON[job.status]} ${job.status}`,
-      p.counts ? String(p.counts.passed) : '',
-      p.counts ? String(p.counts.failed) : '',
-      p.counts ? String(p.counts.total) : '',
-      formatJobDuration(job.durationSeconds),
-      job.url ? linkHtml({ text: job.id, href: redactSecrets(job.url) }) : text(job.id),
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-  });
+  const count = (pick: (counts: NonNullable<PlatformResult['counts']>) => number) => (job: ReportedJob) => {
+    const counts = byJob.get(job)?.counts;
+    return counts ? String(pick(counts)) : '';
+  };
   // The builder writes through `core.summary`, so raw HTML added there lands in the same section.
   core.summary.addRaw(
-    `<table><tr>${header.map((cell) => `<th>${cell}</th>`).join('')}</tr>${rows.join('')}</table>`,
+    renderJobsTable(jobs, {
+      showPlatform: false,
+      extraColumns: [
+        { header: 'Passed', cell: count((c) => c.passed) },
+        { header: 'Failed', cell: count((c) => c.failed) },
+        { header: 'Total', cell: count((c) => c.total) },
+      ],
+    }),
     true,
   );
   return builder;

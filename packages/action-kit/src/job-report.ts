@@ -104,6 +104,55 @@ export async function writeJobsSummary(target: SummaryTarget, report: JobsReport
   }
 }
 
+/** A column an action adds to the jobs table; `cell` returns HTML it has escaped itself. */
+export interface JobColumn {
+  header: string;
+  cell: (job: ReportedJob) => string;
+}
+
+export interface JobsTableOptions {
+  /** Rows shown at most (default 1,000), keeping the summary under the runner's size limit. */
+  maxRows?: number;
+  /** Leave out the platform column, when each job's name already is its platform. */
+  showPlatform?: boolean;
+  /** Columns between the status and the duration (for example test counts). */
+  extraColumns?: readonly JobColumn[];
+}
+
+/** The table of jobs, failures first: job, platform, status, any extra columns, duration, link. */
+export function renderJobsTable(jobs: readonly ReportedJob[], options: JobsTableOptions = {}): string {
+  const text = (value: string): string => escapeHtml(redactSecrets(value));
+  const maxRows = options.maxRows ?? 1000;
+  const showPlatform = options.showPlatform ?? true;
+  const extra = options.extraColumns ?? [];
+  const sorted = sortJobsForReport(jobs);
+  const rows = sorted.slice(0, maxRows).map((job) => {
+    const name = job.detail ? `${text(job.name)}<br><sub>${text(job.detail)}</sub>` : text(job.name);
+    const link = job.url ? linkHtml({ text: job.id, href: redactSecrets(job.url) }) : text(job.id);
+    const cells = [
+      name,
+      ...(showPlatform ? [text(job.platform)] : []),
+      `${statusIcon[job.status]} ${job.status}`,
+      ...extra.map((column) => column.cell(job)),
+      formatJobDuration(job.durationSeconds),
+      link,
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  });
+  const headers = [
+    'Job',
+    ...(showPlatform ? ['Platform'] : []),
+    'Status',
+    ...extra.map((column) => escapeHtml(column.header)),
+    'Duration',
+    'Link',
+  ];
+  const table = `<table><tr>${headers.map((cell) => `<th>${cell}</th>`).join('')}</tr>${rows.join('')}</table>`;
+  return sorted.length > maxRows
+    ? `${table}\n<p>${sorted.length - maxRows} more jobs are in the results file.</p>`
+    : table;
+}
+
 /** The summary section as HTML, escaped and redacted. */
 export function renderJobsSummary(report: JobsReport): string {
   const tally = tallyJobs(report.jobs);
@@ -118,24 +167,7 @@ export function renderJobsSummary(report: JobsReport): string {
   if (report.note) parts.push(`<p>${text(report.note)}</p>`);
   if (report.jobs.length === 0) return parts.join('\n');
 
-  const maxRows = report.maxRows ?? 1000;
-  const sorted = sortJobsForReport(report.jobs);
-  const rows = sorted.slice(0, maxRows).map((job) => {
-    const name = job.detail ? `${text(job.name)}<br><sub>${text(job.detail)}</sub>` : text(job.name);
-    const link = job.url ? linkHtml({ text: job.id, href: redactSecrets(job.url) }) : text(job.id);
-    const cells = [
-      name,
-      text(job.platform),
-      `${statusIcon[job.status]} ${job.status}`,
-      formatJobDuration(job.durationSeconds),
-      link,
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-  });
-  const header = ['Job', 'Platform', 'Status', 'Duration', 'Link'].map((cell) => `<th>${cell}</th>`).join('');
-  parts.push(`<table><tr>${header}</tr>${rows.join('')}</table>`);
-  if (sorted.length > maxRows)
-    parts.push(`<p>${sorted.length - maxRows} more jobs are in the results file.</p>`);
+  parts.push(renderJobsTable(report.jobs, report.maxRows !== undefined ? { maxRows: report.maxRows } : {}));
   return parts.join('\n');
 }
 

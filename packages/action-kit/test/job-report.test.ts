@@ -8,6 +8,7 @@ import {
   annotateFailedJobs,
   formatJobDuration,
   renderJobsSummary,
+  renderJobsTable,
   sortJobsForReport,
   tallyJobs,
   writeJobsSummary,
@@ -125,6 +126,18 @@ describe('writeJobsSummary', () => {
     const html = renderJobsSummary({ title: 't', jobs: many, maxRows: 2 });
     expect(html.match(/<tr>/g)).toHaveLength(3);
     expect(html).toContain('3 more jobs are in the results file.');
+  });
+
+  it('adds extra columns between status and duration, and can leave out the platform', () => {
+    const html = renderJobsTable([job('a', 'failed'), job('b', 'passed')], {
+      showPlatform: false,
+      extraColumns: [{ header: 'Tests', cell: (j) => (j.id === 'a' ? '3 of 4' : '4 of 4') }],
+    });
+    expect(html).toContain(
+      '<tr><th>Job</th><th>Status</th><th>Tests</th><th>Duration</th><th>Link</th></tr>',
+    );
+    expect(html.indexOf('3 of 4')).toBeLessThan(html.indexOf('4 of 4'));
+    expect(html).not.toContain('<th>Platform</th>');
   });
 
   it('without a summary file, writes nothing and leaves no buffer behind', async () => {
