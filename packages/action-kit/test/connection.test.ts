@@ -8,16 +8,13 @@ import {
   readSauceConnection,
   redactSecrets,
 } from '../src/index.ts';
+import { captureStdout } from './capture-stdout.ts';
 
 let written: string[];
 
 beforeEach(() => {
-  written = [];
   clearSecrets();
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    written.push(String(chunk));
-    return true;
-  });
+  written = captureStdout();
 });
 
 afterEach(() => {

@@ -11,16 +11,13 @@ import {
   registerSecret,
   runAction,
 } from '../src/index.ts';
+import { captureStdout } from './capture-stdout.ts';
 
 let written: string[];
 
 beforeEach(() => {
-  written = [];
   clearSecrets();
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    written.push(String(chunk));
-    return true;
-  });
+  written = captureStdout();
 });
 
 afterEach(() => {

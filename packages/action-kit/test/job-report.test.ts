@@ -16,6 +16,7 @@ import {
 } from '../src/job-report.ts';
 import { clearSecrets, registerSecret } from '../src/secrets.ts';
 import { SummaryBuilder } from '../src/summary.ts';
+import { captureStdout } from './capture-stdout.ts';
 
 const job = (id: string, status: ReportedJob['status'], extra: Partial<ReportedJob> = {}): ReportedJob => ({
   id,
@@ -41,11 +42,7 @@ const summaryFile = path.join(dir, 'summary.md');
 let stdout: string[];
 beforeEach(() => {
   writeFileSync(summaryFile, '');
-  stdout = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk));
-    return true;
-  });
+  stdout = captureStdout();
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -14,10 +14,11 @@ import {
   SummaryBuilder,
   workflowRunUrl,
 } from '../src/index.ts';
+import { captureStdout } from './capture-stdout.ts';
 
 beforeEach(() => {
   clearSecrets();
-  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  captureStdout();
 });
 
 afterEach(() => {
