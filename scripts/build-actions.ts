@@ -1,19 +1,24 @@
 /**
- * Bundles every `actions/<name>/src/main.ts` into `actions/<name>/dist/index.js`: one ESM file for
- * node24 with every dependency inside, since the runner runs it from a checkout without `npm ci`.
- * The output depends only on the sources, so a fresh build can be compared with the committed one.
+ * Bundles every action in one esbuild build with code splitting: `actions/<name>/src/main.ts`
+ * becomes `dist/<name>.js`, and the code actions share (the action kit, the API client, undici,
+ * the runner toolkit) is stored once, in `dist/chunks/`. Parts only some runs need (the artifact
+ * client, the tool cache, the XML writer, the YAML parser) are chunks loaded on first use. The
+ * runner runs the bundles from a checkout without `npm ci`, so every dependency is inside. The
+ * output depends only on the sources, so a fresh build can be compared with the committed one.
  *
- * Usage: node scripts/build-actions.ts [--out-dir DIR] [action names...]
+ * Usage: node scripts/build-actions.ts [--out-dir DIR]
  */
-import { readdir, mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ACTIONS_DIR = path.join(ROOT, 'actions');
+/** Where the bundles live; each action's `runs.main` points here (`../../dist/<name>.js`). */
+export const DIST_DIR = path.join(ROOT, 'dist');
 
 /**
  * Bundled CommonJS code calls `require`, which an ES module lacks; the banner defines it through
@@ -24,13 +29,13 @@ const BANNER = [
   'const require = __sauceCreateRequire(import.meta.url);',
 ].join('\n');
 
-/** Marks the folder as ESM for Node wherever the action is checked out. */
+/** Marks the folder as ESM for Node wherever the repository is checked out. */
 const DIST_PACKAGE_JSON = `${JSON.stringify({ type: 'module' }, null, 2)}\n`;
 
 /**
  * `@actions/http-client` brings its own undici (6), used only for OIDC tokens through a proxy;
  * bundling the client's undici (8) in its place, whose `ProxyAgent` takes the same options,
- * keeps one copy in the bundle and takes about 430 KB off each action.
+ * keeps one copy in the bundles.
  */
 const oneUndici: Plugin = {
   name: 'one-undici',
@@ -50,12 +55,17 @@ export async function actionNames(): Promise<string[]> {
     .sort();
 }
 
-export function esbuildOptions(name: string, outfile: string): BuildOptions {
+export function esbuildOptions(names: readonly string[]): BuildOptions {
   return {
     absWorkingDir: ROOT,
-    entryPoints: [path.join(ACTIONS_DIR, name, 'src', 'main.ts')],
-    outfile,
+    entryPoints: Object.fromEntries(
+      names.map((name) => [name, path.join(ACTIONS_DIR, name, 'src', 'main.ts')]),
+    ),
+    outdir: DIST_DIR,
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node24',
@@ -67,6 +77,7 @@ export function esbuildOptions(name: string, outfile: string): BuildOptions {
     sourcemap: false,
     charset: 'utf8',
     logLevel: 'warning',
+    metafile: true,
     plugins: [oneUndici],
     // `debug` (under @actions/artifact) loads its optional colour support inside try/catch;
     // leaving it out keeps the bundles the same whatever else happens to be installed.
@@ -74,37 +85,36 @@ export function esbuildOptions(name: string, outfile: string): BuildOptions {
   };
 }
 
-/** Builds the named actions (default all) into `outDir/<name>/dist`, or into each action's own folder. */
-export async function buildActions(
-  options: { outDir?: string; names?: readonly string[] } = {},
-): Promise<string[]> {
-  const names = options.names && options.names.length > 0 ? [...options.names] : await actionNames();
-  const written: string[] = [];
-  for (const name of names) {
-    // Always built as if into the action's own folder: paths in the output (license notes) and
-    // the minifier's names depend on it, and a build elsewhere must be byte-identical.
-    const result = await build({
-      ...esbuildOptions(name, path.join(ACTIONS_DIR, name, 'dist', 'index.js')),
-      write: false,
-    });
-    const [output] = result.outputFiles ?? [];
-    if (!output || result.outputFiles?.length !== 1) throw new Error(`${name}: expected one output file`);
-    const dist = path.join(options.outDir ?? ACTIONS_DIR, name, 'dist');
-    await mkdir(dist, { recursive: true });
-    const outfile = path.join(dist, 'index.js');
-    await writeFile(outfile, output.contents);
-    await writeFile(path.join(dist, 'package.json'), DIST_PACKAGE_JSON);
-    written.push(outfile);
+export interface BuiltBundles {
+  /** Paths of the files written, relative to the output folder. */
+  files: string[];
+  metafile: Metafile;
+}
+
+/** Builds every action into `outDir` (default `dist/`), replacing what was there. */
+export async function buildActions(options: { outDir?: string } = {}): Promise<BuiltBundles> {
+  const names = await actionNames();
+  // Always built as if into dist/: the paths between chunks and in license notes depend on it,
+  // and a build elsewhere must be byte-identical.
+  const result = await build({ ...esbuildOptions(names), write: false });
+  const outDir = options.outDir ?? DIST_DIR;
+  await rm(outDir, { recursive: true, force: true });
+  const files: string[] = [];
+  for (const output of result.outputFiles ?? []) {
+    const relative = path.relative(DIST_DIR, output.path);
+    const target = path.join(outDir, relative);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, output.contents);
+    files.push(relative);
   }
-  return written;
+  await writeFile(path.join(outDir, 'package.json'), DIST_PACKAGE_JSON);
+  files.push('package.json');
+  return { files: files.sort(), metafile: result.metafile as Metafile };
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({
-    options: { 'out-dir': { type: 'string' } },
-    allowPositionals: true,
-  });
-  const outDir = values['out-dir'] !== undefined ? path.resolve(values['out-dir']) : undefined;
-  const written = await buildActions({ ...(outDir !== undefined ? { outDir } : {}), names: positionals });
-  for (const file of written) console.log(`built ${path.relative(process.cwd(), file)}`);
+  const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } });
+  const outDir = values['out-dir'] !== undefined ? path.resolve(values['out-dir']) : DIST_DIR;
+  const { files } = await buildActions({ outDir });
+  console.log(`built ${files.length} files in ${path.relative(process.cwd(), outDir) || '.'}`);
 }

@@ -1,106 +1,90 @@
 /** Puts testers into their group, makes sure the groups exist, then invites the groups to the build. */
-import { ActionError, InputError } from '@sauce-actions/action-kit';
+import { ActionError, describeFailure, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
 import { ApiError, type MobileClient, type MobileTesterGroup } from '@sauce-actions/api';
-import { checkEmails } from './emails.ts';
+import type { InviteInputs } from './inputs.ts';
+import { inviteSummary, type InviteOutputs, type InviteReport } from './report.ts';
 
-export interface InviteInputs {
-  projectId: string;
-  buildId: string;
-  groups: string[];
-  testers: string[];
-  testerGroup?: string;
-  createGroups: boolean;
-  comment?: string;
-  notify: boolean;
+export interface InviteDeps extends Pick<StepDeps, 'logger' | 'signal'> {
+  client: { mobile: Pick<MobileClient, 'builds' | 'testers' | 'testerGroups'> };
 }
 
-export interface InviteDeps {
-  client: Pick<MobileClient, 'builds' | 'testers' | 'testerGroups'>;
-  log: (line: string) => void;
-  signal?: AbortSignal;
-}
-
-export type InviteOutputs = {
-  'invited-groups': string[];
-  'added-testers': string[];
-  'refused-testers': string[];
-  'created-groups': string[];
-};
-
-export interface InviteReport {
-  outputs: InviteOutputs;
-  projectId: string;
-  buildId: string;
-  testerGroup: string | undefined;
-}
-
-export async function run(inputs: InviteInputs, deps: InviteDeps): Promise<InviteReport> {
-  const testers = checkEmails(inputs.testers);
-  if (testers.length > 0 && inputs.testerGroup === undefined) {
-    throw new InputError(
-      'tester-group',
-      'is required with `testers` but was empty',
-      'the name of the group the testers join (created when absent)',
-    );
+export async function run(inputs: InviteInputs, deps: InviteDeps): Promise<ActionResult<InviteOutputs>> {
+  const report: InviteReport = {
+    outputs: { 'invited-groups': [], 'added-testers': [], 'refused-testers': [], 'created-groups': [] },
+    projectId: inputs.projectId,
+    buildId: inputs.buildId,
+    testerGroup: inputs.testerGroup,
+    invited: false,
+  };
+  try {
+    await invite(inputs, deps, report);
+    return { outputs: report.outputs, summary: inviteSummary(report), annotations: [] };
+  } catch (error) {
+    // Groups created and testers added stay so: the outputs and the summary say which.
+    const changed = report.outputs['created-groups'].length + report.outputs['added-testers'].length > 0;
+    return {
+      // No group was invited: the invitation is the last request.
+      outputs: { ...report.outputs, 'invited-groups': [] },
+      summary: changed ? inviteSummary(report) : '',
+      annotations: [],
+      failure: describeFailure(error, deps.signal),
+    };
   }
-  if (inputs.groups.length === 0 && testers.length === 0) {
-    throw new InputError(
-      'groups',
-      'and `testers` are both empty, so there is no one to invite',
-      'group names or ids in `groups`, or emails in `testers` with `tester-group`',
-    );
-  }
-  const call = deps.signal ? { signal: deps.signal } : undefined;
+}
 
-  const existing = (await deps.client.testerGroups.list(call)).groups ?? [];
-  const invited: string[] = [];
+async function invite(inputs: InviteInputs, deps: InviteDeps, report: InviteReport): Promise<void> {
+  const { testerGroups, testers, builds } = deps.client.mobile;
+  const { outputs } = report;
+  const call = { signal: deps.signal };
+
+  const existing = (await testerGroups.list(call)).groups ?? [];
   const unknown: string[] = [];
   for (const wanted of inputs.groups) {
     const group = findGroup(existing, wanted);
-    if (group) invited.push(group.name);
+    if (group) outputs['invited-groups'].push(group.name);
     else unknown.push(wanted);
   }
-  const created: string[] = [];
   if (unknown.length > 0 && !inputs.createGroups) {
     const known = existing.map((g) => g.name).join(', ') || 'none';
     throw new ActionError(
+      'refused',
       `Unknown tester group${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (the account has: ${known}). Fix \`groups\`, or set \`create-groups: true\` to create them.`,
     );
   }
   for (const name of unknown) {
-    const group = await deps.client.testerGroups.create(name, call);
-    deps.log(`Created tester group ${group.name}`);
-    created.push(group.name);
-    invited.push(group.name);
+    const group = await testerGroups.create(name, call);
+    deps.logger.info(`Created tester group ${group.name}`);
+    outputs['created-groups'].push(group.name);
+    outputs['invited-groups'].push(group.name);
   }
 
-  let added: string[] = [];
-  let refused: string[] = [];
-  if (testers.length > 0 && inputs.testerGroup !== undefined) {
-    await deps.client.testers.add({ emails: testers, group: inputs.testerGroup }, call);
+  if (inputs.testers.length > 0 && inputs.testerGroup !== undefined) {
+    await testers.add({ emails: inputs.testers, group: inputs.testerGroup }, call);
     // The answer holds only a status: the group's members say who made it in.
-    const after = (await deps.client.testerGroups.list(call)).groups ?? [];
+    const after = (await testerGroups.list(call)).groups ?? [];
     const group = findGroup(after, inputs.testerGroup);
     const members = new Set(membersOf(group).map((email) => email.toLowerCase()));
-    added = testers.filter((email) => members.has(email.toLowerCase()));
-    refused = testers.filter((email) => !members.has(email.toLowerCase()));
-    deps.log(
-      `Tester group ${inputs.testerGroup}: ${added.length} added${refused.length ? `, ${refused.length} refused (${refused.join(', ')})` : ''}`,
+    outputs['added-testers'] = inputs.testers.filter((email) => members.has(email.toLowerCase()));
+    outputs['refused-testers'] = inputs.testers.filter((email) => !members.has(email.toLowerCase()));
+    const refused = outputs['refused-testers'];
+    deps.logger.info(
+      `Tester group ${inputs.testerGroup}: ${outputs['added-testers'].length} added${refused.length ? `, ${refused.length} refused (${refused.join(', ')})` : ''}`,
     );
-    if (group && !invited.includes(group.name)) invited.push(group.name);
+    if (group && !outputs['invited-groups'].includes(group.name)) outputs['invited-groups'].push(group.name);
   }
 
-  if (invited.length === 0) {
+  if (outputs['invited-groups'].length === 0) {
     throw new ActionError(
-      `None of the testers could be added to ${inputs.testerGroup}, so no group was invited. Check the emails: ${refused.join(', ')}.`,
+      'refused',
+      `None of the testers could be added to ${inputs.testerGroup}, so no group was invited. Check the emails: ${outputs['refused-testers'].join(', ')}.`,
     );
   }
   try {
-    await deps.client.builds.invite(
+    await builds.invite(
       inputs.projectId,
       inputs.buildId,
       {
-        groups: invited,
+        groups: outputs['invited-groups'],
         ...(inputs.comment !== undefined ? { comment: inputs.comment } : {}),
         notify: inputs.notify,
       },
@@ -109,27 +93,17 @@ export async function run(inputs: InviteInputs, deps: InviteDeps): Promise<Invit
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       throw new ActionError(
+        'refused',
         `Build ${inputs.buildId} of project ${inputs.projectId} was not found: check \`project-id\` and \`build-id\` (upload-build's outputs of the same names), and that they belong to the account of the key.`,
-        'user',
         { cause: error },
       );
     }
     throw error;
   }
-  deps.log(
-    `Invited ${invited.join(', ')} to build ${inputs.buildId} of project ${inputs.projectId}${inputs.notify ? ', with emails' : ''}`,
+  report.invited = true;
+  deps.logger.info(
+    `Invited ${outputs['invited-groups'].join(', ')} to build ${inputs.buildId} of project ${inputs.projectId}${inputs.notify ? ', with emails' : ''}`,
   );
-  return {
-    outputs: {
-      'invited-groups': invited,
-      'added-testers': added,
-      'refused-testers': refused,
-      'created-groups': created,
-    },
-    projectId: inputs.projectId,
-    buildId: inputs.buildId,
-    testerGroup: inputs.testerGroup,
-  };
 }
 
 /** A group named exactly so, or whose id is the given text. */

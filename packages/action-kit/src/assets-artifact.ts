@@ -1,13 +1,15 @@
 /**
  * Job assets (logs, screenshots, video) downloaded from the service and uploaded as one workflow
- * artifact. Outside a runner with an artifact service (no ACTIONS_RUNTIME_TOKEN), the files stay
- * on disk and the log says so, since a missing artifact should not fail a test run.
+ * artifact. Where the host has no artifact service, the files stay on disk and the log says so,
+ * since a missing artifact should not fail a test run.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallOptions, DownloadResult, JobAssetList } from '@sauce-actions/api';
+import type { Artifacts } from './deps.ts';
 import type { ReportedJob } from './job-report.ts';
 import { RequestPacer } from './job-follower.ts';
+import type { Logger } from './logger.ts';
 
 export interface AssetSource {
   list(jobId: string, params?: object, options?: CallOptions): Promise<JobAssetList>;
@@ -20,24 +22,16 @@ export interface AssetSource {
   ): Promise<DownloadResult>;
 }
 
-export type ArtifactUploader = (
-  name: string,
-  files: string[],
-  rootDirectory: string,
-) => Promise<{ id?: number; size?: number }>;
-
 export interface CollectAssetsOptions {
   assets: AssetSource;
   jobs: readonly Pick<ReportedJob, 'id' | 'name'>[];
   /** Folder the files are written in, one subfolder per job. */
   dir: string;
   artifactName: string;
-  log: (line: string) => void;
-  /** Default: `@actions/artifact`, when the runner offers the artifact service. */
-  upload?: ArtifactUploader;
+  logger: Logger;
+  artifacts: Artifacts;
   signal?: AbortSignal;
   maxRequestsPerSecond?: number;
-  env?: NodeJS.ProcessEnv;
 }
 
 /** Downloads every asset of the jobs, uploads them; answers the artifact name, or undefined when not uploaded. */
@@ -56,23 +50,24 @@ export async function collectJobAssets(options: CollectAssetsOptions): Promise<s
         count += 1;
       }
     } catch (error) {
-      options.log(`Could not download the assets of job ${job.id}: ${(error as Error).message}`);
+      options.logger.warning(`Could not download the assets of job ${job.id}: ${(error as Error).message}`);
     }
   }
   if (count === 0) {
-    options.log('No job assets to upload.');
+    options.logger.info('No job assets to upload.');
     return undefined;
   }
   const files = await filesUnder(options.dir);
-  const upload = options.upload ?? (await defaultUploader(options.env ?? process.env));
-  if (!upload) {
-    options.log(
-      `The artifact service is not available here (no ACTIONS_RUNTIME_TOKEN): ${count} asset file(s) are left in ${options.dir} and not uploaded.`,
+  const result = await options.artifacts.upload(options.artifactName, files, options.dir, {
+    retentionDays: 30,
+  });
+  if (!result) {
+    options.logger.info(
+      `The artifact service is not available here: ${count} asset file(s) are left in ${options.dir} and not uploaded.`,
     );
     return undefined;
   }
-  const result = await upload(options.artifactName, files, options.dir);
-  options.log(
+  options.logger.info(
     `Uploaded ${count} asset file(s) of ${options.jobs.length} job(s) as artifact "${options.artifactName}"${result.id !== undefined ? ` (id ${result.id})` : ''}.`,
   );
   return options.artifactName;
@@ -92,12 +87,4 @@ export function assetFileNames(list: JobAssetList): string[] {
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
-}
-
-async function defaultUploader(env: NodeJS.ProcessEnv): Promise<ArtifactUploader | undefined> {
-  if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) return undefined;
-  // Loaded only when used: the artifact client is large and most runs upload nothing.
-  const { DefaultArtifactClient } = await import('@actions/artifact');
-  const client = new DefaultArtifactClient();
-  return (name, files, root) => client.uploadArtifact(name, files, root, { retentionDays: 30 });
 }

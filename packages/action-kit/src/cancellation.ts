@@ -1,63 +1,45 @@
 /**
- * One abort signal for a waiting action: it fires at the deadline and when the runner cancels the
- * job. The runner sends SIGINT, then SIGTERM, then kills the process within seconds, so the
- * listeners only abort: the action's own code then stops what it started and reports, quickly.
+ * A step's deadline: a signal that aborts when the host cancels the run or when `timeout` passes,
+ * with a reason that tells the two apart (`abortReasonOf`). The runner kills a cancelled step
+ * within seconds, so aborting is all the listeners do: the action then stops what it started.
  */
+import { StepTimeoutError } from './failure.ts';
 
-export type CancellationReason = 'timeout' | 'cancelled';
-
-export interface CancellationOptions {
-  /** Longest time before the signal aborts with reason `timeout`; 0 or Infinity means none. */
-  timeoutMs: number;
-  /** Signals that mean the run is cancelled (default SIGINT and SIGTERM). */
-  signals?: readonly NodeJS.Signals[];
-  /** Called once when the signal aborts, for a log line. */
-  onAbort?: (reason: CancellationReason) => void;
-}
-
-export interface Cancellation {
+export interface Deadline {
   signal: AbortSignal;
-  /** Why the signal aborted, or undefined while it has not. */
-  reason(): CancellationReason | undefined;
-  /** Clears the timer and the process listeners; safe to call more than once. */
+  /** Clears the timer; safe to call more than once. */
   dispose(): void;
 }
 
-export function startCancellation(options: CancellationOptions): Cancellation {
+/** Node's timers hold at most this many milliseconds; a longer wait is armed in turns. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `cancel` (the host's signal) or `timeoutMs`, whichever comes first; 0 or Infinity means no deadline. */
+export function withDeadline(cancel: AbortSignal, timeoutMs: number, input = 'timeout'): Deadline {
   const controller = new AbortController();
-  let why: CancellationReason | undefined;
-  const signals = options.signals ?? ['SIGINT', 'SIGTERM'];
+  const onCancel = (): void => controller.abort(cancel.reason);
+  if (cancel.aborted) onCancel();
+  else cancel.addEventListener('abort', onCancel, { once: true });
 
-  const abort = (reason: CancellationReason): void => {
-    if (why !== undefined) return;
-    why = reason;
-    const error = new Error(reason === 'timeout' ? `timed out after ${options.timeoutMs} ms` : 'cancelled');
-    error.name = reason === 'timeout' ? 'TimeoutError' : 'AbortError';
-    controller.abort(error);
-    options.onAbort?.(reason);
+  let timer: NodeJS.Timeout | undefined;
+  const endsAt = Date.now() + timeoutMs;
+  const arm = (): void => {
+    const remaining = endsAt - Date.now();
+    if (remaining <= 0) {
+      controller.abort(new StepTimeoutError(timeoutMs, input));
+      return;
+    }
+    timer = setTimeout(arm, Math.min(remaining, MAX_TIMER_MS));
+    // The deadline alone must not keep the process alive once the work is done.
+    timer.unref();
   };
+  if (Number.isFinite(timeoutMs) && timeoutMs > 0 && !controller.signal.aborted) arm();
 
-  const onSignal = (): void => abort('cancelled');
-  // Installing a listener replaces Node's default exit on these signals, which is what lets the
-  // action clean up; a second signal while cleaning up changes nothing more.
-  for (const name of signals) process.on(name, onSignal);
-
-  const timer =
-    Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
-      ? setTimeout(() => abort('timeout'), options.timeoutMs)
-      : undefined;
-  // The deadline alone must not keep the process alive once the work is done.
-  timer?.unref();
-
-  let disposed = false;
   return {
     signal: controller.signal,
-    reason: () => why,
     dispose: () => {
-      if (disposed) return;
-      disposed = true;
       if (timer) clearTimeout(timer);
-      for (const name of signals) process.off(name, onSignal);
+      cancel.removeEventListener('abort', onCancel);
     },
   };
 }

@@ -1,44 +1,42 @@
 /** Connection inputs of the three services, read, checked and masked before anything is sent. */
-import * as core from '@actions/core';
 import {
   AUTOMATION_REGIONS,
   MOBILE_REGIONS,
   SauceClient,
   type AutomationRegion,
-  type Logger,
   type MobileRegion,
   type SauceClientOptions,
 } from '@sauce-actions/api';
 import { InputError, quoteValue } from './input-error.ts';
-import { readEnum, readString } from './inputs.ts';
+import type { InputReader } from './inputs.ts';
+import { clientLogger, type Logger } from './logger.ts';
 import { registerSecret } from './secrets.ts';
 
+/** Mobile distribution: an API key (with the email for REST calls), or an OIDC token. */
 export interface MobileConnection {
+  service: 'mobile';
   region: MobileRegion;
-  apiUrl: string | undefined;
-  email: string | undefined;
-  apiKey: string | undefined;
-  oidcToken: string | undefined;
-  oidcConfigKey: string | undefined;
+  apiUrl?: string;
+  email?: string;
+  apiKey?: string;
+  oidcToken?: string;
+  oidcConfigKey?: string;
 }
 
+/** Automation REST and AI authoring: a user name and access key. */
 export interface SauceConnection {
+  service: 'sauce';
   region: AutomationRegion;
-  apiUrl: string | undefined;
+  apiUrl?: string;
   username: string;
   accessKey: string;
 }
 
-/** A secret from its input or, when that is empty, from an environment variable; masked at once. */
-function readSecret(name: string, envName?: string): string | undefined {
-  const value = readString(name) ?? (envName ? process.env[envName]?.trim() || undefined : undefined);
-  if (value !== undefined) registerSecret(value);
-  return value;
-}
+export type Connection = MobileConnection | SauceConnection;
 
 /** `api-url`: an http(s) address without credentials in it. */
-export function readApiUrl(name = 'api-url'): string | undefined {
-  const value = readString(name);
+export function readApiUrl(read: InputReader, name = 'api-url'): string | undefined {
+  const value = read.string(name);
   if (value === undefined) return undefined;
   let url: URL;
   try {
@@ -64,14 +62,17 @@ export function readApiUrl(name = 'api-url'): string | undefined {
   return value.replace(/\/+$/, '');
 }
 
-/** Mobile distribution: `api-key` (or `SAUCE_APPDIST_API_KEY`) with `email`, or an OIDC token and config key. */
-export function readMobileConnection(options: { needsEmail?: boolean } = {}): MobileConnection {
-  const region = readEnum('region', MOBILE_REGIONS, 'us-east-1');
-  const apiUrl = readApiUrl();
-  const oidcToken = readSecret('oidc-token');
-  const oidcConfigKey = readString('oidc-config-key');
-  const email = readString('email');
-  const apiKey = oidcToken === undefined ? readSecret('api-key', 'SAUCE_APPDIST_API_KEY') : undefined;
+/** `api-key` (or `SAUCE_APPDIST_API_KEY`) with `email`, or `oidc-token` with `oidc-config-key`. */
+export function readMobileConnection(
+  read: InputReader,
+  options: { needsEmail?: boolean } = {},
+): MobileConnection {
+  const region = read.enum('region', MOBILE_REGIONS, 'us-east-1');
+  const apiUrl = readApiUrl(read);
+  const oidcToken = read.secret('oidc-token');
+  const oidcConfigKey = read.string('oidc-config-key');
+  const email = read.string('email');
+  const apiKey = oidcToken === undefined ? read.secret('api-key', 'SAUCE_APPDIST_API_KEY') : undefined;
   if (oidcToken !== undefined && oidcConfigKey === undefined) {
     throw new InputError(
       'oidc-config-key',
@@ -94,15 +95,22 @@ export function readMobileConnection(options: { needsEmail?: boolean } = {}): Mo
       'the account email that goes with the API key',
     );
   }
-  return { region, apiUrl, email, apiKey, oidcToken, oidcConfigKey };
+  return {
+    service: 'mobile',
+    region,
+    ...(apiUrl !== undefined ? { apiUrl } : {}),
+    ...(email !== undefined ? { email } : {}),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(oidcToken !== undefined ? { oidcToken, oidcConfigKey: oidcConfigKey as string } : {}),
+  };
 }
 
-/** Automation REST and AI authoring: `username` and `access-key`, with `SAUCE_USERNAME`/`SAUCE_ACCESS_KEY` fallbacks. */
-export function readSauceConnection(): SauceConnection {
-  const region = readEnum('region', AUTOMATION_REGIONS, 'us-west-1');
-  const apiUrl = readApiUrl();
-  const username = readString('username') ?? (process.env.SAUCE_USERNAME?.trim() || undefined);
-  const accessKey = readSecret('access-key', 'SAUCE_ACCESS_KEY');
+/** `username` and `access-key`, with the `SAUCE_USERNAME` and `SAUCE_ACCESS_KEY` fallbacks. */
+export function readSauceConnection(read: InputReader): SauceConnection {
+  const region = read.enum('region', AUTOMATION_REGIONS, 'us-west-1');
+  const apiUrl = readApiUrl(read);
+  const username = read.string('username') ?? read.env('SAUCE_USERNAME');
+  const accessKey = read.secret('access-key', 'SAUCE_ACCESS_KEY');
   if (username === undefined) {
     throw new InputError(
       'username',
@@ -118,36 +126,20 @@ export function readSauceConnection(): SauceConnection {
     );
   }
   registerSecret(accessKey, username);
-  return { region, apiUrl, username, accessKey };
+  return { service: 'sauce', region, username, accessKey, ...(apiUrl !== undefined ? { apiUrl } : {}) };
 }
 
-/** The client's logger, bridged to the step log: debug lines only show with step debugging on. */
-export const actionsLogger: Logger = {
-  debug: (message) => core.debug(message),
-  warn: (message) => core.warning(message),
-};
-
-export function mobileClientOptions(connection: MobileConnection): SauceClientOptions {
-  return {
-    mobileRegion: connection.region,
-    ...(connection.apiUrl !== undefined ? { apiUrl: connection.apiUrl } : {}),
-    ...(connection.email !== undefined ? { email: connection.email } : {}),
-    ...(connection.apiKey !== undefined ? { apiKey: connection.apiKey } : {}),
-    ...(connection.oidcToken !== undefined ? { oidcToken: connection.oidcToken } : {}),
-    ...(connection.oidcConfigKey !== undefined ? { oidcConfigKey: connection.oidcConfigKey } : {}),
-  };
+/** The client's options for a connection. */
+export function clientOptions(connection: Connection): SauceClientOptions {
+  if (connection.service === 'sauce') {
+    const { region, username, accessKey, apiUrl } = connection;
+    return { region, username, accessKey, ...(apiUrl !== undefined ? { apiUrl } : {}) };
+  }
+  const { service: _service, region, ...rest } = connection;
+  return { mobileRegion: region, ...rest };
 }
 
-export function sauceClientOptions(connection: SauceConnection): SauceClientOptions {
-  return {
-    region: connection.region,
-    username: connection.username,
-    accessKey: connection.accessKey,
-    ...(connection.apiUrl !== undefined ? { apiUrl: connection.apiUrl } : {}),
-  };
-}
-
-/** Makes the client with the step-log logger; the caller closes it. */
-export function createClient(options: SauceClientOptions, logger: Logger = actionsLogger): SauceClient {
-  return new SauceClient({ ...options, logger });
+/** Makes the client, logging on the action's logger; the caller closes it. */
+export function createClient(connection: Connection, logger: Logger): SauceClient {
+  return new SauceClient({ ...clientOptions(connection), logger: clientLogger(logger) });
 }

@@ -4,9 +4,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import * as core from '@actions/core';
+import type { Annotation } from './result.ts';
 import { redactSecrets } from './secrets.ts';
-import { escapeHtml, linkHtml, SummaryBuilder } from './summary.ts';
+import { escapeHtml, linkHtml, safeText } from './summary.ts';
 
 export type ReportedJobStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
 
@@ -71,9 +71,6 @@ export interface JobsReport {
   maxRows?: number;
 }
 
-/** Either the kit's builder or `core.summary` itself (the builder writes through `core.summary`). */
-export type SummaryTarget = SummaryBuilder | typeof core.summary;
-
 const order: Record<ReportedJobStatus, number> = {
   failed: 0,
   error: 1,
@@ -89,19 +86,6 @@ export function sortJobsForReport(jobs: readonly ReportedJob[]): ReportedJob[] {
     .map((job, index) => ({ job, index }))
     .sort((a, b) => order[a.job.status] - order[b.job.status] || a.index - b.index)
     .map(({ job }) => job);
-}
-
-/** Appends the totals and the table of every job to the step summary and writes it. */
-export async function writeJobsSummary(target: SummaryTarget, report: JobsReport): Promise<void> {
-  core.summary.addRaw(renderJobsSummary(report), true);
-  if (target instanceof SummaryBuilder) {
-    await target.write();
-  } else if (process.env.GITHUB_STEP_SUMMARY) {
-    await target.write();
-  } else {
-    core.debug('no GITHUB_STEP_SUMMARY: the step summary is not written');
-    target.emptyBuffer();
-  }
 }
 
 /** A column an action adds to the jobs table; `cell` returns HTML it has escaped itself. */
@@ -121,14 +105,14 @@ export interface JobsTableOptions {
 
 /** The table of jobs, failures first: job, platform, status, any extra columns, duration, link. */
 export function renderJobsTable(jobs: readonly ReportedJob[], options: JobsTableOptions = {}): string {
-  const text = (value: string): string => escapeHtml(redactSecrets(value));
+  const text = safeText;
   const maxRows = options.maxRows ?? 1000;
   const showPlatform = options.showPlatform ?? true;
   const extra = options.extraColumns ?? [];
   const sorted = sortJobsForReport(jobs);
   const rows = sorted.slice(0, maxRows).map((job) => {
     const name = job.detail ? `${text(job.name)}<br><sub>${text(job.detail)}</sub>` : text(job.name);
-    const link = job.url ? linkHtml({ text: job.id, href: redactSecrets(job.url) }) : text(job.id);
+    const link = job.url ? linkHtml({ text: job.id, href: job.url }) : text(job.id);
     const cells = [
       name,
       ...(showPlatform ? [text(job.platform)] : []),
@@ -156,7 +140,7 @@ export function renderJobsTable(jobs: readonly ReportedJob[], options: JobsTable
 /** The summary section as HTML, escaped and redacted. */
 export function renderJobsSummary(report: JobsReport): string {
   const tally = tallyJobs(report.jobs);
-  const text = (value: string): string => escapeHtml(redactSecrets(value));
+  const text = safeText;
   const parts: string[] = [`<h2>${text(report.title)}</h2>`];
   if (report.buildName) parts.push(`<p>Build: <code>${text(report.buildName)}</code></p>`);
   const totals = [`${tally.total} jobs`, `${tally.passed} passed`, `${tally.failed} failed`];
@@ -180,20 +164,13 @@ const statusIcon: Record<ReportedJobStatus, string> = {
   queued: '🕒',
 };
 
-/** One `::error` annotation per failed job, with its link. */
-export function annotateFailedJobs(jobs: readonly ReportedJob[]): void {
-  for (const job of jobs) {
-    if (!isFailedJob(job)) continue;
-    const detail = job.detail ? `: ${job.detail}` : '';
-    core.error(
-      redactSecrets(
-        `Job "${job.name}" (${job.platform}) ${job.status === 'error' ? 'ended in error' : 'failed'}${detail}. ${job.url}`,
-      ),
-      {
-        title: redactSecrets(`Failed job: ${job.name}`),
-      },
-    );
-  }
+/** One error annotation per failed job, with its link. */
+export function failedJobAnnotations(jobs: readonly ReportedJob[]): Annotation[] {
+  return jobs.filter(isFailedJob).map((job) => ({
+    level: 'error',
+    message: `Job "${job.name}" (${job.platform}) ${job.status === 'error' ? 'ended in error' : 'failed'}${job.detail ? `: ${job.detail}` : ''}. ${job.url}`,
+    title: `Failed job: ${job.name}`,
+  }));
 }
 
 /** Writes any JSON-able data, redacted, creating the folder it goes in. */

@@ -1,4 +1,4 @@
-/** Links to the service's pages and to the workflow run, for summaries and outputs. */
+/** Links to the service's pages, for summaries and outputs, where the service gave none. */
 import type { MobileRegion } from '@sauce-actions/api';
 import { mobileBaseUrls, trimTrailingSlash } from '@sauce-actions/api';
 
@@ -15,11 +15,4 @@ export function mobileBuildUrl(base: string, projectId: string | number, buildId
 /** The page where testers are invited to a build. */
 export function mobileInviteUrl(base: string, projectId: string | number, buildId: string | number): string {
   return `${mobileBuildUrl(base, projectId, buildId)}/invite-testers`;
-}
-
-/** The run of the workflow that is executing, from the runner's context variables. */
-export function workflowRunUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: runId } = env;
-  if (!server || !repository || !runId) return undefined;
-  return `${trimTrailingSlash(server)}/${repository}/actions/runs/${runId}`;
 }

@@ -1,11 +1,12 @@
 /** Progress of long transfers in the step log: percent and rate, at most once every few seconds. */
+import type { Logger } from './logger.ts';
 
 export interface ProgressOptions {
   /** What moves, for example "Uploading app.apk". */
   label: string;
   /** Least time between two lines (default 5 s). */
   intervalMs?: number;
-  log: (line: string) => void;
+  logger: Pick<Logger, 'info'>;
   now?: () => number;
 }
 
@@ -26,7 +27,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
     done = finished;
     const percent = totalBytes > 0 ? Math.floor((sentBytes / totalBytes) * 100) : 0;
     const seconds = Math.max((at - started) / 1000, 0.001);
-    options.log(
+    options.logger.info(
       `${options.label}: ${percent}% (${formatBytes(sentBytes)} of ${formatBytes(totalBytes)}, ${formatBytes(sentBytes / seconds)}/s)`,
     );
   };

@@ -1,11 +1,18 @@
 /**
- * Every secret the action has read. Each is masked with `core.setSecret` the moment it is read,
- * which only hides it from the runner's log; the error wrapper and the summary also redact these
- * before writing anything, since files and annotations are not always masked.
+ * Every secret the action has read. Each is handed to the host's masker the moment it is read
+ * (the runner then hides it in the log); everything the kit writes (summaries, files, errors,
+ * outputs) is also redacted here, since files and annotations are not always masked.
  */
-import * as core from '@actions/core';
 
 const secrets = new Set<string>();
+const maskers = new Set<(secret: string) => void>();
+
+/** Registers the host's way of hiding a secret from its log; it also receives the secrets known so far. */
+export function onSecret(masker: (secret: string) => void): () => void {
+  maskers.add(masker);
+  for (const secret of secrets) masker(secret);
+  return () => maskers.delete(masker);
+}
 
 /** Masks a secret at once, with the encoded forms a service may echo back. */
 export function registerSecret(secret: string, basicUser?: string): void {
@@ -15,7 +22,7 @@ export function registerSecret(secret: string, basicUser?: string): void {
   for (const form of forms) {
     if (secrets.has(form)) continue;
     secrets.add(form);
-    core.setSecret(form);
+    for (const masker of maskers) masker(form);
   }
 }
 

@@ -1,8 +1,8 @@
 /**
- * Step summary builders on `core.summary`. Values from users or the service are escaped, since
- * the summary is HTML, and redacted, since the summary file is not masked like the log.
+ * Step summaries, built as text any host can publish (the runner's step summary, a file the command
+ * line writes). Values from users or the service are escaped, since the summary holds HTML, and
+ * redacted, since the summary is not masked like the log.
  */
-import * as core from '@actions/core';
 import { redactSecrets } from './secrets.ts';
 
 export function escapeHtml(text: string): string {
@@ -14,95 +14,80 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
+/** Escaped and redacted: for any text that came from a user or the service. */
+export function safeText(text: string): string {
+  return escapeHtml(redactSecrets(text));
+}
+
 export interface SummaryLink {
   text: string;
   href: string;
 }
 
-/** An anchor, escaped. */
+/** An anchor, escaped and redacted. */
 export function linkHtml(link: SummaryLink): string {
-  return `<a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a>`;
+  return `<a href="${safeText(link.href)}">${safeText(link.text)}</a>`;
 }
 
 /** A row of the facts table: a label and a value, or a link; rows without a value are skipped. */
 export type Fact = readonly [label: string, value: string | number | SummaryLink | undefined];
 
-/** Builds a step summary section by section; `write()` appends it to the step's summary file. */
+/** Builds a step summary section by section; `toString()` is the text a host publishes. */
 export class SummaryBuilder {
-  readonly #summary = core.summary;
-
-  constructor() {
-    this.#summary.emptyBuffer();
-  }
+  readonly #parts: string[] = [];
 
   heading(text: string, level: 1 | 2 | 3 = 2): this {
-    this.#summary.addHeading(escapeHtml(redactSecrets(text)), level);
-    return this;
+    return this.raw(`<h${level}>${safeText(text)}</h${level}>`);
   }
 
   paragraph(text: string): this {
-    this.#summary.addRaw(`<p>${escapeHtml(redactSecrets(text))}</p>`, true);
-    return this;
+    return this.raw(`<p>${safeText(text)}</p>`);
   }
 
   /** A two-column table of facts. */
   facts(rows: readonly Fact[]): this {
     const kept = rows.filter((row) => row[1] !== undefined && row[1] !== '');
     if (kept.length === 0) return this;
-    this.#summary.addTable([
-      [
-        { data: 'Item', header: true },
-        { data: 'Value', header: true },
-      ],
-      ...kept.map(([label, value]) => [escapeHtml(label), cellHtml(value as string | number | SummaryLink)]),
-    ]);
-    return this;
+    const body = kept.map(
+      ([label, value]) => `<tr><td>${safeText(label)}</td><td>${cellHtml(value as string | number | SummaryLink)}</td></tr>`,
+    );
+    return this.raw(`<table><tr><th>Item</th><th>Value</th></tr>${body.join('')}</table>`);
   }
 
   /** A table with a header row; every cell is text. */
   table(header: readonly string[], rows: readonly (readonly string[])[]): this {
-    this.#summary.addTable([
-      header.map((cell) => ({ data: escapeHtml(cell), header: true })),
-      ...rows.map((row) => row.map((cell) => escapeHtml(redactSecrets(cell)))),
-    ]);
-    return this;
+    const head = `<tr>${header.map((cell) => `<th>${safeText(cell)}</th>`).join('')}</tr>`;
+    const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${safeText(cell)}</td>`).join('')}</tr>`);
+    return this.raw(`<table>${head}${body.join('')}</table>`);
   }
 
   /** A bulleted list of links; links without an address are skipped. */
   links(links: readonly (SummaryLink | undefined)[]): this {
     const kept = links.filter((link): link is SummaryLink => link !== undefined && link.href !== '');
-    if (kept.length > 0) this.#summary.addList(kept.map((link) => linkHtml(redactLink(link))));
-    return this;
+    return kept.length > 0 ? this.#bullets(kept.map(linkHtml)) : this;
   }
 
   /** A bulleted list of text items, or `empty` when there are none. */
   list(items: readonly string[], empty?: string): this {
-    if (items.length > 0) this.#summary.addList(items.map((item) => escapeHtml(redactSecrets(item))));
-    else if (empty !== undefined) this.paragraph(empty);
+    if (items.length > 0) return this.#bullets(items.map(safeText));
+    return empty !== undefined ? this.paragraph(empty) : this;
+  }
+
+  /** HTML the caller has escaped itself. */
+  raw(html: string): this {
+    this.#parts.push(`${html}\n`);
     return this;
   }
 
-  /** The HTML built so far (for tests and for logs). */
-  html(): string {
-    return this.#summary.stringify();
+  toString(): string {
+    return this.#parts.join('');
   }
 
-  /** Appends to the summary file; outside a runner (no `GITHUB_STEP_SUMMARY`) it only logs. */
-  async write(): Promise<void> {
-    if (!process.env.GITHUB_STEP_SUMMARY) {
-      core.debug('no GITHUB_STEP_SUMMARY: the step summary is not written');
-      this.#summary.emptyBuffer();
-      return;
-    }
-    await this.#summary.write();
+  #bullets(itemsHtml: readonly string[]): this {
+    return this.raw(`<ul>${itemsHtml.map((item) => `<li>${item}</li>`).join('')}</ul>`);
   }
 }
 
 function cellHtml(value: string | number | SummaryLink): string {
-  if (typeof value === 'object') return linkHtml(redactLink(value));
-  return escapeHtml(redactSecrets(String(value)));
-}
-
-function redactLink(link: SummaryLink): SummaryLink {
-  return { text: redactSecrets(link.text), href: redactSecrets(link.href) };
+  return typeof value === 'object' ? linkHtml(value) : safeText(String(value));
 }

@@ -1,8 +1,27 @@
-/** The step summary of an upload: what was uploaded and where to go next. */
+/** What an upload reports: its outputs, and the step summary of what was uploaded and where to go next. */
 import { formatBytes, SummaryBuilder } from '@sauce-actions/action-kit';
-import type { UploadReport } from './run.ts';
 
-export function uploadSummary(report: UploadReport): SummaryBuilder {
+export type UploadOutputs = {
+  'build-id': string;
+  'project-id': string;
+  'build-url': string;
+  'download-page-url': string;
+  'landing-page-url': string;
+  'app-name': string;
+  'app-version': string;
+};
+
+/** The outputs, and what the summary shows beyond them. */
+export interface UploadReport {
+  outputs: UploadOutputs;
+  sizeBytes: number;
+  platform: string;
+  inviteUrl: string;
+  groups: string[];
+  tags: string[];
+}
+
+export function uploadSummary(report: UploadReport): string {
   const { outputs } = report;
   return new SummaryBuilder()
     .heading(`Uploaded ${outputs['app-name'] || 'the app'} ${outputs['app-version']}`.trim())
@@ -21,5 +40,6 @@ export function uploadSummary(report: UploadReport): SummaryBuilder {
       { text: 'Download page', href: outputs['download-page-url'] },
       { text: 'Landing page', href: outputs['landing-page-url'] },
       { text: 'Invite testers', href: report.inviteUrl },
-    ]);
+    ])
+    .toString();
 }

@@ -1,0 +1,54 @@
+/** The inputs of invite-testers, read and checked before anything is sent. */
+import {
+  InputError,
+  present,
+  readMobileConnection,
+  type InputReader,
+  type MobileConnection,
+} from '@sauce-actions/action-kit';
+import { checkEmails } from './emails.ts';
+
+export interface InviteInputs {
+  connection: MobileConnection;
+  projectId: string;
+  buildId: string;
+  groups: string[];
+  /** Emails, checked and without duplicates. */
+  testers: string[];
+  testerGroup?: string;
+  createGroups: boolean;
+  comment?: string;
+  notify: boolean;
+}
+
+export function readInputs(read: InputReader): InviteInputs {
+  const connection = readMobileConnection(read, { needsEmail: true });
+  const groups = read.list('groups');
+  const testers = checkEmails(read.list('testers'));
+  const testerGroup = read.string('tester-group');
+  if (testers.length > 0 && testerGroup === undefined) {
+    throw new InputError(
+      'tester-group',
+      'is required with `testers` but was empty',
+      'the name of the group the testers join (created when absent)',
+    );
+  }
+  if (groups.length === 0 && testers.length === 0) {
+    throw new InputError(
+      'groups',
+      'and `testers` are both empty, so there is no one to invite',
+      'group names or ids in `groups`, or emails in `testers` with `tester-group`',
+    );
+  }
+  return {
+    connection,
+    projectId: read.requiredString('project-id'),
+    buildId: read.requiredString('build-id'),
+    groups,
+    testers,
+    ...present('testerGroup', testerGroup),
+    createGroups: read.boolean('create-groups', false),
+    ...present('comment', read.string('comment')),
+    notify: read.boolean('notify', false),
+  };
+}

@@ -1,0 +1,64 @@
+/** The inputs of upload-build, read and checked before anything is sent. */
+import {
+  InputError,
+  present,
+  readMobileConnection,
+  type InputReader,
+  type MobileConnection,
+} from '@sauce-actions/action-kit';
+import type { MobileUploadPlatform } from '@sauce-actions/api';
+
+export const PLATFORMS = [
+  'Xbox',
+  'PlayStation',
+  'switch',
+  'windows',
+  'macos',
+] as const satisfies readonly MobileUploadPlatform[];
+
+export interface UploadInputs {
+  connection: MobileConnection;
+  /** A path or a glob, relative to the workspace. */
+  file: string;
+  appName?: string;
+  symbolsFile?: string;
+  groups: string[];
+  notify: boolean;
+  releaseNotes?: string;
+  releaseNotesFile?: string;
+  autoUpdate: boolean;
+  tags: string[];
+  folderName?: string;
+  landingPageMode?: 'open' | 'closed';
+  uploadToVendor: boolean;
+  platform?: MobileUploadPlatform;
+  metadata: Record<string, string>;
+  /** Longest wait for the service to take the file once it is sent. */
+  timeoutMs: number;
+}
+
+export function readInputs(read: InputReader): UploadInputs {
+  const releaseNotes = read.string('release-notes');
+  const releaseNotesFile = read.string('release-notes-file');
+  if (releaseNotes !== undefined && releaseNotesFile !== undefined) {
+    throw new InputError('release-notes-file', 'is set together with `release-notes`', 'one of the two');
+  }
+  return {
+    connection: readMobileConnection(read),
+    file: read.requiredString('file'),
+    ...present('appName', read.string('app-name')),
+    ...present('symbolsFile', read.string('symbols-file')),
+    groups: read.list('groups'),
+    notify: read.boolean('notify', false),
+    ...present('releaseNotes', releaseNotes),
+    ...present('releaseNotesFile', releaseNotesFile),
+    autoUpdate: read.boolean('auto-update', false),
+    tags: read.list('tags'),
+    ...present('folderName', read.string('folder-name')),
+    ...present('landingPageMode', read.enum('landing-page-mode', ['open', 'closed'])),
+    uploadToVendor: read.boolean('upload-to-vendor', false),
+    ...present('platform', read.enum('platform', PLATFORMS)),
+    metadata: read.keyValues('metadata'),
+    timeoutMs: read.duration('timeout', 30 * 60_000, { minMs: 1000 }),
+  };
+}

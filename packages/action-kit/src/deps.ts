@@ -1,0 +1,107 @@
+/**
+ * The contract between an action and the host that runs it. An action is `readInputs` (every
+ * input, checked, into one typed object) and `run(inputs, deps)`, whose every effect goes through
+ * `deps`; the host (the GitHub runner, the command line) builds the deps and publishes the result.
+ */
+import { sleep, type SauceClient } from '@sauce-actions/api';
+import type { Connection } from './connection.ts';
+import type { InputReader } from './inputs.ts';
+import type { Logger } from './logger.ts';
+import type { ActionResult, Outputs } from './result.ts';
+
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`, rejects when the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => Date.now(), sleep };
+
+/** Values a step saves for its post step (which may run in another process). */
+export interface StepState {
+  save(name: string, value: string): void;
+  /** '' when nothing was saved under the name. */
+  get(name: string): string;
+}
+
+/** State kept in memory: for tests, and for a host that runs the post step in the same process. */
+export function memoryState(initial: Readonly<Record<string, string>> = {}): StepState & {
+  readonly saved: Map<string, string>;
+} {
+  const saved = new Map(Object.entries(initial));
+  return { saved, save: (name, value) => void saved.set(name, value), get: (name) => saved.get(name) ?? '' };
+}
+
+/** What the host knows of the workflow run, for names that must be unique per run and attempt. */
+export interface WorkflowRun {
+  runNumber?: string;
+  runAttempt?: string;
+  /** The job's id in the workflow. */
+  job?: string;
+  /** The step's id. */
+  step?: string;
+}
+
+export interface UploadedArtifact {
+  id?: number | undefined;
+  size?: number | undefined;
+}
+
+/** Workflow artifacts. */
+export interface Artifacts {
+  /** Uploads files as one artifact; `undefined` when this host has no artifact service. */
+  upload(
+    name: string,
+    files: readonly string[],
+    rootDirectory: string,
+    options?: { retentionDays?: number },
+  ): Promise<UploadedArtifact | undefined>;
+}
+
+/** A folder of tools kept across runs, by name and version (the runner's tool cache). */
+export interface ToolCache {
+  /** The cached folder, '' when that version is not cached. */
+  find(tool: string, version: string): Promise<string>;
+  downloadTool(url: string): Promise<string>;
+  extractTar(file: string): Promise<string>;
+  extractZip(file: string): Promise<string>;
+  cacheDir(sourceDir: string, tool: string, version: string): Promise<string>;
+}
+
+/** Every effect of a step but the service client. */
+export interface StepDeps {
+  logger: Logger;
+  /** Aborts when the run is cancelled (reason `CancelledError`). */
+  signal: AbortSignal;
+  clock: Clock;
+  /** Where relative paths start. */
+  workspace: string;
+  /** A folder for files that last as long as the job (results, logs). */
+  tempDir: string;
+  state: StepState;
+  workflow: WorkflowRun;
+  artifacts: Artifacts;
+  tools: ToolCache;
+}
+
+export interface ActionDeps extends StepDeps {
+  /** Made by the host from `inputs.connection`, closed by the host. */
+  client: SauceClient;
+}
+
+export interface ActionInputs {
+  connection: Connection;
+}
+
+export interface ActionDefinition<I extends ActionInputs = ActionInputs, O extends Outputs = Outputs> {
+  /** Names the step in failure summaries, for example "Upload build". */
+  title: string;
+  readInputs(read: InputReader): I | Promise<I>;
+  run(inputs: I, deps: ActionDeps): Promise<ActionResult<O>>;
+}
+
+/** A post step: runs after the job's steps, whatever their outcome, to clean up what the step started. */
+export interface PostDefinition<I extends ActionInputs = ActionInputs> extends ActionDefinition<I> {
+  /** Whether the state the main step saved leaves anything to do; if not, no input is even read. */
+  hasWork(state: StepState): boolean;
+}

@@ -1,0 +1,162 @@
+/**
+ * The GitHub runner's host: the only module that talks to the runner (`@actions/core`). It reads
+ * inputs from the runner, builds the deps, runs the action, and publishes the result the same way
+ * for every action: outputs, then the summary, then annotations, then the failure.
+ */
+import os from 'node:os';
+import * as core from '@actions/core';
+import type { SauceClient } from '@sauce-actions/api';
+import { createClient } from './connection.ts';
+import {
+  systemClock,
+  type ActionDefinition,
+  type ActionInputs,
+  type Artifacts,
+  type PostDefinition,
+  type StepDeps,
+  type ToolCache,
+} from './deps.ts';
+import { CancelledError, describeFailure } from './failure.ts';
+import { InputReader, type InputSource } from './inputs.ts';
+import type { Logger } from './logger.ts';
+import { outputText, summaryWithFailure, type ActionResult, type Outputs } from './result.ts';
+import { onSecret, redactSecrets } from './secrets.ts';
+
+/** Set by the main step: the runner runs the same bundle again as the post step, with this state. */
+const IS_POST = 'isPost';
+
+/** Runs the main step, or the post step when the runner hands the bundle back after the job. */
+export async function runOnGitHub<I extends ActionInputs, O extends Outputs, P extends ActionInputs>(
+  main: ActionDefinition<I, O>,
+  post?: PostDefinition<P>,
+): Promise<void> {
+  onSecret((secret) => core.setSecret(secret));
+  if (post && core.getState(IS_POST) === 'true') {
+    if (!post.hasWork(githubState)) {
+      githubLogger.info('Nothing to clean up.');
+      return;
+    }
+    await runStep(post);
+    return;
+  }
+  if (post) core.saveState(IS_POST, 'true');
+  await runStep(main);
+}
+
+async function runStep<I extends ActionInputs, O extends Outputs>(
+  definition: ActionDefinition<I, O>,
+): Promise<void> {
+  const cancel = cancelOnSignals();
+  let client: SauceClient | undefined;
+  let result: ActionResult;
+  try {
+    const deps = stepDeps(cancel.signal);
+    const inputs = await definition.readInputs(new InputReader(githubInputs));
+    client = createClient(inputs.connection, githubLogger);
+    result = await definition.run(inputs, { ...deps, client });
+  } catch (error) {
+    result = failedResult(error, cancel.signal);
+  } finally {
+    cancel.dispose();
+    await client?.close().catch(() => {});
+  }
+  await publish(definition.title, result);
+}
+
+/** A result for an error `run` did not handle itself. */
+function failedResult(error: unknown, signal: AbortSignal): ActionResult {
+  const failure = describeFailure(error, signal);
+  // A stack helps only when the cause is not already explained to the user.
+  if ((failure.kind === 'bug' || failure.kind === 'service') && error instanceof Error && error.stack) {
+    githubLogger.debug(error.stack);
+  }
+  return { outputs: {}, summary: '', annotations: [], failure };
+}
+
+async function publish(title: string, result: ActionResult): Promise<void> {
+  for (const [name, value] of Object.entries(result.outputs)) {
+    core.setOutput(name, redactSecrets(outputText(value)));
+  }
+  const summary = summaryWithFailure(title, result);
+  if (summary !== '' && process.env.GITHUB_STEP_SUMMARY) {
+    try {
+      await core.summary.addRaw(summary).write();
+    } catch (error) {
+      githubLogger.warning(`Could not write the step summary: ${(error as Error).message}`);
+    }
+  }
+  for (const annotation of result.annotations) {
+    const properties = annotation.title !== undefined ? { title: redactSecrets(annotation.title) } : {};
+    core[annotation.level](redactSecrets(annotation.message), properties);
+  }
+  if (result.failure) core.setFailed(result.failure.message);
+}
+
+/** The runner cancels with SIGINT, then SIGTERM, then kills: listening keeps the process alive to clean up. */
+function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (!controller.signal.aborted) controller.abort(new CancelledError(`the run was cancelled (${name})`));
+  };
+  for (const name of signals) process.on(name, onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const name of signals) process.off(name, onSignal);
+    },
+  };
+}
+
+const githubLogger: Logger = {
+  info: (message) => core.info(redactSecrets(message)),
+  warning: (message) => core.warning(redactSecrets(message)),
+  debug: (message) => core.debug(redactSecrets(message)),
+  group: (name, body) => core.group(redactSecrets(name), body),
+};
+
+const githubInputs: InputSource = {
+  input: (name) => core.getInput(name),
+  env: (name) => process.env[name],
+  workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+};
+
+const githubState = { save: core.saveState, get: core.getState };
+
+function stepDeps(signal: AbortSignal): StepDeps {
+  const env = process.env;
+  return {
+    logger: githubLogger,
+    signal,
+    clock: systemClock,
+    workspace: githubInputs.workspace,
+    tempDir: env.RUNNER_TEMP || os.tmpdir(),
+    state: githubState,
+    workflow: {
+      ...(env.GITHUB_RUN_NUMBER ? { runNumber: env.GITHUB_RUN_NUMBER } : {}),
+      ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),
+      ...(env.GITHUB_JOB ? { job: env.GITHUB_JOB } : {}),
+      ...(env.GITHUB_ACTION ? { step: env.GITHUB_ACTION } : {}),
+    },
+    artifacts: githubArtifacts,
+    tools: githubToolCache,
+  };
+}
+
+/** The artifact service, when the runner offers it; its client is large, so it loads on first use. */
+const githubArtifacts: Artifacts = {
+  async upload(name, files, rootDirectory, options = {}) {
+    if (!process.env.ACTIONS_RUNTIME_TOKEN || !process.env.ACTIONS_RESULTS_URL) return undefined;
+    const { DefaultArtifactClient } = await import('@actions/artifact');
+    return new DefaultArtifactClient().uploadArtifact(name, [...files], rootDirectory, options);
+  },
+};
+
+/** The runner's tool cache, loaded on first use: only starting Sauce Connect needs it. */
+const githubToolCache: ToolCache = {
+  find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version),
+  downloadTool: async (url) => (await import('@actions/tool-cache')).downloadTool(url),
+  extractTar: async (file) => (await import('@actions/tool-cache')).extractTar(file),
+  extractZip: async (file) => (await import('@actions/tool-cache')).extractZip(file),
+  cacheDir: async (dir, tool, version) => (await import('@actions/tool-cache')).cacheDir(dir, tool, version),
+};

@@ -1,0 +1,43 @@
+/**
+ * Deps for tests of an action's `run`: a recording logger, a fresh signal, state in memory, and no
+ * artifact service or tool cache unless a test gives its own. Not part of any bundle.
+ */
+import os from 'node:os';
+import { memoryState, systemClock, type StepDeps, type ToolCache } from './deps.ts';
+import { recordingLogger, type RecordingLogger } from './logger.ts';
+
+export interface TestStepDeps extends StepDeps {
+  logger: RecordingLogger;
+  state: ReturnType<typeof memoryState>;
+}
+
+const noToolCache: ToolCache = {
+  find: async () => '',
+  downloadTool: async (url) => {
+    throw new Error(`no tool cache in this test (download of ${url})`);
+  },
+  extractTar: async () => {
+    throw new Error('no tool cache in this test');
+  },
+  extractZip: async () => {
+    throw new Error('no tool cache in this test');
+  },
+  cacheDir: async () => {
+    throw new Error('no tool cache in this test');
+  },
+};
+
+export function testStepDeps(overrides: Partial<StepDeps> = {}): TestStepDeps {
+  return {
+    logger: recordingLogger(),
+    signal: new AbortController().signal,
+    clock: systemClock,
+    workspace: process.cwd(),
+    tempDir: os.tmpdir(),
+    state: memoryState(),
+    workflow: {},
+    artifacts: { upload: async () => undefined },
+    tools: noToolCache,
+    ...overrides,
+  } as TestStepDeps;
+}
