@@ -29,7 +29,7 @@ export async function buildApp(
     ajv: { customOptions: { allowUnionTypes: true } },
   });
   await app.register(formbody);
-  installTrafficHooks(app, ctx, state);
+  installTrafficHooks(app, state, () => ctx.now());
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)
@@ -43,10 +43,4 @@ export async function buildApp(
     await app.register(automationRoutes, { ctx, prefix });
   }
   return app;
-}
-
-/** Options every service plugin receives. */
-export interface ServicePluginOptions {
-  ctx: EmulatorContext;
-  prefix?: string;
 }

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { isLoopback } from '../auth.ts';
 import { jobView } from '../automation/job-view.ts';
 import type { TunnelStatus } from '../automation/model.ts';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import { checkFaultPath, type FaultSpec } from './faults.ts';
 import type { AdminState } from './state.ts';
 

@@ -4,18 +4,18 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { EmulatorContext } from '../context.ts';
 import type { JournalEntry } from './journal.ts';
 import { rateKeyOf } from './rate-limit.ts';
-import { isDashboardPath } from '../dashboard/routes.ts';
+import { isDashboardPath } from '../dashboard/paths.ts';
 import { isAdminPath, type AdminState } from './state.ts';
 
 const entries = new WeakMap<FastifyRequest, JournalEntry>();
 
-export function installTrafficHooks(app: FastifyInstance, ctx: EmulatorContext, state: AdminState): void {
+/** `now` is the emulator's clock, read at each request. */
+export function installTrafficHooks(app: FastifyInstance, state: AdminState, now: () => number): void {
   app.addHook('onRequest', async (request, reply): Promise<FastifyReply | undefined> => {
     if (isAdminPath(request.url) || isDashboardPath(request.url)) return undefined;
-    entries.set(request, state.journal.open(request.method, request.url, ctx.now()));
+    entries.set(request, state.journal.open(request.method, request.url, now()));
 
     const path = request.url.split('?')[0] ?? request.url;
     const fault = state.faults.take(request.method, path);
@@ -36,7 +36,7 @@ export function installTrafficHooks(app: FastifyInstance, ctx: EmulatorContext, 
     }
 
     if (state.rateLimiter) {
-      const decision = state.rateLimiter.take(rateKeyOf(request), ctx.now());
+      const decision = state.rateLimiter.take(rateKeyOf(request), now());
       reply.header('X-Ratelimit-Limit', String(decision.limit));
       reply.header('X-Ratelimit-Remaining', String(decision.remaining));
       reply.header('X-Ratelimit-Reset', String(decision.reset));

@@ -1,6 +1,6 @@
 /** The AI test authoring interface (seed 000) under its prefix, default `/v1/ai-authoring`. */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import { AuthoringError, codeForStatus, errorBody } from './errors.ts';
 import { scheduleRoutes } from './schedule-routes.ts';
 import { useBasicAuthentication } from './session.ts';

@@ -1,6 +1,6 @@
 /** /test-schedules: list, create, get, update and delete. */
 import type { FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import { scheduleCreateBody, scheduleListQuery, scheduleUpdateBody, uuidParams } from './schemas.ts';
 import { userOf } from './session.ts';
 import type { ScheduleInput, ScheduleListQuery } from './store.ts';

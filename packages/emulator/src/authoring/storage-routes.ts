@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import { notFound } from './errors.ts';
 import { uuidParams } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 /** /testsuites: list, create, get, update, delete and run. */
 import type { FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import { runTestSuite } from './runs.ts';
 import {
   suiteCreateBody,

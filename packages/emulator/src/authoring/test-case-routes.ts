@@ -1,6 +1,6 @@
 /** GET/DELETE /testcases, /testcases/{id}, POST /testcases/{id}/run and /rename. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import type { RunTarget } from './model.ts';
 import { runTestCase } from './runs.ts';
 import { caseRunBody, hexIdParams, renameBody, revisionParams, testCaseListQuery } from './schemas.ts';

@@ -1,6 +1,6 @@
 /** The automation REST interface, registered once under each of its path prefixes. */
 import type { FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import { authenticate } from './access.ts';
 import { automationErrorHandler } from './errors.ts';
 import { registerBugRoutes, registerBugTypeRoutes } from './routes/bugs.ts';

@@ -12,15 +12,8 @@ import { jobTimes, jobView } from '../automation/job-view.ts';
 import type { JobRecord } from '../automation/model.ts';
 import type { EmulatorContext } from '../context.ts';
 import type { Build, Project } from '../mobile/model.ts';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import { escapeHtml, link, list, page, table, time } from './html.ts';
-
-/** Paths served here; the traffic hooks (journal, faults, rate limit) leave them alone. */
-const DASHBOARD_PATH = /^\/(tests|projects)(\/|$|\?)/;
-
-export function isDashboardPath(url: string): boolean {
-  return DASHBOARD_PATH.test(url);
-}
 
 type Params = Record<string, string>;
 

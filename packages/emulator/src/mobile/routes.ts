@@ -1,7 +1,7 @@
 /** The mobile distribution REST and upload interfaces, on the emulator's root. */
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../server.ts';
+import type { ServicePluginOptions } from '../plugin-options.ts';
 import { setActor } from './actor.ts';
 import { restActor } from './auth.ts';
 import { CODE, MobileError, failureBody } from './errors.ts';
