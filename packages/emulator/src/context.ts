@@ -6,6 +6,7 @@ import { AuthoringStore, type AuthoringData } from './authoring/store.ts';
 import { AutomationStore, type AutomationData } from './automation/store.ts';
 import { MobileStore, type MobileData } from './mobile/store.ts';
 import type { Seed } from './seed.ts';
+import type { StoreEnvironment } from './store-environment.ts';
 
 export interface ResolvedOptions {
   host: string;
@@ -49,15 +50,22 @@ export class EmulatorContext {
 
   /** Rebuilds every store from a snapshot, or from the seed when there is none. */
   load(snapshot?: Snapshot): void {
+    // Through the context, so that a clock or a change listener set after loading reaches the stores.
+    const env: StoreEnvironment = {
+      now: () => this.now(),
+      changed: () => this.changed(),
+      filesDir: this.filesDir,
+    };
     this.automation = new AutomationStore(
-      this,
-      snapshot?.automation ?? AutomationStore.initialData(this.seed.automation, this),
+      env,
+      snapshot?.automation ?? AutomationStore.initialData(this.seed.automation, env),
+      this.options.jobDurationMs,
     );
     this.authoring = new AuthoringStore(
-      this,
-      snapshot?.authoring ?? AuthoringStore.initialData(this.seed.authoring, this),
+      env,
+      snapshot?.authoring ?? AuthoringStore.initialData(this.seed.authoring, env),
     );
-    this.mobile = new MobileStore(this, snapshot?.mobile ?? MobileStore.initialData(this.seed.mobile, this));
+    this.mobile = new MobileStore(env, snapshot?.mobile ?? MobileStore.initialData(this.seed.mobile, env));
   }
 
   snapshot(): Snapshot {

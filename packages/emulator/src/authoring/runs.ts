@@ -1,4 +1,5 @@
 /** Running test cases and suites: each run target becomes one simulated automation job. */
+import type { AutomationStore } from '../automation/store.ts';
 import { CASE_RUN_BUILD_MAX, SUITE_RUN_BUILD_MAX, uniqueBuildName } from './build-names.ts';
 import { badRequest, notFound } from './errors.ts';
 import { newHexId, newUuid } from './ids.ts';
@@ -11,6 +12,9 @@ import type {
   TestCaseRecord,
 } from './model.ts';
 import type { AuthoringStore } from './store.ts';
+
+/** What a run needs of the automation interface: its running tunnels and its simulated jobs. */
+export type SimulatedJobs = Pick<AutomationStore, 'hasRunningTunnel' | 'createJob'>;
 
 export interface CaseRunInput {
   buildName?: string;
@@ -41,12 +45,12 @@ export function targetsOf(testCase: TestCaseRecord): RunTarget[] {
 
 /** A named tunnel must be a running tunnel of the user; null or absent runs without one. */
 function checkTunnel(
-  store: AuthoringStore,
+  automation: SimulatedJobs,
   user: AuthoringUser,
   scTunnelName: string | null | undefined,
 ): void {
   if (scTunnelName === undefined || scTunnelName === null) return;
-  if (!store.ctx.automation.hasRunningTunnel(user.username, scTunnelName)) {
+  if (!automation.hasRunningTunnel(user.username, scTunnelName)) {
     throw badRequest(`secure tunnel ${scTunnelName} does not exist or is not running`);
   }
 }
@@ -59,6 +63,7 @@ function claimBuildName(store: AuthoringStore, wanted: string, max: number): str
 
 function startCaseRun(
   store: AuthoringStore,
+  automation: SimulatedJobs,
   testCase: TestCaseRecord,
   targets: RunTarget[],
   build: string,
@@ -69,7 +74,7 @@ function startCaseRun(
   const runId = newHexId();
   const jobs: CaseRunJob[] = targets.map((target) => {
     const capabilities = target.capabilities;
-    const { id: sauceJobId } = store.ctx.automation.createJob({
+    const { id: sauceJobId } = automation.createJob({
       name: testCase.name,
       build,
       browser: typeof capabilities.browserName === 'string' ? capabilities.browserName : 'chrome',
@@ -113,6 +118,7 @@ function startCaseRun(
 /** POST /testcases/{id}/run: one job per target, the build named after the case unless told. */
 export function runTestCase(
   store: AuthoringStore,
+  automation: SimulatedJobs,
   caseId: string,
   input: CaseRunInput,
   user: AuthoringUser,
@@ -127,10 +133,10 @@ export function runTestCase(
   }
   const targets = input.targets ?? targetsOf(testCase);
   if (targets.length === 0) throw badRequest(`test case ${testCase.id} has no run targets configured`);
-  checkTunnel(store, user, input.scTunnelName);
+  checkTunnel(automation, user, input.scTunnelName);
   const build = claimBuildName(store, input.buildName ?? testCase.name, CASE_RUN_BUILD_MAX);
-  const run = startCaseRun(store, testCase, targets, build, input.scTunnelName, user, null);
-  store.ctx.changed();
+  const run = startCaseRun(store, automation, testCase, targets, build, input.scTunnelName, user, null);
+  store.changed();
   return run;
 }
 
@@ -140,6 +146,7 @@ export function runTestCase(
  */
 export function runTestSuite(
   store: AuthoringStore,
+  automation: SimulatedJobs,
   suiteId: string,
   input: SuiteRunInput,
   user: AuthoringUser,
@@ -147,7 +154,7 @@ export function runTestSuite(
   const suite = store.getSuite(suiteId);
   const runnable = store.casesOfSuite(suite.id).filter((testCase) => targetsOf(testCase).length > 0);
   if (runnable.length === 0) throw badRequest(`test suite ${suite.id} has no jobs to run`);
-  checkTunnel(store, user, input.scTunnelName);
+  checkTunnel(automation, user, input.scTunnelName);
   const buildName = claimBuildName(store, input.buildName ?? suite.name, SUITE_RUN_BUILD_MAX);
   const run: SuiteRunRecord = {
     id: newUuid(),
@@ -160,10 +167,19 @@ export function runTestSuite(
     creationDate: store.nowIso(),
   };
   for (const testCase of runnable) {
-    startCaseRun(store, testCase, targetsOf(testCase), buildName, input.scTunnelName, user, run.id);
+    startCaseRun(
+      store,
+      automation,
+      testCase,
+      targetsOf(testCase),
+      buildName,
+      input.scTunnelName,
+      user,
+      run.id,
+    );
   }
   store.data.suiteRuns.push(run);
   suite.runCount += 1;
-  store.ctx.changed();
+  store.changed();
   return run;
 }

@@ -1,7 +1,7 @@
 /** State of the AI authoring interface: test cases, suites, schedules, artifacts and runs. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { EmulatorContext } from '../context.ts';
+import type { StoreEnvironment } from '../store-environment.ts';
 import { badRequest, notFound } from './errors.ts';
 import { filterCommon, pageOf, type CommonListQuery } from './filters.ts';
 import { newHexId, newUuid } from './ids.ts';
@@ -50,16 +50,16 @@ export interface ScheduleInput {
 }
 
 export class AuthoringStore {
-  readonly ctx: EmulatorContext;
   readonly data: AuthoringData;
+  readonly #env: StoreEnvironment;
 
-  constructor(ctx: EmulatorContext, data: AuthoringData) {
-    this.ctx = ctx;
+  constructor(env: StoreEnvironment, data: AuthoringData) {
+    this.#env = env;
     this.data = data;
   }
 
-  static initialData(seed: AuthoringSeed, ctx: EmulatorContext): AuthoringData {
-    const now = new Date(ctx.now()).toISOString();
+  static initialData(seed: AuthoringSeed, env: StoreEnvironment): AuthoringData {
+    const now = new Date(env.now()).toISOString();
     const orgId = seed.orgId ?? DEFAULT_ORG_ID;
     const users = (seed.users ?? []).map((user) => ({ ...user }));
     const defaultTeamId = users[0]?.teamId ?? DEMO_TEAM_ID;
@@ -131,7 +131,7 @@ export class AuthoringStore {
     });
 
     // Artifacts live as files so that the download streams them like any stored file.
-    const artifactsDir = path.join(ctx.filesDir, ARTIFACTS_DIR);
+    const artifactsDir = path.join(env.filesDir, ARTIFACTS_DIR);
     mkdirSync(artifactsDir, { recursive: true });
     const artifacts: ArtifactRecord[] = (seed.artifacts ?? []).map((artifact) => {
       const id = artifact.id.toLowerCase();
@@ -161,8 +161,17 @@ export class AuthoringStore {
     };
   }
 
+  now(): number {
+    return this.#env.now();
+  }
+
   nowIso(): string {
-    return new Date(this.ctx.now()).toISOString();
+    return new Date(this.now()).toISOString();
+  }
+
+  /** Tells the emulator that the state changed; the runs, which write records here, call it too. */
+  changed(): void {
+    this.#env.changed();
   }
 
   // Users
@@ -176,7 +185,7 @@ export class AuthoringStore {
     if (known) return known;
     const user: AuthoringUser = { id: newUuid(), username, name: username, teamId: this.data.defaultTeamId };
     this.data.users.push(user);
-    this.ctx.changed();
+    this.changed();
     return user;
   }
 
@@ -213,7 +222,7 @@ export class AuthoringStore {
   deleteTestCase(id: string): void {
     const testCase = this.getTestCase(id);
     this.data.testCases.splice(this.data.testCases.indexOf(testCase), 1);
-    this.ctx.changed();
+    this.changed();
   }
 
   /** Renaming changes the case's metadata only; it adds no revision. */
@@ -222,7 +231,7 @@ export class AuthoringStore {
     testCase.name = name;
     testCase.lastModifierUserId = user.id;
     testCase.lastUpdateDate = this.nowIso();
-    this.ctx.changed();
+    this.changed();
     return testCase;
   }
 
@@ -277,7 +286,7 @@ export class AuthoringStore {
     };
     this.data.testSuites.push(suite);
     for (const testCase of cases) testCase.testSuiteId = suite.id;
-    this.ctx.changed();
+    this.changed();
     return suite;
   }
 
@@ -303,7 +312,7 @@ export class AuthoringStore {
     if (input.tags !== undefined) suite.tags = [...input.tags];
     suite.lastModifierUserId = user.id;
     suite.lastUpdate = this.nowIso();
-    this.ctx.changed();
+    this.changed();
     return suite;
   }
 
@@ -322,7 +331,7 @@ export class AuthoringStore {
     for (const schedule of this.data.testSchedules) {
       schedule.testSuiteIds = schedule.testSuiteIds.filter((suiteId) => suiteId !== suite.id);
     }
-    this.ctx.changed();
+    this.changed();
   }
 
   // Test schedules
@@ -373,7 +382,7 @@ export class AuthoringStore {
       runCount: 0,
     };
     this.data.testSchedules.push(schedule);
-    this.ctx.changed();
+    this.changed();
     return schedule;
   }
 
@@ -388,14 +397,14 @@ export class AuthoringStore {
     if (input.stateName !== undefined) schedule.stateName = input.stateName;
     schedule.lastModifierUserId = user.id;
     schedule.lastUpdateDate = this.nowIso();
-    this.ctx.changed();
+    this.changed();
     return schedule;
   }
 
   deleteSchedule(id: string): void {
     const schedule = this.getSchedule(id);
     this.data.testSchedules.splice(this.data.testSchedules.indexOf(schedule), 1);
-    this.ctx.changed();
+    this.changed();
   }
 
   /** 400 for what the body schema cannot see: cron, time zone, dates, running user and suites. */
@@ -430,7 +439,7 @@ export class AuthoringStore {
     const wanted = id.toLowerCase();
     const artifact = this.data.artifacts.find((candidate) => candidate.id === wanted);
     if (!artifact) throw notFound(`artifact ${id} not found`);
-    return { artifact, file: path.join(this.ctx.filesDir, artifact.file) };
+    return { artifact, file: path.join(this.#env.filesDir, artifact.file) };
   }
 }
 

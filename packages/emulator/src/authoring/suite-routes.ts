@@ -78,7 +78,13 @@ export async function suiteRoutes(app: FastifyInstance, { ctx }: ServicePluginOp
     '/testsuites/:id/run',
     { schema: { params: uuidParams, body: suiteRunBody } },
     async (request) => {
-      const run = runTestSuite(ctx.authoring, request.params.id, request.body ?? {}, userOf(request));
+      const run = runTestSuite(
+        ctx.authoring,
+        ctx.automation,
+        request.params.id,
+        request.body ?? {},
+        userOf(request),
+      );
       return { data: suiteRunView(run) };
     },
   );

@@ -44,7 +44,7 @@ export async function testCaseRoutes(app: FastifyInstance, { ctx }: ServicePlugi
 
   const run = (request: FastifyRequest, caseId: string, body: RunBody | undefined, revisionId?: string) => {
     const input = { ...(body ?? {}), ...(revisionId === undefined ? {} : { revisionId }) };
-    return { data: caseRunView(runTestCase(ctx.authoring, caseId, input, userOf(request))) };
+    return { data: caseRunView(runTestCase(ctx.authoring, ctx.automation, caseId, input, userOf(request))) };
   };
 
   app.post<{ Params: IdParams; Body: RunBody | undefined }>(

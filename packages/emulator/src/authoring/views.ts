@@ -87,7 +87,7 @@ export function scheduleView(store: AuthoringStore, schedule: TestScheduleRecord
           enabled: schedule.stateName === 'ENABLED',
           remainingRuns,
         },
-        store.ctx.now(),
+        store.now(),
       ),
       remainingRuns,
       runCount: schedule.runCount,

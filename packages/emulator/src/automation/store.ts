@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
-import type { EmulatorContext } from '../context.ts';
+import type { StoreEnvironment } from '../store-environment.ts';
 import { defaultBugTypes } from './bug-types.ts';
 import { hexId, newAccessKey } from './ids.ts';
 import { isFinished } from './job-view.ts';
@@ -48,16 +48,19 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
 export class AutomationStore {
-  readonly ctx: EmulatorContext;
   readonly data: AutomationData;
+  readonly #env: StoreEnvironment;
+  /** How long a simulated job takes from creation to its end. */
+  readonly #jobDurationMs: number;
 
-  constructor(ctx: EmulatorContext, data: AutomationData) {
-    this.ctx = ctx;
+  constructor(env: StoreEnvironment, data: AutomationData, jobDurationMs: number) {
+    this.#env = env;
     this.data = data;
+    this.#jobDurationMs = jobDurationMs;
   }
 
-  static initialData(seed: AutomationSeed, ctx: EmulatorContext): AutomationData {
-    const now = ctx.now();
+  static initialData(seed: AutomationSeed, env: StoreEnvironment): AutomationData {
+    const now = env.now();
     const data: AutomationData = {
       users: {},
       jobs: {},
@@ -169,10 +172,10 @@ export class AutomationStore {
       partner: false,
       plan: input.plan ?? null,
       concurrencyLimit: { ...(parentRecord?.concurrencyLimit ?? { overall: 5, mac: 5, realDevice: 2 }) },
-      creationTime: seconds(this.ctx.now()),
+      creationTime: seconds(this.#env.now()),
     };
     this.data.users[record.username] = record;
-    this.ctx.changed();
+    this.#env.changed();
     return record;
   }
 
@@ -181,7 +184,7 @@ export class AutomationStore {
     const user = this.user(username);
     if (!user) throw new Error(`no account ${username}`);
     user.accessKey = newAccessKey();
-    this.ctx.changed();
+    this.#env.changed();
     return user.accessKey;
   }
 
@@ -189,7 +192,7 @@ export class AutomationStore {
     const user = this.user(username);
     if (!user) throw new Error(`no account ${username}`);
     user.plan = plan;
-    this.ctx.changed();
+    this.#env.changed();
   }
 
   // ---- jobs ----
@@ -197,7 +200,7 @@ export class AutomationStore {
   /** Creates a simulated job that moves through queued, in progress and its end over the job duration. */
   createJob(input: NewJobInput): { id: string } {
     const owner = input.owner ?? Object.keys(this.data.users)[0] ?? 'demo';
-    const now = this.ctx.now();
+    const now = this.#env.now();
     const tunnel = input.tunnelIdentifier ? this.runningTunnel(owner, input.tunnelIdentifier) : undefined;
     const record: JobRecord = {
       id: hexId(),
@@ -216,13 +219,13 @@ export class AutomationStore {
       tunnelIdentifier: input.tunnelIdentifier ?? null,
       tunnelId: tunnel?.id ?? null,
       createdMs: now,
-      durationMs: this.ctx.options.jobDurationMs,
+      durationMs: this.#jobDurationMs,
       stoppedMs: null,
       modifiedMs: now,
       assetsDeleted: false,
     };
     this.data.jobs[record.id] = record;
-    this.ctx.changed();
+    this.#env.changed();
     return { id: record.id };
   }
 
@@ -259,19 +262,19 @@ export class AutomationStore {
     if (update.passed !== undefined) job.passedOverride = update.passed;
     if (update.build !== undefined) job.build = update.build;
     if (update.public !== undefined) job.public = update.public;
-    job.modifiedMs = this.ctx.now();
-    this.ctx.changed();
+    job.modifiedMs = this.#env.now();
+    this.#env.changed();
     return job;
   }
 
   /** Ends a queued or running job as error; a finished job stays as it is. */
   stopJob(id: string): JobRecord {
     const job = this.mustJob(id);
-    const now = this.ctx.now();
+    const now = this.#env.now();
     if (!isFinished(job, now)) {
       job.stoppedMs = now;
       job.modifiedMs = now;
-      this.ctx.changed();
+      this.#env.changed();
     }
     return job;
   }
@@ -279,19 +282,19 @@ export class AutomationStore {
   /** Removes the job with its assets (assets are generated from the job, so nothing else is left). */
   deleteJob(id: string): void {
     Reflect.deleteProperty(this.data.jobs, id);
-    this.ctx.changed();
+    this.#env.changed();
   }
 
   deleteAssets(id: string): void {
     const job = this.mustJob(id);
     job.assetsDeleted = true;
-    job.modifiedMs = this.ctx.now();
-    this.ctx.changed();
+    job.modifiedMs = this.#env.now();
+    this.#env.changed();
   }
 
   /** Jobs of the owner not finished yet that run through the tunnel. */
   runningJobsThrough(tunnel: TunnelRecord): number {
-    const now = this.ctx.now();
+    const now = this.#env.now();
     return Object.values(this.data.jobs).filter(
       (job) => job.owner === tunnel.owner && job.tunnelId === tunnel.id && !isFinished(job, now),
     ).length;
@@ -326,9 +329,9 @@ export class AutomationStore {
   }
 
   createTunnel(seed: TunnelSeed): TunnelRecord {
-    const record = newTunnel(seed, this.ctx.now());
+    const record = newTunnel(seed, this.#env.now());
     this.data.tunnels[record.id] = record;
-    this.ctx.changed();
+    this.#env.changed();
     return record;
   }
 
@@ -336,7 +339,7 @@ export class AutomationStore {
   updateTunnel(id: string, update: { status?: TunnelStatus; tunnel_identifier?: string }): TunnelRecord {
     const tunnel = this.tunnel(id);
     if (!tunnel) throw new Error(`no tunnel ${id}`);
-    const now = seconds(this.ctx.now());
+    const now = seconds(this.#env.now());
     if (update.tunnel_identifier !== undefined) tunnel.tunnel_identifier = update.tunnel_identifier;
     if (update.status !== undefined && update.status !== tunnel.status) {
       tunnel.status = update.status;
@@ -347,7 +350,7 @@ export class AutomationStore {
       }
       if (update.status === 'terminated') tunnel.shutdown_time = now;
     }
-    this.ctx.changed();
+    this.#env.changed();
     return tunnel;
   }
 
@@ -355,7 +358,7 @@ export class AutomationStore {
   shutdownTunnel(id: string): TunnelRecord {
     const tunnel = this.updateTunnel(id, { status: 'terminated' });
     tunnel.user_shutdown = true;
-    this.ctx.changed();
+    this.#env.changed();
     return tunnel;
   }
 
@@ -363,7 +366,7 @@ export class AutomationStore {
 
   /** Where the bytes of a stored file live. */
   storagePath(owner: string, name: string): string {
-    return path.join(this.ctx.filesDir, 'storage', encodeURIComponent(owner), encodeURIComponent(name));
+    return path.join(this.#env.filesDir, 'storage', encodeURIComponent(owner), encodeURIComponent(name));
   }
 
   storedFile(owner: string, name: string): StoredFileRecord | undefined {
@@ -377,14 +380,14 @@ export class AutomationStore {
 
   recordStoredFile(owner: string, record: StoredFileRecord): void {
     (this.data.storage[owner] ??= {})[record.name] = record;
-    this.ctx.changed();
+    this.#env.changed();
   }
 
   // ---- JS unit tests ----
 
   addJsTest(record: JsTestRecord): void {
     this.data.jsTests[record.id] = record;
-    this.ctx.changed();
+    this.#env.changed();
   }
 
   jsTest(id: string): JsTestRecord | undefined {
@@ -401,8 +404,8 @@ export class AutomationStore {
     const bug = this.bug(id);
     if (!bug) throw new Error(`no bug ${id}`);
     Object.assign(bug.properties, properties);
-    bug.modificationTime = seconds(this.ctx.now());
-    this.ctx.changed();
+    bug.modificationTime = seconds(this.#env.now());
+    this.#env.changed();
     return bug;
   }
 

@@ -1,6 +1,6 @@
 /** State and state transitions of mobile app distribution. Routes only translate HTTP to these calls. */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { EmulatorContext } from '../context.ts';
+import type { StoreEnvironment } from '../store-environment.ts';
 import { AUDIT, type AuditKind } from './audit-types.ts';
 import { CODE, MobileError, invalid, notFound } from './errors.ts';
 import type {
@@ -85,16 +85,16 @@ function sameSecret(given: string, expected: string | undefined): boolean {
 const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
 
 export class MobileStore {
-  readonly ctx: EmulatorContext;
   readonly data: MobileData;
+  readonly #env: StoreEnvironment;
 
-  constructor(ctx: EmulatorContext, data: MobileData) {
-    this.ctx = ctx;
+  constructor(env: StoreEnvironment, data: MobileData) {
+    this.#env = env;
     this.data = data;
   }
 
-  static initialData(seed: MobileSeed, ctx: EmulatorContext): MobileData {
-    const now = ctx.now();
+  static initialData(seed: MobileSeed, env: StoreEnvironment): MobileData {
+    const now = env.now();
     const data: MobileData = {
       accounts: seed.accounts.map((account, index) => ({
         id: index + 1,
@@ -120,7 +120,7 @@ export class MobileStore {
       events: [],
       nextId: { project: 1, build: 1, tester: 1, group: 1, webhook: 1, site: 1, audit: 1, feedback: 1 },
     };
-    const store = new MobileStore(ctx, data);
+    const store = new MobileStore(env, data);
     for (const group of seed.groups ?? []) store.ensureGroup(group.name, group.private ?? false);
     for (const tester of seed.testers ?? []) {
       const created = store.ensureTester(tester.email);
@@ -151,7 +151,7 @@ export class MobileStore {
   }
 
   private changed(): void {
-    this.ctx.changed();
+    this.#env.changed();
   }
 
   // Accounts
@@ -184,7 +184,7 @@ export class MobileStore {
   audit(actor: Actor, kind: AuditKind, actionData: Record<string, unknown>): void {
     this.data.audits.push({
       id: this.nextId('audit'),
-      time: this.ctx.now(),
+      time: this.#env.now(),
       trail: kind.trail,
       siteName: this.data.siteName,
       enterpriseId: this.data.enterpriseId,
@@ -199,7 +199,7 @@ export class MobileStore {
   private event(actor: Actor, eventType: string, build: Build): void {
     this.data.events.push({
       id: this.data.events.length + 1,
-      time: this.ctx.now(),
+      time: this.#env.now(),
       ipAddress: actor.ipAddress,
       eventType,
       eventData: {
@@ -277,7 +277,7 @@ export class MobileStore {
       storedFile: input.storedFile,
       fileSize: input.fileSize,
       symbolsFile: input.symbolsFile,
-      uploadedAt: this.ctx.now(),
+      uploadedAt: this.#env.now(),
       uploadedVia: 'Upload API',
       uploaderEmail: actor.account.email,
       tags: input.tags,
@@ -401,7 +401,7 @@ export class MobileStore {
       groups: groups.found,
       projectGroups: projectGroups.found,
       allowAllTesters: request.allowAllTesters ?? build.allowAllTesters,
-      uploadedAt: this.ctx.now(),
+      uploadedAt: this.#env.now(),
       uploadedVia: 'Copy',
       downloads: 0,
       code: code(),
@@ -473,7 +473,7 @@ export class MobileStore {
       id: this.nextId('tester'),
       email,
       blocked: false,
-      createdAt: this.ctx.now(),
+      createdAt: this.#env.now(),
       lastLogin: null,
     };
     this.data.testers.push(tester);
@@ -613,7 +613,7 @@ export class MobileStore {
 
   /** Invites the members of groups to a build, which also gives those groups access to it. */
   invite(actor: Actor, build: Build, groups: Group[], comment: string, notify: boolean): Tester[] {
-    const now = this.ctx.now();
+    const now = this.#env.now();
     const invited: Tester[] = [];
     for (const group of groups) {
       if (!build.groups.includes(group.name)) build.groups.push(group.name);
