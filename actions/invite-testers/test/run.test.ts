@@ -1,13 +1,20 @@
-import { ActionError, InputError } from '@sauce-actions/action-kit';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
+import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import {
   ApiError,
+  SauceClient,
   type MobileInvite,
   type MobileTesterGroup,
   type MobileTestersAdd,
 } from '@sauce-actions/api';
+import { startEmulator } from '@sauce-actions/emulator';
+import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { describe, expect, it } from 'vitest';
-import { run, type InviteDeps, type InviteInputs } from '../src/run.ts';
-import { inviteSummary } from '../src/summary.ts';
+import { readInputs, type InviteInputs } from '../src/inputs.ts';
+import { run, type InviteDeps } from '../src/run.ts';
 
 /** An in-memory account: groups with members; `refuse` lists emails the service will not add. */
 function fakeAccount(groups: MobileTesterGroup[], refuse: string[] = []) {
@@ -21,43 +28,41 @@ function fakeAccount(groups: MobileTesterGroup[], refuse: string[] = []) {
     created: [],
   };
   let nextId = 100;
-  const deps: InviteDeps = {
-    log: () => {},
-    client: {
-      testerGroups: {
-        list: async () => ({ status: 'ok', groups: structuredClone(groups) }),
-        create: async (name: string) => {
-          calls.created.push(name);
-          groups.push({ id: nextId++, name, testers: [[]] });
-          return { status: 'ok', id: String(nextId), name };
-        },
+  const mobile = {
+    testerGroups: {
+      list: async () => ({ status: 'ok', groups: structuredClone(groups) }),
+      create: async (name: string) => {
+        calls.created.push(name);
+        groups.push({ id: nextId++, name, testers: [[]] });
+        return { status: 'ok', id: String(nextId), name };
       },
-      testers: {
-        add: async (add: MobileTestersAdd) => {
-          calls.added.push(add);
-          let group = groups.find((g) => g.name === add.group);
-          if (!group) {
-            group = { id: nextId++, name: add.group as string, testers: [[]] };
-            groups.push(group);
-          }
-          for (const email of add.emails ?? [])
-            if (!refuse.includes(email)) group.testers[0]!.push({ email });
-          return { status: 'ok' };
-        },
+    },
+    testers: {
+      add: async (add: MobileTestersAdd) => {
+        calls.added.push(add);
+        let group = groups.find((g) => g.name === add.group);
+        if (!group) {
+          group = { id: nextId++, name: add.group as string, testers: [[]] };
+          groups.push(group);
+        }
+        for (const email of add.emails ?? []) if (!refuse.includes(email)) group.testers[0]!.push({ email });
+        return { status: 'ok' };
       },
-      builds: {
-        invite: async (projectId: string | number, buildId: string | number, invite: MobileInvite) => {
-          calls.invites.push({ projectId: String(projectId), buildId: String(buildId), invite });
-          return { status: 'ok' };
-        },
+    },
+    builds: {
+      invite: async (projectId: string | number, buildId: string | number, invite: MobileInvite) => {
+        calls.invites.push({ projectId: String(projectId), buildId: String(buildId), invite });
+        return { status: 'ok' };
       },
-    } as unknown as InviteDeps['client'],
-  };
+    },
+  } as unknown as InviteDeps['client']['mobile'];
+  const deps = { ...testStepDeps(), client: { mobile } };
   return { deps, calls, groups };
 }
 
 function inputs(overrides: Partial<InviteInputs> = {}): InviteInputs {
   return {
+    connection: { service: 'mobile', region: 'us-east-1', apiKey: 'k', email: 'me@example.com' },
     projectId: '12',
     buildId: '77',
     groups: [],
@@ -77,7 +82,7 @@ describe('invite-testers run', () => {
     const report = await run(
       inputs({
         groups: ['1'],
-        testers: ['alice@example.com', 'Alice@example.com', 'blocked@example.com'],
+        testers: ['alice@example.com', 'blocked@example.com'],
         testerGroup: 'nightly',
         comment: 'Try the login',
         notify: true,
@@ -92,13 +97,15 @@ describe('invite-testers run', () => {
         invite: { groups: ['qa', 'nightly'], comment: 'Try the login', notify: true },
       },
     ]);
+    expect(report.failure).toBeUndefined();
     expect(report.outputs).toEqual({
       'invited-groups': ['qa', 'nightly'],
       'added-testers': ['alice@example.com'],
       'refused-testers': ['blocked@example.com'],
       'created-groups': [],
     });
-    const html = inviteSummary(report).html();
+    expect(deps.logger.lines()).toContain('Invited qa, nightly to build 77 of project 12, with emails');
+    const html = report.summary;
     expect(html).toContain('<td>Invited groups</td><td>qa, nightly</td>');
     expect(html).toContain('<li>alice@example.com</li>');
     expect(html).toContain('Refused by the service');
@@ -106,11 +113,14 @@ describe('invite-testers run', () => {
 
   it('refuses unknown groups unless told to create them', async () => {
     const account = fakeAccount([{ id: 1, name: 'qa', testers: [[]] }]);
-    const error = await run(inputs({ groups: ['qa', 'beta'] }), account.deps).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ActionError);
-    expect((error as Error).message).toBe(
-      'Unknown tester group: beta (the account has: qa). Fix `groups`, or set `create-groups: true` to create them.',
-    );
+    const refused = await run(inputs({ groups: ['qa', 'beta'] }), account.deps);
+    expect(refused.failure).toEqual({
+      kind: 'refused',
+      message:
+        'Unknown tester group: beta (the account has: qa). Fix `groups`, or set `create-groups: true` to create them.',
+    });
+    expect(refused.outputs['invited-groups']).toEqual([]);
+    expect(refused.summary).toBe('');
     expect(account.calls.invites).toEqual([]);
 
     const report = await run(inputs({ groups: ['qa', 'beta'], createGroups: true }), account.deps);
@@ -121,7 +131,7 @@ describe('invite-testers run', () => {
 
   it('names the id inputs when the build is unknown', async () => {
     const { deps } = fakeAccount([{ id: 1, name: 'qa', testers: [[]] }]);
-    deps.client.builds.invite = async () => {
+    deps.client.mobile.builds.invite = async () => {
       throw new ApiError({
         operation: 'inviteToBuild',
         method: 'POST',
@@ -129,24 +139,99 @@ describe('invite-testers run', () => {
         status: 404,
       });
     };
-    await expect(run(inputs({ groups: ['qa'] }), deps)).rejects.toThrow(
+    const result = await run(inputs({ groups: ['qa'], createGroups: true }), deps);
+    expect(result.failure?.kind).toBe('refused');
+    expect(result.failure?.message).toMatch(
       /^Build 77 of project 12 was not found: check `project-id` and `build-id`/,
     );
   });
 
-  it('checks emails and the group before sending anything', async () => {
-    const { deps, calls } = fakeAccount([]);
-    const invalid = await run(
-      inputs({ testers: ['ok@example.com', 'not-an-email', 'a@b'], testerGroup: 'g' }),
-      deps,
-    ).catch((e: unknown) => e);
-    expect(invalid).toBeInstanceOf(InputError);
-    expect((invalid as Error).message).toContain('has invalid emails: "not-an-email", "a@b"');
-    await expect(run(inputs({ testers: ['ok@example.com'] }), deps)).rejects.toThrow(
+  it('keeps what was done when a later request fails', async () => {
+    const { deps } = fakeAccount([]);
+    deps.client.mobile.builds.invite = async () => {
+      throw new ApiError({ operation: 'inviteToBuild', method: 'POST', url: '/x', status: 503 });
+    };
+    const result = await run(inputs({ groups: ['fresh'], createGroups: true }), deps);
+    expect(result.failure?.kind).toBe('service');
+    expect(result.outputs['created-groups']).toEqual(['fresh']);
+    expect(result.outputs['invited-groups']).toEqual([]);
+    expect(result.summary).toContain('<h2>Testers of build 77: not invited</h2>');
+    expect(result.summary).toContain('<td>Created groups</td><td>fresh</td>');
+  });
+});
+
+describe('invite-testers inputs', () => {
+  const read = (values: Record<string, string>) =>
+    readInputs(
+      new InputReader(inputSource({ 'api-key': 'k', email: 'me@example.com', ...values }, { env: {} })),
+    );
+
+  it('checks emails, drops duplicates and needs the group, before sending anything', () => {
+    expect(
+      read({
+        'project-id': '12',
+        'build-id': '77',
+        testers: 'alice@example.com, Alice@example.com',
+        'tester-group': 'g',
+      }).testers,
+    ).toEqual(['alice@example.com']);
+    expect(() =>
+      read({
+        'project-id': '1',
+        'build-id': '2',
+        testers: 'ok@example.com, not-an-email, a@b',
+        'tester-group': 'g',
+      }),
+    ).toThrow('has invalid emails: "not-an-email", "a@b"');
+    expect(() => read({ 'project-id': '1', 'build-id': '2', testers: 'ok@example.com' })).toThrow(
       /Input "tester-group" is required/,
     );
-    await expect(run(inputs(), deps)).rejects.toThrow(/no one to invite/);
-    expect(calls.added).toEqual([]);
-    expect(calls.invites).toEqual([]);
+    expect(() => read({ 'project-id': '1', 'build-id': '2' })).toThrow(/no one to invite/);
+    expect(() => read({ 'build-id': '2', groups: 'qa' })).toThrow(InputError);
+    expect(() =>
+      readInputs(
+        new InputReader(inputSource({ 'api-key': 'k', 'project-id': '1', 'build-id': '2', groups: 'qa' })),
+      ),
+    ).toThrow(/Input "email" is required with `api-key`/);
+  });
+});
+
+describe('invite-testers against the emulator', () => {
+  it('invites a group and new testers to an uploaded build', async () => {
+    const emulator = await startEmulator({ port: 0 });
+    const client = new SauceClient({
+      apiUrl: emulator.url,
+      email: 'demo@example.com',
+      apiKey: 'demo-api-key',
+    });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'invite-'));
+    try {
+      const apk = path.join(dir, 'app.apk');
+      await createSampleApk(apk, { packageId: 'com.example.a', name: 'A', version: '1.0.0', versionCode: 1 });
+      const uploaded = await client.mobile.upload(apk);
+      const deps = { ...testStepDeps(), client };
+      const result = await run(
+        inputs({
+          projectId: String(uploaded.project_id),
+          buildId: String(uploaded.build_id),
+          groups: ['qa'],
+          testers: ['dave@example.com'],
+          testerGroup: 'nightly',
+        }),
+        deps,
+      );
+      expect(result.failure).toBeUndefined();
+      expect(result.outputs['invited-groups']).toEqual(['qa', 'nightly']);
+      expect(result.outputs['added-testers']).toEqual(['dave@example.com']);
+      expect(result.summary).toContain(`<h2>Invited testers to build ${uploaded.build_id}</h2>`);
+      const journal = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as {
+        requests: { method: string; path: string }[];
+      };
+      expect(journal.requests.some((r) => r.method === 'POST' && /\/invites\/?$/.test(r.path))).toBe(true);
+    } finally {
+      await client.close();
+      await emulator.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -48,7 +48,10 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
         uploadToVendor: inputs.uploadToVendor,
         ...(inputs.platform !== undefined ? { platform: inputs.platform } : {}),
         metadata: inputs.metadata,
-        onProgress: createProgressReporter({ label: `Uploading ${path.basename(file)}`, logger: deps.logger }),
+        onProgress: createProgressReporter({
+          label: `Uploading ${path.basename(file)}`,
+          logger: deps.logger,
+        }),
       },
       { signal: deps.signal, timeouts: { headersMs: inputs.timeoutMs } },
     );
@@ -59,7 +62,9 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
   const webBase = mobileWebBase(connection.region, connection.apiUrl);
   const buildId = String(result.build_id);
   const projectId = String(result.project_id);
-  deps.logger.info(`Uploaded ${result.app_name} ${result.app_version}: build ${buildId} of project ${projectId}`);
+  deps.logger.info(
+    `Uploaded ${result.app_name} ${result.app_version}: build ${buildId} of project ${projectId}`,
+  );
   const report: UploadReport = {
     outputs: {
       'build-id': buildId,

@@ -1,11 +1,17 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ActionError, InputError } from '@sauce-actions/action-kit';
-import { ApiError, type MobileUploadOptions, type MobileUploadResult } from '@sauce-actions/api';
+import { ActionError, InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
+import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
+import {
+  ApiError,
+  TransportError,
+  type MobileUploadOptions,
+  type MobileUploadResult,
+} from '@sauce-actions/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { run, type UploadDeps, type UploadInputs } from '../src/run.ts';
-import { uploadSummary } from '../src/summary.ts';
+import { readInputs, type UploadInputs } from '../src/inputs.ts';
+import { run, type UploadDeps } from '../src/run.ts';
 
 let workspace: string;
 
@@ -20,6 +26,7 @@ afterEach(() => {
 
 function inputs(overrides: Partial<UploadInputs> = {}): UploadInputs {
   return {
+    connection: { service: 'mobile', region: 'us-east-1', apiKey: 'k' },
     file: 'app.apk',
     groups: [],
     notify: false,
@@ -58,15 +65,10 @@ const RESULT: MobileUploadResult = {
 
 function deps(
   upload: (file: string, options?: MobileUploadOptions) => Promise<MobileUploadResult>,
-  lines: string[] = [],
-): UploadDeps {
+): UploadDeps & TestStepDeps {
   return {
-    client: { upload: (file, options) => upload(file, options) },
-    workspace,
-    region: 'us-east-1',
-    apiUrl: undefined,
-    webBase: 'https://mobile.saucelabs.com',
-    log: (line) => lines.push(line),
+    ...testStepDeps({ workspace }),
+    client: { mobile: { upload: (file, options) => upload(file, options) } },
   };
 }
 
@@ -82,8 +84,12 @@ describe('upload-build run', () => {
     const file = writeApp('build/outputs/app-release.apk');
     writeFileSync(path.join(workspace, 'notes.md'), 'Fixed things\n');
     let seen: { file: string; options?: MobileUploadOptions } | undefined;
-    const lines: string[] = [];
-    const report = await run(
+    const stepDeps = deps(async (f, options) => {
+      seen = { file: f, ...(options ? { options } : {}) };
+      options?.onProgress?.({ sentBytes: 2048, totalBytes: 2048 });
+      return RESULT;
+    });
+    const result = await run(
       inputs({
         file: 'build/**/*.apk',
         appName: 'Demo',
@@ -94,11 +100,7 @@ describe('upload-build run', () => {
         landingPageMode: 'closed',
         metadata: { branch: 'main' },
       }),
-      deps(async (f, options) => {
-        seen = { file: f, ...(options ? { options } : {}) };
-        options?.onProgress?.({ sentBytes: 2048, totalBytes: 2048 });
-        return RESULT;
-      }, lines),
+      stepDeps,
     );
     expect(seen?.file).toBe(file);
     expect(seen?.options).toMatchObject({
@@ -112,7 +114,9 @@ describe('upload-build run', () => {
       autoUpdate: false,
       uploadToVendor: false,
     });
-    expect(report.outputs).toEqual({
+    expect(result.failure).toBeUndefined();
+    expect(result.annotations).toEqual([]);
+    expect(result.outputs).toEqual({
       'build-id': '77',
       'project-id': '12',
       'build-url': RESULT.build_url,
@@ -122,9 +126,12 @@ describe('upload-build run', () => {
       'app-version': '1.2.3',
     });
     expect(
-      lines.some((line) => /^Uploading app-release\.apk: 100% \(2\.0 KiB of 2\.0 KiB, .+\/s\)$/.test(line)),
+      stepDeps.logger
+        .lines()
+        .some((line) => /^Uploading app-release\.apk: 100% \(2\.0 KiB of 2\.0 KiB, .+\/s\)$/.test(line)),
     ).toBe(true);
-    const html = uploadSummary(report).html();
+    const html = result.summary;
+    expect(html).toContain('<h2>Uploaded Demo 1.2.3</h2>');
     expect(html).toContain('<a href="http://127.0.0.1:1/download/abc">Download page</a>');
     expect(html).toContain('<a href="http://127.0.0.1:1/projects/12/builds/77/invite">Invite testers</a>');
     expect(html).toContain('<td>Groups</td><td>qa, beta</td>');
@@ -158,14 +165,24 @@ describe('upload-build run', () => {
     expect((error as Error).message).toContain('matches 2 files (a.apk, b.apk)');
   });
 
-  it('refuses release notes given twice', async () => {
+  it('words a service that does not take the file in time as a timeout naming `timeout`', async () => {
     writeApp();
-    await expect(
-      run(
-        inputs({ releaseNotes: 'x', releaseNotesFile: 'notes.md' }),
-        deps(async () => RESULT),
-      ),
-    ).rejects.toThrow(/release-notes-file/);
+    const error = await run(
+      inputs({ timeoutMs: 90_000 }),
+      deps(async () => {
+        throw new TransportError({
+          operation: 'uploadBuild',
+          method: 'POST',
+          url: '/api/upload/',
+          kind: 'timeout',
+          message: 'no answer',
+        });
+      }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as ActionError).kind).toBe('timeout');
+    expect((error as Error).message).toContain('within 90s of receiving it');
+    expect((error as Error).message).toContain('Raise `timeout`');
   });
 
   it.each([
@@ -187,7 +204,56 @@ describe('upload-build run', () => {
       }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ActionError);
+    expect((error as ActionError).kind).toBe('refused');
     expect((error as Error).message).toMatch(pattern);
     expect((error as Error).message).toContain('The service said: nope.');
+  });
+});
+
+describe('upload-build inputs', () => {
+  const read = (values: Record<string, string>, env: Record<string, string> = {}) =>
+    readInputs(new InputReader(inputSource(values, { env, workspace })));
+
+  it('reads every input into one object, with the key from the environment', () => {
+    const read1 = read(
+      {
+        file: 'app.apk',
+        groups: 'qa, beta',
+        notify: 'true',
+        metadata: 'commit=abc',
+        'landing-page-mode': 'closed',
+        platform: 'windows',
+        timeout: '10m',
+      },
+      { SAUCE_APPDIST_API_KEY: 'env-key' },
+    );
+    expect(read1).toEqual({
+      connection: { service: 'mobile', region: 'us-east-1', apiKey: 'env-key' },
+      file: 'app.apk',
+      groups: ['qa', 'beta'],
+      notify: true,
+      autoUpdate: false,
+      tags: [],
+      landingPageMode: 'closed',
+      uploadToVendor: false,
+      platform: 'windows',
+      metadata: { commit: 'abc' },
+      timeoutMs: 600_000,
+    });
+  });
+
+  it.each([
+    [{ file: 'app.apk' }, /Input "api-key" is required/],
+    [{ 'api-key': 'k' }, /Input "file" is required/],
+    [{ 'api-key': 'k', file: 'a.apk', notify: 'yes' }, /Input "notify" has "yes"/],
+    [{ 'api-key': 'k', file: 'a.apk', platform: 'android' }, /Input "platform" has "android"/],
+    [{ 'api-key': 'k', file: 'a.apk', timeout: '0' }, /Input "timeout" has 0, which is shorter than 1s/],
+    [
+      { 'api-key': 'k', file: 'a.apk', 'release-notes': 'x', 'release-notes-file': 'notes.md' },
+      /Input "release-notes-file" is set together with `release-notes`/,
+    ],
+  ])('refuses %o before anything is sent', (values, message) => {
+    expect(() => read(values)).toThrow(InputError);
+    expect(() => read(values)).toThrow(message);
   });
 });

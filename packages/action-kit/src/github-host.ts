@@ -3,6 +3,7 @@
  * inputs from the runner, builds the deps, runs the action, and publishes the result the same way
  * for every action: outputs, then the summary, then annotations, then the failure.
  */
+import { appendFile } from 'node:fs/promises';
 import os from 'node:os';
 import * as core from '@actions/core';
 import type { SauceClient } from '@sauce-actions/api';
@@ -78,9 +79,10 @@ async function publish(title: string, result: ActionResult): Promise<void> {
     core.setOutput(name, redactSecrets(outputText(value)));
   }
   const summary = summaryWithFailure(title, result);
-  if (summary !== '' && process.env.GITHUB_STEP_SUMMARY) {
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (summary !== '' && summaryFile) {
     try {
-      await core.summary.addRaw(summary).write();
+      await appendFile(summaryFile, summary, 'utf8');
     } catch (error) {
       githubLogger.warning(`Could not write the step summary: ${(error as Error).message}`);
     }

@@ -49,7 +49,8 @@ export class SummaryBuilder {
     const kept = rows.filter((row) => row[1] !== undefined && row[1] !== '');
     if (kept.length === 0) return this;
     const body = kept.map(
-      ([label, value]) => `<tr><td>${safeText(label)}</td><td>${cellHtml(value as string | number | SummaryLink)}</td></tr>`,
+      ([label, value]) =>
+        `<tr><td>${safeText(label)}</td><td>${cellHtml(value as string | number | SummaryLink)}</td></tr>`,
     );
     return this.raw(`<table><tr><th>Item</th><th>Value</th></tr>${body.join('')}</table>`);
   }

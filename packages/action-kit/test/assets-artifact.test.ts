@@ -5,6 +5,7 @@ import { SauceClient } from '@sauce-actions/api';
 import { startEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
 import { assetFileNames, collectJobAssets } from '../src/assets-artifact.ts';
+import { recordingLogger } from '../src/logger.ts';
 
 describe('assetFileNames', () => {
   it('takes names and lists of names, skips null', () => {
@@ -24,23 +25,25 @@ describe('collectJobAssets', () => {
       const id = run.jobs[0]?.sauceJobId as string;
       await new Promise((resolve) => setTimeout(resolve, 50));
       const uploads: { name: string; files: string[]; root: string }[] = [];
-      const lines: string[] = [];
+      const logger = recordingLogger();
       const name = await collectJobAssets({
         assets: client.automation.assets,
         jobs: [{ id, name: 'Login works' }],
         dir,
         artifactName: 'sauce-assets',
-        log: (line) => lines.push(line),
-        upload: async (artifact, files, root) => {
-          uploads.push({ name: artifact, files, root });
-          return { id: 1 };
+        logger,
+        artifacts: {
+          upload: async (artifact, files, root) => {
+            uploads.push({ name: artifact, files: [...files], root });
+            return { id: 1 };
+          },
         },
       });
       expect(name).toBe('sauce-assets');
       expect(uploads).toHaveLength(1);
       expect(uploads[0]?.files.length).toBeGreaterThan(0);
       expect(uploads[0]?.files.every((file) => file.startsWith(path.join(dir, id)))).toBe(true);
-      expect(lines.at(-1)).toContain('as artifact "sauce-assets"');
+      expect(logger.lines().at(-1)).toContain('as artifact "sauce-assets" (id 1)');
     } finally {
       await client.close();
       await emulator.close();
@@ -49,7 +52,7 @@ describe('collectJobAssets', () => {
   });
 
   it('says so, without failing, when there is no artifact service', async () => {
-    const lines: string[] = [];
+    const logger = recordingLogger();
     const dir = await mkdtemp(path.join(os.tmpdir(), 'assets-'));
     try {
       const name = await collectJobAssets({
@@ -65,11 +68,11 @@ describe('collectJobAssets', () => {
         jobs: [{ id: 'j1', name: 'n' }],
         dir,
         artifactName: 'a',
-        log: (line) => lines.push(line),
-        env: {},
+        logger,
+        artifacts: { upload: async () => undefined },
       });
       expect(name).toBeUndefined();
-      expect(lines.at(-1)).toContain('artifact service is not available');
+      expect(logger.lines().at(-1)).toContain('artifact service is not available here: 1 asset file(s)');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,74 +1,77 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startCancellation } from '../src/cancellation.ts';
+import { withDeadline } from '../src/cancellation.ts';
+import { abortReasonOf, CancelledError, describeFailure, StepTimeoutError } from '../src/failure.ts';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('startCancellation', () => {
-  it('aborts with reason timeout at the deadline', async () => {
+describe('withDeadline', () => {
+  it('aborts with a timeout reason at the deadline, naming the input', async () => {
     vi.useFakeTimers();
-    const onAbort = vi.fn();
-    const cancellation = startCancellation({ timeoutMs: 1000, onAbort });
+    const cancel = new AbortController();
+    const deadline = withDeadline(cancel.signal, 1000);
     try {
       await vi.advanceTimersByTimeAsync(999);
-      expect(cancellation.signal.aborted).toBe(false);
-      expect(cancellation.reason()).toBeUndefined();
+      expect(deadline.signal.aborted).toBe(false);
+      expect(abortReasonOf(deadline.signal)).toBeUndefined();
       await vi.advanceTimersByTimeAsync(1);
-      expect(cancellation.signal.aborted).toBe(true);
-      expect(cancellation.reason()).toBe('timeout');
-      expect((cancellation.signal.reason as Error).name).toBe('TimeoutError');
-      expect(onAbort).toHaveBeenCalledExactlyOnceWith('timeout');
+      expect(abortReasonOf(deadline.signal)).toBe('timeout');
+      expect(deadline.signal.reason).toBeInstanceOf(StepTimeoutError);
+      expect((deadline.signal.reason as Error).message).toBe('the `timeout` of 1s passed');
+      const failure = describeFailure(deadline.signal.reason, deadline.signal);
+      expect(failure.kind).toBe('timeout');
+      expect(failure.message).toContain('Raise `timeout`');
     } finally {
-      cancellation.dispose();
+      deadline.dispose();
     }
   });
 
-  it('aborts with reason cancelled on SIGINT and on SIGTERM, and keeps the first reason', () => {
-    for (const name of ['SIGINT', 'SIGTERM'] as const) {
-      const before = process.listenerCount(name);
-      const cancellation = startCancellation({ timeoutMs: 60_000 });
-      try {
-        expect(process.listenerCount(name)).toBe(before + 1);
-        process.emit(name, name);
-        expect(cancellation.signal.aborted).toBe(true);
-        expect(cancellation.reason()).toBe('cancelled');
-        expect((cancellation.signal.reason as Error).name).toBe('AbortError');
-      } finally {
-        cancellation.dispose();
-      }
-      expect(process.listenerCount(name)).toBe(before);
-    }
-  });
-
-  it('a signal after the deadline does not change the reason', async () => {
+  it('aborts with the host reason when the run is cancelled, and keeps the first reason', async () => {
     vi.useFakeTimers();
-    const cancellation = startCancellation({ timeoutMs: 10, signals: ['SIGUSR2'] });
-    try {
-      await vi.advanceTimersByTimeAsync(10);
-      process.emit('SIGUSR2', 'SIGUSR2');
-      expect(cancellation.reason()).toBe('timeout');
-    } finally {
-      cancellation.dispose();
-    }
-  });
-
-  it('dispose clears the timer and the listeners, and can be called twice', async () => {
-    vi.useFakeTimers();
-    const before = process.listenerCount('SIGINT');
-    const cancellation = startCancellation({ timeoutMs: 10 });
-    cancellation.dispose();
-    cancellation.dispose();
-    expect(process.listenerCount('SIGINT')).toBe(before);
+    const cancel = new AbortController();
+    const deadline = withDeadline(cancel.signal, 10, 'max-wait');
+    cancel.abort(new CancelledError('the run was cancelled (SIGINT)'));
+    expect(abortReasonOf(deadline.signal)).toBe('cancelled');
     await vi.advanceTimersByTimeAsync(100);
-    expect(cancellation.signal.aborted).toBe(false);
+    expect(abortReasonOf(deadline.signal)).toBe('cancelled');
+    expect(describeFailure(deadline.signal.reason, deadline.signal).message).toBe(
+      'Cancelled: the run was cancelled (SIGINT).',
+    );
+    deadline.dispose();
   });
 
-  it('no deadline when the timeout is 0', async () => {
+  it('is aborted at once when the host signal already is', () => {
+    const cancel = new AbortController();
+    cancel.abort(new CancelledError());
+    const deadline = withDeadline(cancel.signal, 60_000);
+    expect(abortReasonOf(deadline.signal)).toBe('cancelled');
+    deadline.dispose();
+  });
+
+  it('dispose clears the timer and the listener, and can be called twice', async () => {
     vi.useFakeTimers();
-    const cancellation = startCancellation({ timeoutMs: 0, signals: [] });
+    const cancel = new AbortController();
+    const deadline = withDeadline(cancel.signal, 10);
+    deadline.dispose();
+    deadline.dispose();
+    await vi.advanceTimersByTimeAsync(100);
+    cancel.abort();
+    expect(deadline.signal.aborted).toBe(false);
+  });
+
+  it('has no deadline when the timeout is 0, and arms a long one in turns', async () => {
+    vi.useFakeTimers();
+    const none = withDeadline(new AbortController().signal, 0);
     await vi.advanceTimersByTimeAsync(1e9);
-    expect(cancellation.signal.aborted).toBe(false);
-    cancellation.dispose();
+    expect(none.signal.aborted).toBe(false);
+    none.dispose();
+    // Longer than one Node timer can hold (about 24.8 days): it must not fire early.
+    const long = withDeadline(new AbortController().signal, 30 * 86_400_000);
+    await vi.advanceTimersByTimeAsync(25 * 86_400_000);
+    expect(long.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(5 * 86_400_000);
+    expect(abortReasonOf(long.signal)).toBe('timeout');
+    long.dispose();
   });
 });

@@ -1,57 +1,66 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SauceClient } from '@sauce-actions/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   clearSecrets,
+  clientOptions,
+  createClient,
   InputError,
-  mobileClientOptions,
+  InputReader,
+  inputSource,
+  onSecret,
   readApiUrl,
   readMobileConnection,
   readSauceConnection,
+  recordingLogger,
   redactSecrets,
 } from '../src/index.ts';
-import { captureStdout } from './capture-stdout.ts';
 
-let written: string[];
+let masked: string[];
+let stopMasking: () => void;
 
 beforeEach(() => {
   clearSecrets();
-  written = captureStdout();
+  masked = [];
+  stopMasking = onSecret((secret) => masked.push(secret));
 });
 
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
+afterEach(() => stopMasking());
+
+function reader(values: Record<string, string>, env: Record<string, string> = {}): InputReader {
+  return new InputReader(inputSource(values, { env }));
+}
 
 describe('readMobileConnection', () => {
   it('reads the api key from the input and masks it at once', () => {
-    vi.stubEnv('INPUT_API-KEY', 'key-from-input');
-    vi.stubEnv('INPUT_EMAIL', 'me@example.com');
-    const connection = readMobileConnection();
-    expect(connection).toMatchObject({
+    const connection = readMobileConnection(reader({ 'api-key': 'key-from-input', email: 'me@example.com' }));
+    expect(connection).toEqual({
+      service: 'mobile',
       apiKey: 'key-from-input',
       email: 'me@example.com',
       region: 'us-east-1',
     });
-    expect(written.join('')).toContain('::add-mask::key-from-input');
+    expect(masked).toContain('key-from-input');
     expect(redactSecrets('x key-from-input y')).toBe('x *** y');
     const basic = Buffer.from('me@example.com:key-from-input').toString('base64');
+    expect(masked).toContain(basic);
     expect(redactSecrets(basic)).toBe('***');
   });
 
   it('falls back to SAUCE_APPDIST_API_KEY', () => {
-    vi.stubEnv('SAUCE_APPDIST_API_KEY', 'key-from-env');
-    vi.stubEnv('INPUT_REGION', 'eu-central-1');
-    expect(readMobileConnection()).toMatchObject({ apiKey: 'key-from-env', region: 'eu-central-1' });
-    expect(written.join('')).toContain('::add-mask::key-from-env');
+    const connection = readMobileConnection(
+      reader({ region: 'eu-central-1' }, { SAUCE_APPDIST_API_KEY: 'key-from-env' }),
+    );
+    expect(connection).toMatchObject({ apiKey: 'key-from-env', region: 'eu-central-1' });
+    expect(masked).toContain('key-from-env');
   });
 
   it('prefers an OIDC token and requires its config key', () => {
-    vi.stubEnv('INPUT_OIDC-TOKEN', 'token-123');
-    expect(() => readMobileConnection()).toThrow(/oidc-config-key/);
-    vi.stubEnv('INPUT_OIDC-CONFIG-KEY', 'cfg');
-    const connection = readMobileConnection();
+    expect(() => readMobileConnection(reader({ 'oidc-token': 'token-123' }))).toThrow(/oidc-config-key/);
+    const connection = readMobileConnection(
+      reader({ 'oidc-token': 'token-123', 'oidc-config-key': 'cfg', 'api-key': 'ignored' }),
+    );
     expect(connection.oidcToken).toBe('token-123');
-    expect(mobileClientOptions(connection)).toEqual({
+    expect(clientOptions(connection)).toEqual({
       mobileRegion: 'us-east-1',
       oidcToken: 'token-123',
       oidcConfigKey: 'cfg',
@@ -59,10 +68,9 @@ describe('readMobileConnection', () => {
   });
 
   it('fails without any credential, naming what to set', () => {
-    vi.stubEnv('SAUCE_APPDIST_API_KEY', '');
     const error = (() => {
       try {
-        readMobileConnection();
+        readMobileConnection(reader({}));
       } catch (e) {
         return e as InputError;
       }
@@ -72,46 +80,78 @@ describe('readMobileConnection', () => {
     expect(error.message).toContain('SAUCE_APPDIST_API_KEY');
   });
 
+  it('requires the email where REST calls need it', () => {
+    expect(() => readMobileConnection(reader({ 'api-key': 'k' }), { needsEmail: true })).toThrow(
+      /Input "email" is required with `api-key`/,
+    );
+  });
+
   it('rejects an unknown region, listing the mobile ones', () => {
-    vi.stubEnv('INPUT_API-KEY', 'k');
-    vi.stubEnv('INPUT_REGION', 'us-west-1');
-    expect(() => readMobileConnection()).toThrow('Allowed: `us-east-1`, `eu-central-1`, `legacy`');
+    expect(() => readMobileConnection(reader({ 'api-key': 'k', region: 'us-west-1' }))).toThrow(
+      'Allowed: `us-east-1`, `eu-central-1`, `legacy`',
+    );
   });
 });
 
 describe('readSauceConnection', () => {
   it('uses the environment fallbacks and masks the access key', () => {
-    vi.stubEnv('SAUCE_USERNAME', 'demo');
-    vi.stubEnv('SAUCE_ACCESS_KEY', 'access-xyz');
-    expect(readSauceConnection()).toMatchObject({
+    const connection = readSauceConnection(
+      reader({}, { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'access-xyz' }),
+    );
+    expect(connection).toEqual({
+      service: 'sauce',
       username: 'demo',
       accessKey: 'access-xyz',
       region: 'us-west-1',
     });
-    expect(written.join('')).toContain('::add-mask::access-xyz');
+    expect(masked).toContain('access-xyz');
+    expect(clientOptions(connection)).toEqual({
+      region: 'us-west-1',
+      username: 'demo',
+      accessKey: 'access-xyz',
+    });
+  });
+
+  it('prefers the inputs to the environment', () => {
+    const connection = readSauceConnection(
+      reader(
+        { username: 'me', 'access-key': 'mine', 'api-url': 'http://127.0.0.1:1' },
+        { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'other' },
+      ),
+    );
+    expect(connection).toMatchObject({ username: 'me', accessKey: 'mine', apiUrl: 'http://127.0.0.1:1' });
   });
 
   it('requires a username', () => {
-    vi.stubEnv('SAUCE_USERNAME', '');
-    vi.stubEnv('INPUT_ACCESS-KEY', 'k');
-    expect(() => readSauceConnection()).toThrow(/Input "username" is required/);
+    expect(() => readSauceConnection(reader({ 'access-key': 'k' }))).toThrow(/Input "username" is required/);
   });
 });
 
 describe('readApiUrl', () => {
   it('accepts http(s) and refuses embedded credentials without echoing them', () => {
-    vi.stubEnv('INPUT_API-URL', 'http://127.0.0.1:4545/');
-    expect(readApiUrl()).toBe('http://127.0.0.1:4545');
-    vi.stubEnv('INPUT_API-URL', 'https://me:hunter22@example.com');
+    expect(readApiUrl(reader({ 'api-url': 'http://127.0.0.1:4545/' }))).toBe('http://127.0.0.1:4545');
     let message = '';
     try {
-      readApiUrl();
+      readApiUrl(reader({ 'api-url': 'https://me:hunter22@example.com' }));
     } catch (error) {
       message = (error as Error).message;
     }
     expect(message).toContain('user name or password');
     expect(message).not.toContain('hunter22');
-    vi.stubEnv('INPUT_API-URL', 'ftp://example.com');
-    expect(() => readApiUrl()).toThrow(/http/);
+    expect(redactSecrets('https://me:hunter22@example.com')).toBe('***');
+    expect(() => readApiUrl(reader({ 'api-url': 'ftp://example.com' }))).toThrow(/http/);
+  });
+});
+
+describe('createClient', () => {
+  it('makes a client whose retries and warnings land on the action logger', async () => {
+    const logger = recordingLogger();
+    const client = createClient(
+      { service: 'sauce', region: 'us-west-1', username: 'demo', accessKey: 'k' },
+      logger,
+    );
+    expect(client).toBeInstanceOf(SauceClient);
+    expect(client.jobUrl('abc')).toContain('/tests/abc');
+    await client.close();
   });
 });

@@ -1,56 +1,67 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ApiError, TransportError } from '@sauce-actions/api';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  abortReasonOf,
   ActionError,
+  CancelledError,
   clearSecrets,
   describeFailure,
   InputError,
   registerSecret,
-  runAction,
+  StepTimeoutError,
 } from '../src/index.ts';
-import { captureStdout } from './capture-stdout.ts';
 
-let written: string[];
+beforeEach(() => clearSecrets());
 
-beforeEach(() => {
-  clearSecrets();
-  written = captureStdout();
-});
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-});
+const request = { operation: 'inviteTesters', method: 'POST', url: '/api/1/x' };
 
 describe('describeFailure', () => {
-  it('tells input mistakes apart from service trouble', () => {
-    expect(describeFailure(new InputError('file', 'is required but was empty')).kind).toBe('input');
-    const refused = new ApiError({
-      operation: 'inviteTesters',
-      method: 'POST',
-      url: '/api/1/x',
-      status: 404,
+  it('tells input mistakes, refusals, rate limits and service trouble apart', () => {
+    const input = describeFailure(new InputError('file', 'is required but was empty'));
+    expect(input).toEqual({
+      kind: 'input',
+      message: 'Input "file" is required but was empty. Fix the input and run the step again.',
     });
-    expect(describeFailure(refused)).toMatchObject({ kind: 'user' });
-    expect(describeFailure(refused).message).toContain('check the ids');
-    const down = new ApiError({ operation: 'upload', method: 'POST', url: '/api/upload/', status: 503 });
-    expect(describeFailure(down).kind).toBe('service');
-    expect(describeFailure(down).message).toContain('run the job again later');
-    const unreachable = new TransportError({
-      operation: 'upload',
-      method: 'POST',
-      url: '/api/upload/',
-      kind: 'connect',
-      message: 'connect ECONNREFUSED',
-    });
+    const refused = describeFailure(new ApiError({ ...request, status: 404 }));
+    expect(refused.kind).toBe('refused');
+    expect(refused.message).toContain('check the ids');
+    const limited = describeFailure(new ApiError({ ...request, status: 429 }));
+    expect(limited.kind).toBe('rate-limited');
+    expect(limited.message).toContain('429 Too Many Requests');
+    expect(limited.message).toContain('max-parallel');
+    const down = describeFailure(new ApiError({ ...request, status: 503 }));
+    expect(down.kind).toBe('service');
+    expect(down.message).toContain('run the job again later');
+    const unreachable = new TransportError({ ...request, kind: 'connect', message: 'connect ECONNREFUSED' });
     expect(describeFailure(unreachable)).toMatchObject({ kind: 'service' });
     expect(describeFailure(unreachable).message).toContain('api-url');
-    expect(describeFailure(new ActionError('Do this.', 'user')).message).toBe('Do this.');
-    expect(describeFailure(new Error('boom')).kind).toBe('unexpected');
+    expect(describeFailure(new ActionError('tests-failed', 'Do this.'))).toEqual({
+      kind: 'tests-failed',
+      message: 'Do this.',
+    });
+    expect(describeFailure(new Error('boom')).kind).toBe('bug');
+  });
+
+  it('words an abort as the timeout or the cancellation that caused it', () => {
+    const aborted = new TransportError({ ...request, kind: 'aborted', message: 'aborted' });
+    const timedOut = new AbortController();
+    timedOut.abort(new StepTimeoutError(90_000));
+    expect(abortReasonOf(timedOut.signal)).toBe('timeout');
+    expect(describeFailure(aborted, timedOut.signal)).toEqual({
+      kind: 'timeout',
+      message:
+        'Timed out: the `timeout` of 90s passed during inviteTesters. Raise `timeout` if the step needs longer.',
+    });
+    const cancelled = new AbortController();
+    cancelled.abort(new CancelledError('the run was cancelled (SIGTERM)'));
+    expect(describeFailure(aborted, cancelled.signal)).toEqual({
+      kind: 'cancelled',
+      message: 'Cancelled: the run was cancelled (SIGTERM) during inviteTesters.',
+    });
+    // An abort with no step signal behind it is still a cancellation, not service trouble.
+    expect(describeFailure(aborted).kind).toBe('cancelled');
+    // A service answer is its own failure even after the signal fired.
+    expect(describeFailure(new ApiError({ ...request, status: 401 }), timedOut.signal).kind).toBe('refused');
   });
 
   it('never repeats a registered secret', () => {
@@ -58,35 +69,5 @@ describe('describeFailure', () => {
     const message = describeFailure(new Error('echoed s3cret-value back')).message;
     expect(message).not.toContain('s3cret-value');
     expect(message).toContain('***');
-  });
-});
-
-describe('runAction', () => {
-  it('fails the step with an ::error annotation, exit code 1 and a summary', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'kit-'));
-    try {
-      const summaryFile = path.join(dir, 'summary.md');
-      writeFileSync(summaryFile, '');
-      vi.stubEnv('GITHUB_STEP_SUMMARY', summaryFile);
-      await runAction({ title: 'Upload build' }, async () => {
-        throw new InputError('file', 'is required but was empty');
-      });
-      expect(process.exitCode).toBe(1);
-      const log = written.join('');
-      expect(log).toContain('::error::Input "file" is required but was empty.');
-      expect(readFileSync(summaryFile, 'utf8')).toContain('Upload build: failed');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('leaves a successful step alone', async () => {
-    let ran = false;
-    await runAction({ title: 'x' }, async (signal) => {
-      ran = !signal.aborted;
-    });
-    expect(ran).toBe(true);
-    expect(process.exitCode).toBeUndefined();
-    expect(written.join('')).not.toContain('::error');
   });
 });

@@ -1,23 +1,21 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  InputError,
-  parseDuration,
-  readBoolean,
-  readDuration,
-  readEnum,
-  readFilePath,
-  readInteger,
-  readKeyValues,
-  readList,
-  readString,
-  splitList,
-} from '../src/index.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InputError, InputReader, parseDuration, splitList } from '../src/index.ts';
+
+const values = new Map<string, string>();
+let workspace = process.cwd();
+const read = new InputReader({
+  input: (name) => values.get(name) ?? '',
+  env: () => undefined,
+  get workspace() {
+    return workspace;
+  },
+});
 
 function setInput(name: string, value: string): void {
-  vi.stubEnv(`INPUT_${name.replace(/ /g, '_').toUpperCase()}`, value);
+  values.set(name, value);
 }
 
 function errorOf(fn: () => unknown): InputError {
@@ -31,53 +29,54 @@ function errorOf(fn: () => unknown): InputError {
 }
 
 afterEach(() => {
-  vi.unstubAllEnvs();
+  values.clear();
+  workspace = process.cwd();
 });
 
-describe('readString', () => {
+describe('string', () => {
   it('trims and treats empty as not given', () => {
     setInput('app-name', '  My App \n');
-    expect(readString('app-name')).toBe('My App');
+    expect(read.string('app-name')).toBe('My App');
     setInput('app-name', '   ');
-    expect(readString('app-name')).toBeUndefined();
+    expect(read.string('app-name')).toBeUndefined();
   });
 
   it('checks required itself, naming the input', () => {
-    const error = errorOf(() => readString('file', { required: true }));
+    const error = errorOf(() => read.string('file', { required: true }));
     expect(error.input).toBe('file');
     expect(error.message).toMatch(/^Input "file" is required/);
   });
 });
 
-describe('readBoolean', () => {
+describe('boolean', () => {
   it('accepts only true and false', () => {
     setInput('notify', 'true');
-    expect(readBoolean('notify', false)).toBe(true);
+    expect(read.boolean('notify', false)).toBe(true);
     setInput('notify', 'false');
-    expect(readBoolean('notify', true)).toBe(false);
+    expect(read.boolean('notify', true)).toBe(false);
     setInput('notify', '');
-    expect(readBoolean('notify', true)).toBe(true);
+    expect(read.boolean('notify', true)).toBe(true);
     for (const bad of ['yes', 'True', '1', 'on']) {
       setInput('notify', bad);
-      const error = errorOf(() => readBoolean('notify', false));
+      const error = errorOf(() => read.boolean('notify', false));
       expect(error.message).toContain(`"${bad}"`);
       expect(error.message).toContain('`true` or `false`');
     }
   });
 });
 
-describe('readEnum', () => {
+describe('enum', () => {
   it('lists the allowed values in its error', () => {
     setInput('landing-page-mode', 'closed');
-    expect(readEnum('landing-page-mode', ['open', 'closed'])).toBe('closed');
+    expect(read.enum('landing-page-mode', ['open', 'closed'])).toBe('closed');
     setInput('landing-page-mode', 'secret');
-    const error = errorOf(() => readEnum('landing-page-mode', ['open', 'closed'], 'open'));
+    const error = errorOf(() => read.enum('landing-page-mode', ['open', 'closed'], 'open'));
     expect(error.message).toBe('Input "landing-page-mode" has "secret". Allowed: `open`, `closed`.');
   });
 
   it('falls back when empty', () => {
-    expect(readEnum('region', ['us-east-1', 'eu-central-1'], 'us-east-1')).toBe('us-east-1');
-    expect(readEnum('region', ['a', 'b'])).toBeUndefined();
+    expect(read.enum('region', ['us-east-1', 'eu-central-1'], 'us-east-1')).toBe('us-east-1');
+    expect(read.enum('region', ['a', 'b'])).toBeUndefined();
   });
 });
 
@@ -97,26 +96,26 @@ describe('durations', () => {
 
   it('reads with bounds', () => {
     setInput('timeout', '2m');
-    expect(readDuration('timeout', 1000)).toBe(120_000);
+    expect(read.duration('timeout', 1000)).toBe(120_000);
     setInput('timeout', '');
-    expect(readDuration('timeout', 1000)).toBe(1000);
+    expect(read.duration('timeout', 1000)).toBe(1000);
     setInput('timeout', '2h');
-    expect(errorOf(() => readDuration('timeout', 1000, { maxMs: 3_600_000 })).message).toContain(
+    expect(errorOf(() => read.duration('timeout', 1000, { maxMs: 3_600_000 })).message).toContain(
       'longer than 1h',
     );
     setInput('timeout', 'forever');
-    expect(errorOf(() => readDuration('timeout', 1000)).message).toContain('`30m`');
+    expect(errorOf(() => read.duration('timeout', 1000)).message).toContain('`30m`');
   });
 });
 
-describe('readInteger', () => {
+describe('integer', () => {
   it('accepts whole numbers within bounds', () => {
     setInput('retries', '3');
-    expect(readInteger('retries', 1, { min: 0, max: 5 })).toBe(3);
+    expect(read.integer('retries', 1, { min: 0, max: 5 })).toBe(3);
     setInput('retries', '9');
-    expect(errorOf(() => readInteger('retries', 1, { min: 0, max: 5 })).message).toContain('from 0 to 5');
+    expect(errorOf(() => read.integer('retries', 1, { min: 0, max: 5 })).message).toContain('from 0 to 5');
     setInput('retries', '2.5');
-    expect(errorOf(() => readInteger('retries', 1)).message).toContain('not a whole number');
+    expect(errorOf(() => read.integer('retries', 1)).message).toContain('not a whole number');
   });
 });
 
@@ -124,33 +123,33 @@ describe('lists and key=value lines', () => {
   it('splits on commas and newlines', () => {
     expect(splitList('a, b\nc,,\n d ')).toEqual(['a', 'b', 'c', 'd']);
     setInput('groups', 'qa\nbeta, staff');
-    expect(readList('groups')).toEqual(['qa', 'beta', 'staff']);
+    expect(read.list('groups')).toEqual(['qa', 'beta', 'staff']);
     setInput('groups', ' , ');
-    expect(errorOf(() => readList('groups', { required: true })).input).toBe('groups');
+    expect(errorOf(() => read.list('groups', { required: true })).input).toBe('groups');
   });
 
   it('reads key=value lines', () => {
     setInput('metadata', 'branch=main\n# note\n\ncommit = abc=def\n');
-    expect(readKeyValues('metadata')).toEqual({ branch: 'main', commit: 'abc=def' });
+    expect(read.keyValues('metadata')).toEqual({ branch: 'main', commit: 'abc=def' });
     setInput('metadata', 'branch=main\nnokey');
-    expect(errorOf(() => readKeyValues('metadata')).message).toContain('line 2');
+    expect(errorOf(() => read.keyValues('metadata')).message).toContain('line 2');
     setInput('metadata', 'a=1\na=2');
-    expect(errorOf(() => readKeyValues('metadata')).message).toContain('twice');
+    expect(errorOf(() => read.keyValues('metadata')).message).toContain('twice');
   });
 });
 
-describe('readFilePath', () => {
+describe('filePath', () => {
   it('resolves against the workspace and checks the file', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kit-'));
     try {
       writeFileSync(path.join(dir, 'app.apk'), 'x');
-      vi.stubEnv('GITHUB_WORKSPACE', dir);
+      workspace = dir;
       setInput('file', 'app.apk');
-      expect(readFilePath('file')).toBe(path.join(dir, 'app.apk'));
+      expect(read.filePath('file')).toBe(path.join(dir, 'app.apk'));
       setInput('file', 'missing.apk');
-      expect(errorOf(() => readFilePath('file')).message).toContain('does not exist');
+      expect(errorOf(() => read.filePath('file')).message).toContain('does not exist');
       setInput('file', '.');
-      expect(errorOf(() => readFilePath('file')).message).toContain('not a file');
+      expect(errorOf(() => read.filePath('file')).message).toContain('not a file');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,22 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as core from '@actions/core';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ReportedJob } from '../src/job-report.ts';
 import {
-  annotateFailedJobs,
+  failedJobAnnotations,
   formatJobDuration,
   renderJobsSummary,
   renderJobsTable,
   sortJobsForReport,
   tallyJobs,
-  writeJobsSummary,
   writeResultsFile,
 } from '../src/job-report.ts';
 import { clearSecrets, registerSecret } from '../src/secrets.ts';
-import { SummaryBuilder } from '../src/summary.ts';
-import { captureStdout } from './capture-stdout.ts';
 
 const job = (id: string, status: ReportedJob['status'], extra: Partial<ReportedJob> = {}): ReportedJob => ({
   id,
@@ -36,22 +32,12 @@ const jobs = [
   job('f', 'stopped'),
 ];
 
-// core.summary keeps the first summary file it sees, so every test uses the same one.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'report-'));
-const summaryFile = path.join(dir, 'summary.md');
-let stdout: string[];
-beforeEach(() => {
-  writeFileSync(summaryFile, '');
-  stdout = captureStdout();
-});
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 afterEach(() => {
   clearSecrets();
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  core.summary.emptyBuffer();
 });
 
 describe('tallyJobs', () => {
@@ -85,18 +71,15 @@ describe('formatJobDuration', () => {
   });
 });
 
-describe('writeJobsSummary', () => {
-  it('writes totals and every job with its link, failures first, escaped and redacted', async () => {
-    const file = summaryFile;
-    vi.stubEnv('GITHUB_STEP_SUMMARY', file);
+describe('renderJobsSummary', () => {
+  it('shows totals and every job with its link, failures first, escaped and redacted', () => {
     registerSecret('s3cretkey');
-    await writeJobsSummary(core.summary, {
+    const html = renderJobsSummary({
       title: 'Suite <Smoke>',
       buildName: 'Smoke #3',
       jobs: [...jobs, job('g', 'failed', { name: 'leaks s3cretkey' })],
       note: 'Timed out.',
     });
-    const html = readFileSync(file, 'utf8');
     expect(html).toContain('<h2>Suite &lt;Smoke&gt;</h2>');
     expect(html).toContain('<code>Smoke #3</code>');
     expect(html).toContain('7 jobs, 1 passed, 3 failed, 1 running, 1 queued, 1 stopped');
@@ -106,16 +89,6 @@ describe('writeJobsSummary', () => {
     expect(html).toContain('1m 05s');
     expect(html).not.toContain('s3cretkey');
     expect(html.indexOf('tests/b"')).toBeLessThan(html.indexOf('tests/a"'));
-  });
-
-  it('writes through the kit builder too, after its own sections', async () => {
-    const file = summaryFile;
-    vi.stubEnv('GITHUB_STEP_SUMMARY', file);
-    const builder = new SummaryBuilder().heading('Before');
-    await writeJobsSummary(builder, { title: 'Jobs', jobs: [job('a', 'passed')] });
-    const html = readFileSync(file, 'utf8');
-    expect(html.indexOf('Before')).toBeLessThan(html.indexOf('Jobs'));
-    expect(html).toContain('tests/a');
   });
 
   it('caps the rows and says how many more there are', () => {
@@ -136,24 +109,22 @@ describe('writeJobsSummary', () => {
     expect(html.indexOf('3 of 4')).toBeLessThan(html.indexOf('4 of 4'));
     expect(html).not.toContain('<th>Platform</th>');
   });
-
-  it('without a summary file, writes nothing and leaves no buffer behind', async () => {
-    vi.stubEnv('GITHUB_STEP_SUMMARY', '');
-    await writeJobsSummary(core.summary, { title: 't', jobs });
-    expect(core.summary.isEmptyBuffer()).toBe(true);
-  });
 });
 
-describe('annotateFailedJobs', () => {
-  it('adds one error annotation per failed job, with its link', () => {
-    annotateFailedJobs(jobs);
-    const lines = stdout
-      .join('')
-      .split(/\r?\n/)
-      .filter((line) => line.startsWith('::error'));
-    expect(lines).toEqual([
-      '::error title=Failed job%3A case b::Job "case b" (chrome 126, Windows 11) failed: assertion failed. https://app.example/tests/b',
-      '::error title=Failed job%3A case d::Job "case d" (chrome 126, Windows 11) ended in error. https://app.example/tests/d',
+describe('failedJobAnnotations', () => {
+  it('gives one error annotation per failed job, with its link', () => {
+    expect(failedJobAnnotations(jobs)).toEqual([
+      {
+        level: 'error',
+        title: 'Failed job: case b',
+        message:
+          'Job "case b" (chrome 126, Windows 11) failed: assertion failed. https://app.example/tests/b',
+      },
+      {
+        level: 'error',
+        title: 'Failed job: case d',
+        message: 'Job "case d" (chrome 126, Windows 11) ended in error. https://app.example/tests/d',
+      },
     ]);
   });
 });

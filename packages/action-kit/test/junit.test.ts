@@ -18,8 +18,8 @@ function parse(xml: string): Node {
 }
 
 describe('renderJUnit', () => {
-  it('counts tests, failures, errors, skipped and time per suite and in total', () => {
-    const xml = renderJUnit([
+  it('counts tests, failures, errors, skipped and time per suite and in total', async () => {
+    const xml = await renderJUnit([
       {
         name: 'Smoke',
         timestamp: new Date('2026-01-02T03:04:05.678Z'),
@@ -58,9 +58,9 @@ describe('renderJUnit', () => {
     expect(xml).toContain('<property name="url" value="https://app.example/tests/1"/>');
   });
 
-  it('escapes markup, drops characters XML cannot carry and redacts secrets', () => {
+  it('escapes markup, drops characters XML cannot carry and redacts secrets', async () => {
     registerSecret('hunter22');
-    const xml = renderJUnit([
+    const xml = await renderJUnit([
       {
         name: 'a <b> & "c"',
         cases: [
@@ -82,8 +82,8 @@ describe('renderJUnit', () => {
     expect(() => parse(xml)).not.toThrow();
   });
 
-  it('ignores negative or missing times', () => {
-    const xml = renderJUnit([{ name: 's', cases: [{ name: 'n', classname: 'c', timeSeconds: -3 }] }]);
+  it('ignores negative or missing times', async () => {
+    const xml = await renderJUnit([{ name: 's', cases: [{ name: 'n', classname: 'c', timeSeconds: -3 }] }]);
     expect(xml).toContain('time="0.000"');
   });
 });

@@ -1,7 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   clearSecrets,
   createProgressReporter,
@@ -10,53 +7,53 @@ import {
   mobileInviteUrl,
   mobileWebBase,
   outputText,
+  recordingLogger,
   registerSecret,
+  summaryWithFailure,
   SummaryBuilder,
-  workflowRunUrl,
 } from '../src/index.ts';
-import { captureStdout } from './capture-stdout.ts';
 
-beforeEach(() => {
-  clearSecrets();
-  captureStdout();
-});
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
+beforeEach(() => clearSecrets());
 
 describe('SummaryBuilder', () => {
-  it('writes headings, facts, links and lists, escaped and redacted', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'kit-'));
-    try {
-      const file = path.join(dir, 'summary.md');
-      writeFileSync(file, '');
-      vi.stubEnv('GITHUB_STEP_SUMMARY', file);
-      registerSecret('topsecret');
-      await new SummaryBuilder()
-        .heading('Uploaded <App>')
-        .facts([
-          ['Version', '1.0'],
-          ['Skipped', undefined],
-          ['Build', { text: 'open', href: 'http://127.0.0.1/b?x=1&y=2' }],
-        ])
-        .links([{ text: 'Download page', href: 'http://127.0.0.1/d' }, undefined])
-        .list(['qa', 'has topsecret'])
-        .list([], 'No testers.')
-        .write();
-      const html = readFileSync(file, 'utf8');
-      expect(html).toContain('<h2>Uploaded &lt;App&gt;</h2>');
-      expect(html).toContain('<td>Version</td><td>1.0</td>');
-      expect(html).not.toContain('Skipped');
-      expect(html).toContain('<a href="http://127.0.0.1/b?x=1&amp;y=2">open</a>');
-      expect(html).toContain('<a href="http://127.0.0.1/d">Download page</a>');
-      expect(html).toContain('<li>has ***</li>');
-      expect(html).toContain('<p>No testers.</p>');
-      expect(html).not.toContain('topsecret');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('builds headings, facts, links and lists, escaped and redacted', () => {
+    registerSecret('topsecret');
+    const html = new SummaryBuilder()
+      .heading('Uploaded <App>')
+      .facts([
+        ['Version', '1.0'],
+        ['Skipped', undefined],
+        ['Build', { text: 'open', href: 'http://127.0.0.1/b?x=1&y=2' }],
+      ])
+      .links([{ text: 'Download page', href: 'http://127.0.0.1/d' }, undefined])
+      .list(['qa', 'has topsecret'])
+      .list([], 'No testers.')
+      .table(['Name', 'Id'], [['a<b', 'topsecret']])
+      .toString();
+    expect(html).toContain('<h2>Uploaded &lt;App&gt;</h2>\n');
+    expect(html).toContain('<tr><td>Version</td><td>1.0</td></tr>');
+    expect(html).not.toContain('Skipped');
+    expect(html).toContain('<a href="http://127.0.0.1/b?x=1&amp;y=2">open</a>');
+    expect(html).toContain('<ul><li><a href="http://127.0.0.1/d">Download page</a></li></ul>');
+    expect(html).toContain('<li>has ***</li>');
+    expect(html).toContain('<p>No testers.</p>');
+    expect(html).toContain('<tr><th>Name</th><th>Id</th></tr><tr><td>a&lt;b</td><td>***</td></tr>');
+    expect(html).not.toContain('topsecret');
+  });
+
+  it("ends a failed step's summary with what made it fail", () => {
+    const result = {
+      outputs: {},
+      summary: '<h2>Jobs</h2>\n',
+      annotations: [],
+      failure: { kind: 'timeout' as const, message: 'Timed out <now>.' },
+    };
+    expect(summaryWithFailure('Run suite', result)).toBe(
+      '<h2>Jobs</h2>\n<h2>Run suite: timed out</h2>\n<p>Timed out &lt;now&gt;.</p>\n',
+    );
+    expect(summaryWithFailure('Run suite', { ...result, failure: undefined } as never)).toBe(
+      '<h2>Jobs</h2>\n',
+    );
   });
 });
 
@@ -66,35 +63,24 @@ describe('links and outputs', () => {
     expect(mobileWebBase('us-east-1', 'http://127.0.0.1:9/')).toBe('http://127.0.0.1:9');
     expect(mobileBuildUrl('http://h', 7, 'b 1')).toBe('http://h/projects/7/builds/b%201');
     expect(mobileInviteUrl('http://h', 7, 8)).toBe('http://h/projects/7/builds/8/invite-testers');
-    expect(
-      workflowRunUrl({
-        GITHUB_SERVER_URL: 'https://github.com',
-        GITHUB_REPOSITORY: 'o/r',
-        GITHUB_RUN_ID: '9',
-      }),
-    ).toBe('https://github.com/o/r/actions/runs/9');
-    expect(workflowRunUrl({})).toBeUndefined();
     expect(outputText(['a', 'b'])).toBe('a,b');
-    expect(outputText(undefined)).toBe('');
+    expect(outputText([])).toBe('');
+    expect(outputText(3)).toBe('3');
   });
 });
 
 describe('createProgressReporter', () => {
   it('reports at most once per interval, and always the end', () => {
-    const lines: string[] = [];
+    const logger = recordingLogger();
     let clock = 0;
-    const report = createProgressReporter({
-      label: 'Uploading',
-      intervalMs: 5000,
-      log: (l) => lines.push(l),
-      now: () => clock,
-    });
+    const report = createProgressReporter({ label: 'Uploading', intervalMs: 5000, logger, now: () => clock });
     const total = 10 * 1024 * 1024;
     for (let step = 1; step <= 100; step++) {
       clock = step * 200;
       report({ sentBytes: (total * step) / 100, totalBytes: total });
     }
     // 20 s of transfer at one line per 5 s, plus the final line
+    const lines = logger.lines();
     expect(lines.length).toBe(4);
     expect(lines.at(-1)).toBe('Uploading: 100% (10.0 MiB of 10.0 MiB, 512.0 KiB/s)');
     expect(lines[0]).toMatch(/^Uploading: 25% /);
