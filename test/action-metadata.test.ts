@@ -108,10 +108,10 @@ async function sourceOf(dir: string): Promise<string> {
   return code;
 }
 
-/** Inputs the code reads: by name through the kit's readers, and the connection readers' own. */
+/** Inputs the code reads: by name through the kit's reader (`read.<method>('name'`), and the connection readers' own. */
 function inputsRead(code: string): Set<string> {
   return new Set([
-    ...[...code.matchAll(/read[A-Za-z]*\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string),
+    ...[...code.matchAll(/\bread\.[a-zA-Z]+\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string),
     ...(/\breadMobileConnection\(/.test(code) ? MOBILE_CONNECTION : []),
     ...(/\breadSauceConnection\(/.test(code) ? SAUCE_CONNECTION : []),
   ]);
@@ -154,8 +154,8 @@ describe.each(Object.keys(CONTRACT))('%s', (name) => {
   it('runs on node24 from its bundle, with the interface inputs and outputs', async () => {
     const meta = await readActionMetadata(dir);
     expect(meta.runs.using).toBe('node24');
-    expect(meta.runs.main).toBe('dist/index.js');
-    expect(meta.runs.post).toBe(contract.post ? 'dist/index.js' : undefined);
+    expect(meta.runs.main).toBe(`../../dist/${name}.js`);
+    expect(meta.runs.post).toBe(contract.post ? `../../dist/${name}.js` : undefined);
     expect(Object.keys(meta.inputs)).toEqual(expect.arrayContaining(contract.inputs));
     expect(Object.keys(meta.outputs)).toEqual(expect.arrayContaining(contract.outputs));
   });
@@ -184,6 +184,28 @@ describe.each(Object.keys(CONTRACT))('%s', (name) => {
     }
     expect([...outputRows.keys()].filter((output) => !(output in meta.outputs))).toEqual([]);
     expect(readme).toContain(`actions/${name}@v1`);
+  });
+
+  it('is built on the action contract: inputs.ts, run.ts, a few-line main.ts, a test of run', async () => {
+    const files = await readdir(path.join(dir, 'src'));
+    expect(files).toEqual(expect.arrayContaining(['inputs.ts', 'run.ts', 'main.ts']));
+    const main = await readFile(path.join(dir, 'src', 'main.ts'), 'utf8');
+    expect(main).toContain("from '@sauce-actions/action-kit/github-host'");
+    expect(main.split('\n').filter((line) => line.trim() !== '').length).toBeLessThanOrEqual(12);
+    const tests = await readdir(path.join(dir, 'test'));
+    const runTests = [];
+    for (const test of tests.filter((file) => file.endsWith('.test.ts'))) {
+      const code = await readFile(path.join(dir, 'test', test), 'utf8');
+      if (/from '\.\.\/src\/run\.ts'/.test(code) && /\bawait run\(/.test(code)) runTests.push(test);
+    }
+    expect(runTests, 'a test file calls run() from src/run.ts').not.toEqual([]);
+    // Only the kit's host talks to the runner, and only inputs.ts reads inputs.
+    for (const file of files.filter((f) => f.endsWith('.ts'))) {
+      const code = await readFile(path.join(dir, 'src', file), 'utf8');
+      expect(code, `${file} imports @actions/core`).not.toMatch(/from '@actions\/core'/);
+      expect(code, `${file} reads process.env`).not.toMatch(/process\.env/);
+      if (file !== 'inputs.ts') expect(inputsRead(code).size, `${file} reads inputs`).toBe(0);
+    }
   });
 
   it('reads only inputs that action.yml declares, and every one it declares', async () => {

@@ -1,44 +1,77 @@
-/** The committed bundles are what the sources build to: a fresh build must match them byte for byte. */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+/**
+ * The committed bundles are what the sources build to (a fresh build must match `dist/` file for
+ * file, byte for byte), and each action's bundle runs as the runner runs it.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runStep } from '@sauce-actions/action-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIONS_DIR, actionNames, buildActions, ROOT } from '../scripts/build-actions.ts';
+import { ACTIONS_DIR, actionNames, buildActions, DIST_DIR, ROOT } from '../scripts/build-actions.ts';
 
 const names = await actionNames();
 let outDir: string;
+let fresh: string[];
 
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'bundles-'));
-  await buildActions({ outDir });
+  fresh = (await buildActions({ outDir })).files;
 }, 60_000);
 
 afterAll(async () => {
   await rm(outDir, { recursive: true, force: true });
 });
 
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
 describe('committed bundles', () => {
-  it('exist for every action', () => {
-    expect(names).toEqual(expect.arrayContaining(['upload-build']));
+  it('are one entry per action and shared chunks', () => {
+    expect(names).toEqual(
+      expect.arrayContaining(['upload-build', 'invite-testers', 'run-suite-and-wait', 'run-js-tests']),
+    );
+    for (const name of names) expect(fresh).toContain(`${name}.js`);
+    expect(fresh.some((file) => file.startsWith('chunks/'))).toBe(true);
   });
 
-  it.each(names)(
-    '%s/dist matches a fresh build (run `npm run build` after changing sources)',
-    async (name) => {
-      for (const file of ['index.js', 'package.json']) {
-        const committed = await readFile(path.join(ACTIONS_DIR, name, 'dist', file), 'utf8');
-        const fresh = await readFile(path.join(outDir, name, 'dist', file), 'utf8');
-        expect(fresh === committed, `${name}/dist/${file} is stale`).toBe(true);
-      }
-    },
-  );
+  it('match a fresh build, file for file (run `npm run build` after changing sources)', async () => {
+    const committed = await filesUnder(DIST_DIR);
+    expect(committed, 'dist/ holds other files than a fresh build').toEqual(fresh);
+    const stale: string[] = [];
+    for (const file of fresh) {
+      const [a, b] = await Promise.all([
+        readFile(path.join(DIST_DIR, file), 'utf8'),
+        readFile(path.join(outDir, file), 'utf8'),
+      ]);
+      if (a !== b) stale.push(file);
+    }
+    expect(stale, 'stale bundle files').toEqual([]);
+  });
 
-  it.each(names)('%s/dist/index.js starts the ESM way with require defined', async (name) => {
-    const bundle = await readFile(path.join(ACTIONS_DIR, name, 'dist', 'index.js'), 'utf8');
-    expect(bundle.startsWith("import { createRequire as __sauceCreateRequire } from 'node:module';")).toBe(
-      true,
-    );
-    // Paths of the machine that built it would make the bundle differ from one checkout to another.
-    expect(bundle).not.toContain(ROOT);
+  it('start the ESM way with require defined, and hold no path of the machine that built them', async () => {
+    for (const file of fresh.filter((f) => f.endsWith('.js'))) {
+      const bundle = await readFile(path.join(DIST_DIR, file), 'utf8');
+      expect(
+        bundle.startsWith("import { createRequire as __sauceCreateRequire } from 'node:module';"),
+        file,
+      ).toBe(true);
+      expect(bundle.includes(ROOT), file).toBe(false);
+    }
+  });
+
+  it.each(names)('%s runs as the runner runs it, and refuses a missing input by name', async (name) => {
+    const step = await runStep({ actionDir: path.join(ACTIONS_DIR, name), timeoutMs: 15_000 });
+    try {
+      expect(step.exitCode).toBe(1);
+      expect(step.stdout).toMatch(/::error::Input "[a-z-]+" (is required|has)/);
+      expect(step.summary).toContain(': bad input</h2>');
+    } finally {
+      await step.cleanup();
+    }
   });
 });
