@@ -1,23 +1,48 @@
-/** The action's own inputs, read and checked before anything is sent. */
+/** The inputs of run-js-tests, read and checked before anything is sent. */
 import {
   InputError,
+  present,
   quoteValue,
-  readBoolean,
-  readDuration,
-  readEnum,
-  readFilePath,
-  readList,
-  readRequiredString,
-  readString,
+  readSauceConnection,
+  type InputReader,
+  type SauceConnection,
 } from '@sauce-actions/action-kit';
+import type { JsTestFramework, JsTestPlatform } from '@sauce-actions/api';
 import { parsePlatforms } from './platforms.ts';
-import { FRAMEWORKS, type JsTestsInputs } from './run.ts';
+
+export const FRAMEWORKS = [
+  'qunit',
+  'jasmine',
+  'YUI Test',
+  'mocha',
+  'custom',
+] as const satisfies readonly JsTestFramework[];
 
 export const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 10_000;
 
-export function readJsTestsInputs(): JsTestsInputs & { timeoutMs: number } {
-  const framework = readEnum('framework', FRAMEWORKS);
+export interface JsTestsInputs {
+  connection: SauceConnection;
+  url: string;
+  framework: JsTestFramework;
+  platforms: JsTestPlatform[];
+  tunnelName?: string;
+  build?: string;
+  name?: string;
+  tags: string[];
+  maxDurationSeconds?: number;
+  capabilities: Record<string, unknown>;
+  failOnFailure: boolean;
+  /** Absolute path of the JUnit report, when one is wanted. */
+  junitFile?: string;
+  /** Longest wait for every platform; then the unfinished jobs are stopped. */
+  timeoutMs: number;
+  pollIntervalMs: number;
+}
+
+export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
+  const connection = readSauceConnection(read);
+  const framework = read.enum('framework', FRAMEWORKS);
   if (framework === undefined) {
     throw new InputError(
       'framework',
@@ -26,25 +51,27 @@ export function readJsTestsInputs(): JsTestsInputs & { timeoutMs: number } {
     );
   }
   const maxDurationMs =
-    readString('max-duration') !== undefined ? readDuration('max-duration', 0, { minMs: 1000 }) : undefined;
-  const tunnelName = readString('tunnel-name');
-  const build = readString('build');
-  const name = readString('name');
-  const junitFile = readFilePath('junit-file', { mustExist: false });
+    read.string('max-duration') !== undefined ? read.duration('max-duration', 0, { minMs: 1000 }) : undefined;
+  const url = parseTestPageUrl(read.requiredString('url'));
+  const platforms = await parsePlatforms(read.requiredString('platforms'));
   return {
-    url: parseTestPageUrl(readRequiredString('url')),
+    connection,
+    url,
     framework,
-    platforms: parsePlatforms(readRequiredString('platforms')),
-    ...(tunnelName !== undefined ? { tunnelName } : {}),
-    ...(build !== undefined ? { build } : {}),
-    ...(name !== undefined ? { name } : {}),
-    tags: readList('tags'),
-    ...(maxDurationMs !== undefined ? { maxDurationSeconds: Math.ceil(maxDurationMs / 1000) } : {}),
-    capabilities: parseCapabilities(readString('capabilities')),
-    failOnFailure: readBoolean('fail-on-failure', true),
-    ...(junitFile !== undefined ? { junitFile } : {}),
-    timeoutMs: readDuration('timeout', DEFAULT_TIMEOUT_MS, { minMs: 1000 }),
-    pollIntervalMs: readDuration('poll-interval', DEFAULT_POLL_INTERVAL_MS, {
+    platforms,
+    ...present('tunnelName', read.string('tunnel-name')),
+    ...present('build', read.string('build')),
+    ...present('name', read.string('name')),
+    tags: read.list('tags'),
+    ...present(
+      'maxDurationSeconds',
+      maxDurationMs !== undefined ? Math.ceil(maxDurationMs / 1000) : undefined,
+    ),
+    capabilities: parseCapabilities(read.string('capabilities')),
+    failOnFailure: read.boolean('fail-on-failure', true),
+    ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
+    timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS, { minMs: 1000 }),
+    pollIntervalMs: read.duration('poll-interval', DEFAULT_POLL_INTERVAL_MS, {
       minMs: 500,
       maxMs: 10 * 60_000,
     }),

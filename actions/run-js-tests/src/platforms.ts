@@ -1,15 +1,16 @@
 /**
  * The `platforms` input: a YAML list whose items are `[os, browser, version]` (or the line form
  * as a string), or plain lines `os / browser / version`. Every platform has three non-empty parts.
+ * The YAML parser loads only when the list form is used, so the line form starts light.
  */
 import { InputError, quoteValue } from '@sauce-actions/action-kit';
 import type { JsTestPlatform } from '@sauce-actions/api';
-import { isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
 
 const ALLOWED =
   'a YAML list of `[os, browser, version]`, or one `os / browser / version` per line, each part non-empty';
 
-export function parsePlatforms(text: string, input = 'platforms'): JsTestPlatform[] {
+export async function parsePlatforms(text: string, input = 'platforms'): Promise<JsTestPlatform[]> {
   const meaningful = text.split('\n').find((line) => line.trim() !== '' && !line.trim().startsWith('#'));
   if (meaningful === undefined) throw new InputError(input, 'is required but holds no platform', ALLOWED);
   const first = meaningful.trim();
@@ -49,7 +50,8 @@ function checkTriple(
   return [parts[0], parts[1], parts[2]] as JsTestPlatform;
 }
 
-function parseYamlList(text: string, input: string): JsTestPlatform[] {
+async function parseYamlList(text: string, input: string): Promise<JsTestPlatform[]> {
+  const { isScalar, isSeq, parseDocument } = await import('yaml');
   // failsafe keeps every scalar as written: `11.0` stays "11.0" instead of becoming the number 11.
   const doc = parseDocument(text, { schema: 'failsafe', prettyErrors: false });
   const [error] = doc.errors;

@@ -1,5 +1,7 @@
-/** The report of a run: jobs for the kit's report helpers, the JUnit suites, the results file, the summary. */
-import * as core from '@actions/core';
+/**
+ * The report of a run: what it holds, jobs for the kit's report helpers, the JUnit suites, the
+ * results file and the step summary.
+ */
 import { SummaryBuilder } from '@sauce-actions/action-kit';
 import {
   formatJobDuration,
@@ -9,8 +11,42 @@ import {
   type ReportedJob,
 } from '@sauce-actions/action-kit/job-report';
 import type { JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
-import type { JsTestsReport, PlatformResult } from './run.ts';
-import { reportedTests } from './results.ts';
+import type { JsTestFramework, JsTestPlatform, JsTestResult } from '@sauce-actions/api';
+import { reportedTests, type TestCounts } from './results.ts';
+
+export type PlatformStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
+
+export interface PlatformResult {
+  /** Id of the JS test of this platform. */
+  id: string;
+  platform: JsTestPlatform;
+  name: string;
+  jobId?: string;
+  url?: string;
+  status: PlatformStatus;
+  counts?: TestCounts;
+  durationSeconds?: number;
+  result: JsTestResult | null;
+  detail?: string;
+}
+
+/**
+ * How the wait ended: every platform final, the `timeout` or a cancellation (unfinished jobs were
+ * then stopped), or the status checks kept failing (platforms as last seen).
+ */
+export type Outcome = 'completed' | 'timeout' | 'cancelled' | 'status-failed';
+
+export interface JsTestsReport {
+  outcome: Outcome;
+  framework: JsTestFramework;
+  url: string;
+  build?: string;
+  name?: string;
+  elapsedSeconds: number;
+  platforms: PlatformResult[];
+  /** Job ids stopped after a timeout or cancellation. */
+  stoppedJobs: string[];
+}
 
 /** One job per platform; a platform whose job was never assigned is listed under its test id. */
 export function reportedJobs(report: JsTestsReport): ReportedJob[] {
@@ -100,7 +136,7 @@ export async function writeResults(file: string, report: JsTestsReport): Promise
  * The step summary: totals, then a row per platform (failures first) with the test counts and
  * the job link.
  */
-export function jsTestsSummary(report: JsTestsReport): SummaryBuilder {
+export function jsTestsSummary(report: JsTestsReport): string {
   const jobs = reportedJobs(report);
   const tally = tallyJobs(jobs);
   const byJob = new Map(jobs.map((job, index) => [job, report.platforms[index] as PlatformResult]));
@@ -116,34 +152,62 @@ export function jsTestsSummary(report: JsTestsReport): SummaryBuilder {
       ['Platforms', totals.join(', ')],
       ['Time', formatJobDuration(report.elapsedSeconds)],
     ]);
-  if (report.outcome !== 'completed') {
-    builder.paragraph(
-      report.outcome === 'timeout'
-        ? 'The wait timed out: unfinished jobs were stopped.'
-        : 'The run was cancelled: unfinished jobs were stopped.',
-    );
-  }
-  const count = (pick: (counts: NonNullable<PlatformResult['counts']>) => number) => (job: ReportedJob) => {
+  const note = OUTCOME_NOTES[report.outcome];
+  if (note !== undefined) builder.paragraph(note);
+  const count = (pick: (counts: TestCounts) => number) => (job: ReportedJob) => {
     const counts = byJob.get(job)?.counts;
     return counts ? String(pick(counts)) : '';
   };
-  // The builder writes through `core.summary`, so raw HTML added there lands in the same section.
-  core.summary.addRaw(
-    renderJobsTable(jobs, {
-      showPlatform: false,
-      extraColumns: [
-        { header: 'Passed', cell: count((c) => c.passed) },
-        { header: 'Failed', cell: count((c) => c.failed) },
-        { header: 'Total', cell: count((c) => c.total) },
-      ],
-    }),
-    true,
-  );
-  return builder;
+  return builder
+    .raw(
+      renderJobsTable(jobs, {
+        showPlatform: false,
+        extraColumns: [
+          { header: 'Passed', cell: count((c) => c.passed) },
+          { header: 'Failed', cell: count((c) => c.failed) },
+          { header: 'Total', cell: count((c) => c.total) },
+        ],
+      }),
+    )
+    .toString();
 }
 
+const OUTCOME_NOTES: Partial<Record<Outcome, string>> = {
+  timeout: 'The wait timed out: unfinished jobs were stopped.',
+  cancelled: 'The run was cancelled: unfinished jobs were stopped.',
+  'status-failed':
+    'Checking the status kept failing: the platforms are shown as last seen, and their jobs may still be running.',
+};
+
 function headline(report: JsTestsReport, failed: number): string {
-  if (report.outcome === 'timeout') return 'timed out';
-  if (report.outcome === 'cancelled') return 'cancelled';
-  return failed > 0 ? `${failed} failed` : 'all passed';
+  switch (report.outcome) {
+    case 'timeout':
+      return 'timed out';
+    case 'cancelled':
+      return 'cancelled';
+    case 'status-failed':
+      return 'status unknown';
+    case 'completed':
+      return failed > 0 ? `${failed} failed` : 'all passed';
+  }
+}
+
+/** The summary when the service's answer to the start cannot be matched to the platforms. */
+export function unmatchedStartSummary(
+  framework: JsTestFramework,
+  url: string,
+  platforms: readonly JsTestPlatform[],
+  testIds: readonly string[],
+): string {
+  return new SummaryBuilder()
+    .heading(`JS unit tests (${framework}): not followed`)
+    .facts([
+      ['Test page', url],
+      ['Platforms', String(platforms.length)],
+      ['Test ids', testIds.join(', ') || 'none'],
+    ])
+    .paragraph(
+      'Sauce Labs did not answer with one test id per platform, so the tests could not be followed. Tests it started may show on the dashboard.',
+    )
+    .toString();
 }

@@ -1,6 +1,15 @@
 /** Starts the JS unit tests on every platform, waits for them, judges and reports each platform. */
-import { ActionError } from '@sauce-actions/action-kit';
-import { tallyJobs } from '@sauce-actions/action-kit/job-report';
+import path from 'node:path';
+import {
+  abortReasonOf,
+  ActionError,
+  describeFailure,
+  type ActionResult,
+  type Failure,
+  type StepDeps,
+} from '@sauce-actions/action-kit';
+import { withDeadline } from '@sauce-actions/action-kit/cancellation';
+import { failedJobAnnotations, tallyJobs } from '@sauce-actions/action-kit/job-report';
 import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
 import {
   jsTestFinished,
@@ -13,149 +22,115 @@ import {
   type JsTestResult,
   type JsTestStatus,
   type JsTestStatusAnswer,
+  type SauceClient,
 } from '@sauce-actions/api';
+import type { JsTestsInputs } from './inputs.ts';
 import { platformName } from './platforms.ts';
-import { junitSuites, reportedJobs, writeResults } from './report.ts';
-import { countsText, resultDurationSeconds, testCounts, type TestCounts } from './results.ts';
-import { waitForResults } from './wait.ts';
+import {
+  jsTestsSummary,
+  junitSuites,
+  reportedJobs,
+  unmatchedStartSummary,
+  writeResults,
+  type JsTestsReport,
+  type Outcome,
+  type PlatformResult,
+  type PlatformStatus,
+} from './report.ts';
+import { countsText, resultDurationSeconds, testCounts } from './results.ts';
+import { waitForResults, type WaitResult } from './wait.ts';
 
-export const FRAMEWORKS = [
-  'qunit',
-  'jasmine',
-  'YUI Test',
-  'mocha',
-  'custom',
-] as const satisfies readonly JsTestFramework[];
-
-export interface JsTestsInputs {
-  url: string;
-  framework: JsTestFramework;
-  platforms: JsTestPlatform[];
-  tunnelName?: string;
-  build?: string;
-  name?: string;
-  tags: string[];
-  maxDurationSeconds?: number;
-  capabilities: Record<string, unknown>;
-  failOnFailure: boolean;
-  /** Absolute path of the JUnit report, when one is wanted. */
-  junitFile?: string;
-  pollIntervalMs: number;
-}
-
-export interface JsTestsDeps {
-  client: {
-    jsTests: Pick<AutomationJsTests, 'start' | 'getStatus'>;
-    jobs: Pick<AutomationJobs, 'stop'>;
+export interface JsTestsDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'> {
+  client: Pick<SauceClient, 'jobUrl'> & {
+    automation: {
+      jsTests: Pick<AutomationJsTests, 'start' | 'getStatus'>;
+      jobs: Pick<AutomationJobs, 'stop'>;
+    };
   };
-  jobUrl: (jobId: string) => string;
-  /** Where every platform's full result is written. */
-  resultsFile: string;
-  log: (line: string) => void;
-  warn: (line: string) => void;
-  /** Aborts at the deadline and on cancellation. */
-  signal?: AbortSignal;
-  /** Why the signal aborted; a signal without a reason counts as a cancellation. */
-  abortReason?: () => 'timeout' | 'cancelled' | undefined;
-  /** Time allowed to stop the unfinished jobs after a timeout or cancellation (default 10 s). */
-  stopTimeoutMs?: number;
-  /** Least time between two progress lines that say nothing new (default 60 s). */
-  quietProgressMs?: number;
-  now?: () => number;
-}
-
-export type PlatformStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
-
-export interface PlatformResult {
-  /** Id of the JS test of this platform. */
-  id: string;
-  platform: JsTestPlatform;
-  name: string;
-  jobId?: string;
-  url?: string;
-  status: PlatformStatus;
-  counts?: TestCounts;
-  durationSeconds?: number;
-  result: JsTestResult | null;
-  detail?: string;
-}
-
-export type Outcome = 'completed' | 'timeout' | 'cancelled';
-
-export interface JsTestsReport {
-  outcome: Outcome;
-  framework: JsTestFramework;
-  url: string;
-  build?: string;
-  name?: string;
-  elapsedSeconds: number;
-  platforms: PlatformResult[];
-  /** Job ids stopped after a timeout or cancellation. */
-  stoppedJobs: string[];
 }
 
 export type JsTestsOutputs = {
   total: number;
   passed: number;
   failed: number;
+  /** A JSON array, as action.yml documents it. */
   'job-ids': string;
   'results-file': string;
 };
 
-export interface JsTestsResult {
-  outputs: JsTestsOutputs;
-  report: JsTestsReport;
-  /** Why the step fails, when it does. */
-  failure?: string;
-}
+/** Time allowed to stop the unfinished jobs after a timeout or cancellation. */
+const STOP_TIMEOUT_MS = 10_000;
+/** The one status check after a timeout or cancellation is quicker still. */
+const LAST_LOOK_TIMEOUT_MS = 5000;
+/** Least time between two progress lines that say nothing new. */
+const QUIET_PROGRESS_MS = 60_000;
 
 const JOB_ID = /^[0-9a-z]{32}$/i;
 
-export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<JsTestsResult> {
-  const now = deps.now ?? Date.now;
-  const started = now();
+export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<JsTestsOutputs>> {
+  const deadline = withDeadline(deps.signal, inputs.timeoutMs);
+  try {
+    return await runUntil(deadline.signal, inputs, deps);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+async function runUntil(
+  signal: AbortSignal,
+  inputs: JsTestsInputs,
+  deps: JsTestsDeps,
+): Promise<ActionResult<JsTestsOutputs>> {
+  const started = deps.clock.now();
   const count = inputs.platforms.length;
-  deps.log(
+  deps.logger.info(
     `Starting ${inputs.framework} tests of ${inputs.url} on ${count} platform${count === 1 ? '' : 's'}: ${inputs.platforms.map(platformName).join('; ')}`,
   );
-  const { 'js tests': ids } = await deps.client.jsTests.start(
-    {
-      platforms: inputs.platforms,
-      url: inputs.url,
-      framework: inputs.framework,
-      ...(inputs.tunnelName !== undefined ? { tunnelIdentifier: inputs.tunnelName } : {}),
-      ...(inputs.build !== undefined ? { build: inputs.build } : {}),
-      ...(inputs.name !== undefined ? { name: inputs.name } : {}),
-      ...(inputs.tags.length > 0 ? { tags: inputs.tags } : {}),
-      ...(inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {}),
-      ...(Object.keys(inputs.capabilities).length > 0 ? { capabilities: inputs.capabilities } : {}),
-    },
-    deps.signal ? { signal: deps.signal } : {},
-  );
-  if (!Array.isArray(ids) || ids.length !== count) {
-    throw new ActionError(
-      `Sauce Labs answered the start of ${count} platforms with ${Array.isArray(ids) ? ids.length : 'no'} test ids. Run the job again; report it if it repeats.`,
-      'service',
-    );
-  }
-  deps.log(`Started the JS tests: ${ids.join(', ')}`);
+  const ids = await start(inputs, deps, signal);
+  if (!Array.isArray(ids) || ids.length !== count) return unmatchedStart(inputs, ids);
+  deps.logger.info(`Started the JS tests: ${ids.join(', ')}`);
 
   const progress = progressLogger(inputs, deps, started);
-  const waited = await waitForResults(deps.client.jsTests, {
-    ids,
-    intervalMs: inputs.pollIntervalMs,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    onAnswer: (answer) => progress(platformsOf(inputs, ids, answer, deps)),
-    warn: deps.warn,
-  });
-  const answer = waited.ended === 'finished' ? waited.answer : await lastLook(ids, waited.answer, deps);
-  // Everything may have finished in the moment between the last poll and the deadline.
-  const outcome: Outcome =
-    waited.ended === 'finished' || (answer !== undefined && jsTestsFinished(answer))
-      ? 'completed'
-      : (deps.abortReason?.() ?? 'cancelled');
+  let lastAnswer: JsTestStatusAnswer | undefined;
+  let waited: WaitResult | undefined;
+  let statusError: unknown;
+  try {
+    waited = await waitForResults(deps.client.automation.jsTests, {
+      ids,
+      intervalMs: inputs.pollIntervalMs,
+      signal,
+      clock: deps.clock,
+      logger: deps.logger,
+      onAnswer: (answer) => {
+        lastAnswer = answer;
+        progress(platformsOf(inputs, ids, answer, deps));
+      },
+    });
+  } catch (error) {
+    statusError = error;
+  }
+
+  let answer = lastAnswer;
+  let outcome: Outcome = 'status-failed';
+  if (waited?.ended === 'finished') {
+    answer = waited.answer;
+    outcome = 'completed';
+  } else if (waited?.ended === 'aborted') {
+    answer = await lastLook(ids, waited.answer, deps);
+    // Everything may have finished in the moment between the last poll and the deadline.
+    outcome =
+      answer !== undefined && jsTestsFinished(answer) ? 'completed' : (abortReasonOf(signal) ?? 'cancelled');
+  }
   const platforms = platformsOf(inputs, ids, answer, deps);
-  const stoppedJobs = outcome === 'completed' ? [] : await stopUnfinished(platforms, deps);
+  let stoppedJobs: string[] = [];
+  if (outcome === 'timeout' || outcome === 'cancelled') {
+    deps.logger.warning(
+      outcome === 'timeout'
+        ? 'The timeout passed: stopping the unfinished jobs.'
+        : 'Cancelled: stopping the unfinished jobs.',
+    );
+    stoppedJobs = await stopUnfinished(platforms, deps);
+  }
 
   const report: JsTestsReport = {
     outcome,
@@ -163,26 +138,96 @@ export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<JsT
     url: inputs.url,
     ...(inputs.build !== undefined ? { build: inputs.build } : {}),
     ...(inputs.name !== undefined ? { name: inputs.name } : {}),
-    elapsedSeconds: Math.round((now() - started) / 1000),
+    elapsedSeconds: Math.round((deps.clock.now() - started) / 1000),
     platforms,
     stoppedJobs,
   };
-  await writeResults(deps.resultsFile, report);
-  if (inputs.junitFile !== undefined) {
-    await writeJUnitFile(inputs.junitFile, junitSuites(report));
-    deps.log(`JUnit report written to ${inputs.junitFile}`);
-  }
-  const tally = tallyJobs(reportedJobs(report));
+  const written = await writeReports(report, inputs, deps, signal);
+  const jobs = reportedJobs(report);
+  const tally = tallyJobs(jobs);
   const outputs: JsTestsOutputs = {
     total: platforms.length,
     passed: tally.passed,
     failed: tally.failed,
     'job-ids': JSON.stringify(platforms.flatMap((p) => (p.jobId ? [p.jobId] : []))),
-    'results-file': deps.resultsFile,
+    'results-file': written.resultsFile,
   };
-  deps.log(finalLine(report, outputs));
-  const failure = failureMessage(report, outputs, inputs.failOnFailure);
-  return { outputs, report, ...(failure !== undefined ? { failure } : {}) };
+  deps.logger.info(
+    `${outputs.passed} of ${outputs.total} platforms passed, ${outputs.failed} failed (${report.elapsedSeconds}s)`,
+  );
+  const failure =
+    statusError !== undefined
+      ? describeFailure(statusError, signal)
+      : (failureOf(report, outputs, inputs.failOnFailure) ?? written.failure);
+  return {
+    outputs,
+    summary: jsTestsSummary(report),
+    annotations: failedJobAnnotations(jobs),
+    ...(failure !== undefined ? { failure } : {}),
+  };
+}
+
+/** The test ids, one per platform in their order; a failed start fails before anything was done. */
+async function start(inputs: JsTestsInputs, deps: JsTestsDeps, signal: AbortSignal): Promise<unknown> {
+  try {
+    const answer = await deps.client.automation.jsTests.start(
+      {
+        platforms: inputs.platforms,
+        url: inputs.url,
+        framework: inputs.framework,
+        ...(inputs.tunnelName !== undefined ? { tunnelIdentifier: inputs.tunnelName } : {}),
+        ...(inputs.build !== undefined ? { build: inputs.build } : {}),
+        ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+        ...(inputs.tags.length > 0 ? { tags: inputs.tags } : {}),
+        ...(inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {}),
+        ...(Object.keys(inputs.capabilities).length > 0 ? { capabilities: inputs.capabilities } : {}),
+      },
+      { signal },
+    );
+    return answer['js tests'];
+  } catch (error) {
+    // Described here, where the step's deadline tells a timeout from a cancellation.
+    const failure = describeFailure(error, signal);
+    throw new ActionError(failure.kind, failure.message, { cause: error });
+  }
+}
+
+/** Test ids that cannot be matched to the platforms: nothing can be followed. */
+function unmatchedStart(inputs: JsTestsInputs, ids: unknown): ActionResult<JsTestsOutputs> {
+  const testIds = Array.isArray(ids) ? ids.map(String) : [];
+  const count = inputs.platforms.length;
+  return {
+    outputs: { total: count, passed: 0, failed: 0, 'job-ids': '[]', 'results-file': '' },
+    summary: unmatchedStartSummary(inputs.framework, inputs.url, inputs.platforms, testIds),
+    annotations: [],
+    failure: {
+      kind: 'service',
+      message: `Sauce Labs answered the start of ${count} platforms with ${Array.isArray(ids) ? ids.length : 'no'} test ids. Run the job again; report it if it repeats.`,
+    },
+  };
+}
+
+/** The results file, and the JUnit report when asked; a file that cannot be written fails the step. */
+async function writeReports(
+  report: JsTestsReport,
+  inputs: JsTestsInputs,
+  deps: JsTestsDeps,
+  signal: AbortSignal,
+): Promise<{ resultsFile: string; failure?: Failure }> {
+  const resultsFile = path.join(deps.tempDir, `run-js-tests-${deps.workflow.step ?? 'results'}.json`);
+  try {
+    await writeResults(resultsFile, report);
+  } catch (error) {
+    return { resultsFile: '', failure: describeFailure(error, signal) };
+  }
+  if (inputs.junitFile === undefined) return { resultsFile };
+  try {
+    await writeJUnitFile(inputs.junitFile, junitSuites(report));
+    deps.logger.info(`JUnit report written to ${inputs.junitFile}`);
+    return { resultsFile };
+  } catch (error) {
+    return { resultsFile, failure: describeFailure(error, signal) };
+  }
 }
 
 /** Every platform as the latest answer shows it, in the order the platforms were given. */
@@ -190,7 +235,7 @@ function platformsOf(
   inputs: JsTestsInputs,
   ids: readonly string[],
   answer: JsTestStatusAnswer | undefined,
-  deps: Pick<JsTestsDeps, 'jobUrl'>,
+  deps: JsTestsDeps,
 ): PlatformResult[] {
   const byId = new Map<string, JsTestStatus>();
   for (const entry of answer?.['js tests'] ?? []) byId.set(entry.id, entry);
@@ -203,7 +248,7 @@ function platformsOf(
       id,
       platform,
       name: platformName(platform),
-      ...(jobId !== undefined ? { jobId, url: deps.jobUrl(jobId) } : {}),
+      ...(jobId !== undefined ? { jobId, url: deps.client.jobUrl(jobId) } : {}),
       result,
     };
     const final = entry !== undefined && answer !== undefined && jsTestFinished(entry, answer.completed);
@@ -239,14 +284,12 @@ function judged(
   };
 }
 
-/** A line when something changed, else one at most every `quietProgressMs`. */
+/** A line when something changed, else one at most every `QUIET_PROGRESS_MS`. */
 function progressLogger(
   inputs: JsTestsInputs,
   deps: JsTestsDeps,
   started: number,
 ): (platforms: PlatformResult[]) => void {
-  const now = deps.now ?? Date.now;
-  const quietMs = deps.quietProgressMs ?? 60_000;
   let lastKey = '';
   let lastAt = 0;
   return (platforms) => {
@@ -256,12 +299,12 @@ function progressLogger(
       .filter((status) => counts.has(status))
       .map((status) => `${counts.get(status)} ${status}`)
       .join(', ');
-    const at = now();
-    if (key === lastKey && at - lastAt < quietMs) return;
+    const at = deps.clock.now();
+    if (key === lastKey && at - lastAt < QUIET_PROGRESS_MS) return;
     lastKey = key;
     lastAt = at;
     const finished = platforms.filter((p) => p.status !== 'running' && p.status !== 'queued').length;
-    deps.log(
+    deps.logger.info(
       `${finished} of ${inputs.platforms.length} platforms finished: ${key} (${Math.round((at - started) / 1000)}s)`,
     );
   };
@@ -276,12 +319,11 @@ async function lastLook(
   last: JsTestStatusAnswer | undefined,
   deps: JsTestsDeps,
 ): Promise<JsTestStatusAnswer | undefined> {
-  const timeoutMs = Math.min(deps.stopTimeoutMs ?? 10_000, 5000);
   try {
-    return await deps.client.jsTests.getStatus(
+    return await deps.client.automation.jsTests.getStatus(
       ids,
       {},
-      { signal: AbortSignal.timeout(timeoutMs), timeouts: { headersMs: timeoutMs } },
+      { signal: AbortSignal.timeout(LAST_LOOK_TIMEOUT_MS), timeouts: { headersMs: LAST_LOOK_TIMEOUT_MS } },
     );
   } catch {
     return last;
@@ -292,13 +334,12 @@ async function lastLook(
 async function stopUnfinished(platforms: PlatformResult[], deps: JsTestsDeps): Promise<string[]> {
   const unfinished = platforms.filter((p) => p.status === 'running' || p.status === 'queued');
   const stoppable = unfinished.filter((p) => p.jobId !== undefined);
-  const timeoutMs = deps.stopTimeoutMs ?? 10_000;
   const settled = await Promise.allSettled(
     stoppable.map((p) =>
-      deps.client.jobs.stop(
+      deps.client.automation.jobs.stop(
         p.jobId as string,
         {},
-        { signal: AbortSignal.timeout(timeoutMs), timeouts: { headersMs: timeoutMs } },
+        { signal: AbortSignal.timeout(STOP_TIMEOUT_MS), timeouts: { headersMs: STOP_TIMEOUT_MS } },
       ),
     ),
   );
@@ -310,29 +351,26 @@ async function stopUnfinished(platforms: PlatformResult[], deps: JsTestsDeps): P
       p.status = 'stopped';
       p.detail = 'stopped before it finished';
     } else {
-      deps.warn(`Could not stop job ${p.jobId} (${p.name}): ${(outcome.reason as Error).message}`);
+      deps.logger.warning(`Could not stop job ${p.jobId} (${p.name}): ${(outcome.reason as Error).message}`);
       p.detail = 'still running: it could not be stopped';
     }
   });
   for (const p of unfinished) {
     if (p.jobId === undefined) p.detail = 'no job was assigned yet, so there was nothing to stop';
   }
-  if (stopped.length > 0) deps.log(`Stopped ${stopped.length} unfinished job(s): ${stopped.join(', ')}`);
+  if (stopped.length > 0)
+    deps.logger.info(`Stopped ${stopped.length} unfinished job(s): ${stopped.join(', ')}`);
   return stopped;
 }
 
-function finalLine(report: JsTestsReport, outputs: JsTestsOutputs): string {
-  return `${outputs.passed} of ${outputs.total} platforms passed, ${outputs.failed} failed (${report.elapsedSeconds}s)`;
-}
-
-function failureMessage(
+/** Why the step fails once every platform was followed: the deadline, or failed platforms. */
+function failureOf(
   report: JsTestsReport,
   outputs: JsTestsOutputs,
   failOnFailure: boolean,
-): string | undefined {
+): Failure | undefined {
   const failed = report.platforms.filter((p) => p.status === 'failed' || p.status === 'error');
-  const failedText = failed.map((p) => `${p.name}${p.url ? ` (${p.url})` : ''}`).join('; ');
-  if (report.outcome !== 'completed') {
+  if (report.outcome === 'timeout' || report.outcome === 'cancelled') {
     const why =
       report.outcome === 'timeout'
         ? `The JS tests did not finish within the timeout (${report.elapsedSeconds}s)`
@@ -347,8 +385,15 @@ function failureMessage(
       report.outcome === 'timeout'
         ? ' Raise `timeout`, or lower `max-duration` so that the tests end sooner.'
         : '';
-    return `${why}. ${finishedText} Did not finish: ${unfinished.map((p) => `${p.name} (${p.detail ?? p.status})`).join('; ')}.${next}`;
+    return {
+      kind: report.outcome,
+      message: `${why}. ${finishedText} Did not finish: ${unfinished.map((p) => `${p.name} (${p.detail ?? p.status})`).join('; ')}.${next}`,
+    };
   }
   if (failed.length === 0 || !failOnFailure) return undefined;
-  return `${outputs.failed} of ${outputs.total} platforms failed the JS tests: ${failedText}. Open the job links to see the test page's results.`;
+  const failedText = failed.map((p) => `${p.name}${p.url ? ` (${p.url})` : ''}`).join('; ');
+  return {
+    kind: 'tests-failed',
+    message: `${outputs.failed} of ${outputs.total} platforms failed the JS tests: ${failedText}. Open the job links to see the test page's results.`,
+  };
 }

@@ -2,13 +2,8 @@
  * Polls the status of every started platform in one request per poll until the service says all
  * are final, the signal aborts (deadline or cancellation), or the service keeps failing.
  */
-import {
-  ApiError,
-  jsTestsFinished,
-  sleep,
-  TransportError,
-  type JsTestStatusAnswer,
-} from '@sauce-actions/api';
+import type { Clock, Logger } from '@sauce-actions/action-kit';
+import { ApiError, jsTestsFinished, TransportError, type JsTestStatusAnswer } from '@sauce-actions/api';
 
 export interface StatusSource {
   getStatus(
@@ -24,7 +19,10 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called after every answer; at most one progress line per poll comes from it. */
   onAnswer?: (answer: JsTestStatusAnswer) => void;
-  warn: (line: string) => void;
+  /** Waits between polls. */
+  clock: Pick<Clock, 'sleep'>;
+  /** Where a failed poll that is ridden out is told. */
+  logger: Pick<Logger, 'warning'>;
   /** Failed polls in a row that are ridden out before giving up (default 5). */
   maxFailedPolls?: number;
 }
@@ -56,12 +54,12 @@ export async function waitForResults(source: StatusSource, options: WaitOptions)
       failedInRow += 1;
       if (!isTransient(error) || failedInRow >= maxFailed) throw error;
       // The client already retried this poll; the next poll tries again.
-      options.warn(
+      options.logger.warning(
         `Checking the status failed (${(error as Error).message}); trying again at the next poll (${failedInRow} of ${maxFailed - 1} ridden out).`,
       );
     }
     try {
-      await sleep(options.intervalMs, options.signal);
+      await options.clock.sleep(options.intervalMs, options.signal);
     } catch {
       return { ended: 'aborted', answer };
     }

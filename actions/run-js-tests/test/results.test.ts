@@ -1,4 +1,4 @@
-import { FRAMEWORKS } from '../src/run.ts';
+import { FRAMEWORKS } from '../src/inputs.ts';
 import { describe, expect, it } from 'vitest';
 import { countsText, reportedTests, resultDurationSeconds, testCounts } from '../src/results.ts';
 // The emulator's framework shapes are not among its package exports.

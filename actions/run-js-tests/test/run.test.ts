@@ -1,11 +1,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ActionError, CancelledError, recordingLogger, systemClock } from '@sauce-actions/action-kit';
+import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
 import { ApiError, SauceClient, type JsTestStatusAnswer } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { jsTestsSummary } from '../src/report.ts';
-import { run, type JsTestsDeps, type JsTestsInputs } from '../src/run.ts';
+import type { JsTestsInputs } from '../src/inputs.ts';
+import { run, type JsTestsDeps } from '../src/run.ts';
 import { waitForResults } from '../src/wait.ts';
 
 let emulator: RunningEmulator;
@@ -32,11 +34,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function clientOf(target: RunningEmulator): SauceClient {
+function clientOf(target: RunningEmulator, accessKey = 'demo-access-key'): SauceClient {
   const client = new SauceClient({
+    region: 'us-west-1',
     apiUrl: target.url,
     username: 'demo',
-    accessKey: 'demo-access-key',
+    accessKey,
     // Quick retries keep the fault tests short.
     retry: { minDelayMs: 5, maxDelayMs: 20 },
   });
@@ -46,6 +49,13 @@ function clientOf(target: RunningEmulator): SauceClient {
 
 function inputs(overrides: Partial<JsTestsInputs> = {}): JsTestsInputs {
   return {
+    connection: {
+      service: 'sauce',
+      region: 'us-west-1',
+      apiUrl: emulator.url,
+      username: 'demo',
+      accessKey: 'demo-access-key',
+    },
     url: 'https://example.com/tests.html',
     framework: 'custom',
     platforms: [
@@ -55,50 +65,74 @@ function inputs(overrides: Partial<JsTestsInputs> = {}): JsTestsInputs {
     tags: [],
     capabilities: {},
     failOnFailure: true,
+    timeoutMs: 60_000,
     pollIntervalMs: 100,
     ...overrides,
   };
 }
 
-function deps(target: RunningEmulator, lines: string[] = [], extra: Partial<JsTestsDeps> = {}): JsTestsDeps {
-  const client = clientOf(target);
+type Deps = TestStepDeps & JsTestsDeps;
+
+/** Step deps with a results file of its own in the test folder, and a client (real by default). */
+function deps(client: JsTestsDeps['client'], overrides: Partial<TestStepDeps> = {}): Deps {
   return {
-    client: client.automation,
-    jobUrl: (id) => client.jobUrl(id),
-    resultsFile: path.join(dir, `results-${Math.random().toString(36).slice(2)}.json`),
-    log: (line) => lines.push(line),
-    warn: (line) => lines.push(`warning: ${line}`),
-    ...extra,
+    ...testStepDeps({
+      tempDir: dir,
+      workflow: { step: `step-${Math.random().toString(36).slice(2)}` },
+      ...overrides,
+    }),
+    client,
   };
+}
+
+interface ResultsFile {
+  outcome: string;
+  stoppedJobs: string[];
+  platforms: {
+    name: string;
+    platform: string[];
+    jobId: string | null;
+    jobUrl: string | null;
+    status: string;
+    counts: { passed: number; failed: number; total: number } | null;
+    detail: string | null;
+    result: { tests?: unknown[] } | null;
+  }[];
+}
+
+async function resultsOf(file: string): Promise<ResultsFile> {
+  return JSON.parse(await readFile(file, 'utf8')) as ResultsFile;
 }
 
 describe('run-js-tests run', () => {
   it('runs on every platform, judges each, and reports counts, links, results and JUnit', async () => {
-    const lines: string[] = [];
     const junitFile = path.join(dir, 'reports', 'js.xml');
-    const d = deps(emulator, lines);
-    const { outputs, report, failure } = await run(
+    const d = deps(clientOf(emulator));
+    const result = await run(
       inputs({ junitFile, build: 'b-1', name: 'unit', tags: ['ci'], maxDurationSeconds: 60 }),
       d,
     );
-    expect(failure).toBeUndefined();
+    const { outputs, summary } = result;
+    expect(result.failure).toBeUndefined();
+    expect(result.annotations).toEqual([]);
     expect(outputs.total).toBe(2);
     expect(outputs.passed).toBe(2);
     expect(outputs.failed).toBe(0);
     const jobIds = JSON.parse(outputs['job-ids']) as string[];
     expect(jobIds).toHaveLength(2);
     for (const id of jobIds) expect(id).toMatch(/^[0-9a-f]{32}$/);
-    expect(report.platforms.map((p) => [p.name, p.status, p.counts])).toEqual([
-      ['Windows 11 / chrome / latest', 'passed', { passed: 3, failed: 0, total: 3 }],
-      ['Linux / firefox / 126', 'passed', { passed: 3, failed: 0, total: 3 }],
-    ]);
 
     // The start request carried the optional members.
     const job = await clientOf(emulator).automation.jobs.get(jobIds[0]!);
     expect(job).toMatchObject({ build: 'b-1', name: 'unit', tags: ['ci'] });
 
-    const results = JSON.parse(await readFile(d.resultsFile, 'utf8'));
+    expect(outputs['results-file']).toBe(path.join(dir, `run-js-tests-${d.workflow.step}.json`));
+    const results = await resultsOf(outputs['results-file']);
     expect(results.outcome).toBe('completed');
+    expect(results.platforms.map((p) => [p.name, p.status, p.counts])).toEqual([
+      ['Windows 11 / chrome / latest', 'passed', { passed: 3, failed: 0, total: 3 }],
+      ['Linux / firefox / 126', 'passed', { passed: 3, failed: 0, total: 3 }],
+    ]);
     expect(results.platforms[1]).toMatchObject({
       platform: ['Linux', 'firefox', '126'],
       jobId: jobIds[1],
@@ -106,98 +140,126 @@ describe('run-js-tests run', () => {
       status: 'passed',
       counts: { passed: 3, failed: 0, total: 3 },
     });
-    expect(results.platforms[1].result.tests).toHaveLength(3);
+    expect(results.platforms[1]!.result?.tests).toHaveLength(3);
 
     const junit = await readFile(junitFile, 'utf8');
     expect(junit).toContain('<testsuites tests="6" failures="0"');
     expect(junit).toContain('<testcase name="test 1" classname="Windows 11 / chrome / latest"');
 
-    const html = jsTestsSummary(report).html();
-    expect(html).toContain('JS unit tests (custom): all passed');
-    expect(html).toContain(`<a href="${emulator.url}/tests/${jobIds[0]}">${jobIds[0]}</a>`);
-    expect(html).toContain('<td>3</td><td>0</td><td>3</td>');
+    expect(summary).toContain('JS unit tests (custom): all passed');
+    expect(summary).toContain(`<a href="${emulator.url}/tests/${jobIds[0]}">${jobIds[0]}</a>`);
+    expect(summary).toContain('<td>3</td><td>0</td><td>3</td>');
 
     // Progress: at most one line per poll, none repeated while nothing changes.
+    const lines = d.logger.lines('info');
     const progress = lines.filter((line) => / platforms finished: /.test(line));
     expect(progress.length).toBeGreaterThan(0);
     const states = progress.map((line) => line.replace(/ \(\d+s\)$/, ''));
     expect(new Set(states).size).toBe(states.length);
     expect(progress.at(-1)).toMatch(/^2 of 2 platforms finished: 2 passed/);
+    expect(lines.at(-1)).toMatch(/^2 of 2 platforms passed, 0 failed \(\d+s\)$/);
+    expect(lines).toContain(`JUnit report written to ${junitFile}`);
   });
 
   it('fails platforms whose page fails, naming them with links, and one JUnit case per platform', async () => {
     const junitFile = path.join(dir, 'qunit.xml');
-    const { outputs, report, failure } = await run(
+    const { outputs, summary, annotations, failure } = await run(
       inputs({ url: 'https://example.com/fail.html', framework: 'qunit', junitFile }),
-      deps(emulator),
+      deps(clientOf(emulator)),
     );
     expect(outputs).toMatchObject({ total: 2, passed: 0, failed: 2 });
-    expect(report.platforms.map((p) => p.detail)).toEqual(['1 of 3 tests failed', '1 of 3 tests failed']);
-    expect(failure).toContain('2 of 2 platforms failed the JS tests: Windows 11 / chrome / latest (');
-    expect(failure).toContain(`${emulator.url}/tests/${report.platforms[1]!.jobId}`);
+    const results = await resultsOf(outputs['results-file']);
+    expect(results.platforms.map((p) => p.detail)).toEqual(['1 of 3 tests failed', '1 of 3 tests failed']);
+    const jobIds = JSON.parse(outputs['job-ids']) as string[];
+    expect(failure?.kind).toBe('tests-failed');
+    expect(failure?.message).toContain(
+      '2 of 2 platforms failed the JS tests: Windows 11 / chrome / latest (',
+    );
+    expect(failure?.message).toContain(`${emulator.url}/tests/${jobIds[1]}`);
+    expect(annotations).toHaveLength(2);
+    expect(annotations[0]).toMatchObject({
+      level: 'error',
+      title: 'Failed job: Windows 11 / chrome / latest',
+    });
+    expect(annotations[0]!.message).toContain('1 of 3 tests failed');
+    expect(annotations[0]!.message).toContain(`${emulator.url}/tests/${jobIds[0]}`);
     const junit = await readFile(junitFile, 'utf8');
     expect(junit).toContain('<testsuites tests="2" failures="2"');
     expect(junit).toContain('message="1 of 3 tests failed"');
-    const html = jsTestsSummary(report).html();
-    expect(html).toContain('JS unit tests (qunit): 2 failed');
-    expect(html).toContain('<td>2</td><td>1</td><td>3</td>');
+    expect(summary).toContain('JS unit tests (qunit): 2 failed');
+    expect(summary).toContain('<td>2</td><td>1</td><td>3</td>');
   });
 
   it('only reports failures when fail-on-failure is false', async () => {
-    const { outputs, failure } = await run(
+    const { outputs, annotations, failure } = await run(
       inputs({ url: 'https://example.com/fail.html', framework: 'mocha', failOnFailure: false }),
-      deps(emulator),
+      deps(clientOf(emulator)),
     );
     expect(outputs.failed).toBe(2);
     expect(failure).toBeUndefined();
+    expect(annotations.map((a) => a.level)).toEqual(['error', 'error']);
   });
 
-  it('stops the unfinished jobs at the deadline and says what did not finish', async () => {
-    const lines: string[] = [];
-    const signal = AbortSignal.timeout(1500);
-    const d = deps(slow, lines, { signal, abortReason: () => (signal.aborted ? 'timeout' : undefined) });
-    const { outputs, report, failure } = await run(inputs({ failOnFailure: false }), d);
-    expect(report.outcome).toBe('timeout');
+  it('stops the unfinished jobs at the timeout and says what did not finish', async () => {
+    const d = deps(clientOf(slow));
+    const { outputs, summary, failure } = await run(inputs({ failOnFailure: false, timeoutMs: 1500 }), d);
     expect(outputs).toMatchObject({ total: 2, passed: 0, failed: 0 });
-    expect(report.stoppedJobs).toHaveLength(2);
-    expect(report.platforms.map((p) => p.status)).toEqual(['stopped', 'stopped']);
-    expect(failure).toMatch(/did not finish within the timeout/);
-    expect(failure).toContain('No platform finished. Did not finish: Windows 11 / chrome / latest (stopped');
-    for (const id of report.stoppedJobs) {
+    expect(failure?.kind).toBe('timeout');
+    expect(failure?.message).toMatch(/^The JS tests did not finish within the timeout \(\d+s\)\./);
+    expect(failure?.message).toContain(
+      'No platform finished. Did not finish: Windows 11 / chrome / latest (stopped',
+    );
+    expect(failure?.message).toContain('Raise `timeout`, or lower `max-duration`');
+    const results = await resultsOf(outputs['results-file']);
+    expect(results.outcome).toBe('timeout');
+    expect(results.stoppedJobs).toHaveLength(2);
+    expect(results.platforms.map((p) => p.status)).toEqual(['stopped', 'stopped']);
+    for (const id of results.stoppedJobs) {
       const job = await clientOf(slow).automation.jobs.get(id);
       expect(job.status).toBe('error');
     }
-    expect(lines.some((line) => line.startsWith('Stopped 2 unfinished job(s)'))).toBe(true);
-    const results = JSON.parse(await readFile(d.resultsFile, 'utf8'));
-    expect(results).toMatchObject({ outcome: 'timeout', stoppedJobs: report.stoppedJobs });
-    expect(jsTestsSummary(report).html()).toContain('The wait timed out: unfinished jobs were stopped.');
+    expect(d.logger.lines('warning')).toContain('The timeout passed: stopping the unfinished jobs.');
+    expect(d.logger.lines('info').some((line) => line.startsWith('Stopped 2 unfinished job(s)'))).toBe(true);
+    expect(summary).toContain('JS unit tests (custom): timed out');
+    expect(summary).toContain('The wait timed out: unfinished jobs were stopped.');
+    expect(summary).toContain('⏹️ stopped');
   });
 
   it('on cancellation before jobs are assigned, says there was nothing to stop', async () => {
     const controller = new AbortController();
-    const d = deps(slow, [], { signal: controller.signal });
-    const started = d.client.jsTests.getStatus.bind(d.client.jsTests);
-    d.client = {
-      ...d.client,
-      jsTests: {
-        start: d.client.jsTests.start.bind(d.client.jsTests),
-        getStatus: async (...args) => {
-          const answer = await started(...args);
-          controller.abort();
-          return answer;
+    const real = clientOf(slow);
+    // The host aborts its signal on SIGINT; here the first status answer does.
+    const client: JsTestsDeps['client'] = {
+      jobUrl: (id) => real.jobUrl(id),
+      automation: {
+        jobs: real.automation.jobs,
+        jsTests: {
+          start: (...args) => real.automation.jsTests.start(...args),
+          getStatus: async (...args) => {
+            const answer = await real.automation.jsTests.getStatus(...args);
+            controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
+            return answer;
+          },
         },
       },
     };
-    const { report, failure } = await run(inputs(), d);
-    expect(report.outcome).toBe('cancelled');
-    expect(report.stoppedJobs).toEqual([]);
-    expect(report.platforms.map((p) => p.status)).toEqual(['queued', 'queued']);
-    expect(failure).toMatch(/^The run was cancelled before the JS tests finished\. No platform finished\./);
-    expect(failure).toContain('(no job was assigned yet, so there was nothing to stop)');
+    const d = deps(client, { signal: controller.signal });
+    const { outputs, summary, failure } = await run(inputs(), d);
+    expect(failure?.kind).toBe('cancelled');
+    expect(failure?.message).toMatch(
+      /^The run was cancelled before the JS tests finished\. No platform finished\./,
+    );
+    expect(failure?.message).toContain('(no job was assigned yet, so there was nothing to stop)');
+    const results = await resultsOf(outputs['results-file']);
+    expect(results.outcome).toBe('cancelled');
+    expect(results.stoppedJobs).toEqual([]);
+    expect(results.platforms.map((p) => p.status)).toEqual(['queued', 'queued']);
+    expect(outputs['job-ids']).toBe('[]');
+    expect(d.logger.lines('warning')).toContain('Cancelled: stopping the unfinished jobs.');
+    expect(summary).toContain('The run was cancelled: unfinished jobs were stopped.');
   });
 
   it('rides out 503s while polling', async () => {
-    const lines: string[] = [];
     // More failures than the client retries, so that a whole poll fails and the next one goes on.
     const response = await fetch(`${emulator.url}/_emulator/faults`, {
       method: 'POST',
@@ -205,9 +267,73 @@ describe('run-js-tests run', () => {
       body: JSON.stringify({ method: 'POST', path: '/rest/v1/demo/js-tests/status', status: 503, times: 7 }),
     });
     expect(response.ok).toBe(true);
-    const { outputs } = await run(inputs(), deps(emulator, lines));
+    const d = deps(clientOf(emulator));
+    const { outputs, failure } = await run(inputs(), d);
+    expect(failure).toBeUndefined();
     expect(outputs.passed).toBe(2);
-    expect(lines.some((line) => line.startsWith('warning: Checking the status failed'))).toBe(true);
+    expect(d.logger.lines('warning').some((line) => line.startsWith('Checking the status failed'))).toBe(
+      true,
+    );
+  });
+
+  it('when the status checks keep failing, fails as service trouble with the platforms as last seen', async () => {
+    const response = await fetch(`${emulator.url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        method: 'POST',
+        path: '/rest/v1/demo/js-tests/status',
+        status: 503,
+        times: 1000,
+      }),
+    });
+    expect(response.ok).toBe(true);
+    const { outputs, summary, failure } = await run(inputs(), deps(clientOf(emulator)));
+    expect(failure?.kind).toBe('service');
+    expect(failure?.message).toMatch(/^Sauce Labs could not handle the request: /);
+    expect(outputs).toMatchObject({ total: 2, passed: 0, failed: 0, 'job-ids': '[]' });
+    const results = await resultsOf(outputs['results-file']);
+    expect(results.outcome).toBe('status-failed');
+    expect(results.platforms.map((p) => p.status)).toEqual(['queued', 'queued']);
+    expect(summary).toContain('JS unit tests (custom): status unknown');
+    expect(summary).toContain('Checking the status kept failing');
+  });
+
+  it('fails before anything is done when the start is refused', async () => {
+    const d = deps(clientOf(emulator, 'wrong-key'));
+    const error = await run(inputs(), d).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as ActionError).kind).toBe('refused');
+    expect((error as ActionError).message).toContain('The credentials were refused');
+  });
+
+  it('fails as service trouble when the start answers with the wrong number of test ids', async () => {
+    const client: JsTestsDeps['client'] = {
+      jobUrl: (id) => `https://app.example.com/tests/${id}`,
+      automation: {
+        jobs: {
+          stop: async () => {
+            throw new Error('nothing to stop');
+          },
+        },
+        jsTests: {
+          start: async () => ({ 'js tests': ['only-one'] }),
+          getStatus: async () => {
+            throw new Error('nothing to follow');
+          },
+        },
+      },
+    };
+    const { outputs, summary, annotations, failure } = await run(inputs(), deps(client));
+    expect(failure).toEqual({
+      kind: 'service',
+      message:
+        'Sauce Labs answered the start of 2 platforms with 1 test ids. Run the job again; report it if it repeats.',
+    });
+    expect(outputs).toEqual({ total: 2, passed: 0, failed: 0, 'job-ids': '[]', 'results-file': '' });
+    expect(annotations).toEqual([]);
+    expect(summary).toContain('JS unit tests (custom): not followed');
+    expect(summary).toContain('only-one');
   });
 });
 
@@ -229,14 +355,14 @@ describe('waiting for results', () => {
     let calls = 0;
     const result = await waitForResults(
       { getStatus: async () => answers[calls++]! },
-      { ids: ['a'], intervalMs: 1, warn: () => {} },
+      { ids: ['a'], intervalMs: 1, clock: systemClock, logger: recordingLogger() },
     );
     expect(calls).toBe(3);
     expect(result).toEqual({ ended: 'finished', answer: done });
   });
 
   it('gives up after too many failed polls in a row, and at once on a client error', async () => {
-    const warnings: string[] = [];
+    const logger = recordingLogger();
     let calls = 0;
     await expect(
       waitForResults(
@@ -246,11 +372,11 @@ describe('waiting for results', () => {
             throw unavailable;
           },
         },
-        { ids: ['a'], intervalMs: 1, warn: (w) => warnings.push(w), maxFailedPolls: 3 },
+        { ids: ['a'], intervalMs: 1, clock: systemClock, logger, maxFailedPolls: 3 },
       ),
     ).rejects.toBe(unavailable);
     expect(calls).toBe(3);
-    expect(warnings).toHaveLength(2);
+    expect(logger.lines('warning')).toHaveLength(2);
     const refused = new ApiError({ operation: 'getJsTestStatus', method: 'POST', url: '/s', status: 404 });
     await expect(
       waitForResults(
@@ -259,7 +385,7 @@ describe('waiting for results', () => {
             throw refused;
           },
         },
-        { ids: ['a'], intervalMs: 1, warn: () => {} },
+        { ids: ['a'], intervalMs: 1, clock: systemClock, logger: recordingLogger() },
       ),
     ).rejects.toBe(refused);
   });
@@ -274,8 +400,25 @@ describe('waiting for results', () => {
           return pending;
         },
       },
-      { ids: ['a'], intervalMs: 10_000, signal: controller.signal, warn: () => {} },
+      {
+        ids: ['a'],
+        intervalMs: 10_000,
+        signal: controller.signal,
+        clock: systemClock,
+        logger: recordingLogger(),
+      },
     );
     expect(result).toEqual({ ended: 'aborted', answer: pending });
+  });
+
+  it('waits between polls on the clock it is given', async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    const clock = { now: () => 0, sleep: async (ms: number) => void waits.push(ms) };
+    await waitForResults(
+      { getStatus: async () => (++calls < 3 ? { ...done, completed: false } : done) },
+      { ids: ['a'], intervalMs: 7000, clock, logger: recordingLogger() },
+    );
+    expect(waits).toEqual([7000, 7000]);
   });
 });
