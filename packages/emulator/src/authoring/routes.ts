@@ -2,11 +2,11 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ServicePluginOptions } from '../plugin-options.ts';
 import { AuthoringError, codeForStatus, errorBody } from './errors.ts';
-import { scheduleRoutes } from './schedule-routes.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
+import { scheduleRoutes } from './routes/schedules.ts';
+import { suiteRoutes } from './routes/suites.ts';
+import { testCaseRoutes } from './routes/test-cases.ts';
 import { useBasicAuthentication } from './session.ts';
-import { storageRoutes } from './storage-routes.ts';
-import { suiteRoutes } from './suite-routes.ts';
-import { testCaseRoutes } from './test-case-routes.ts';
 import { useAuthoringValidation } from './validation.ts';
 
 export async function authoringRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
@@ -32,8 +32,8 @@ export async function authoringRoutes(app: FastifyInstance, options: ServicePlug
       .send(errorBody('NOT_FOUND', `no operation ${request.method} ${request.url.split('?')[0]}`));
   });
 
-  await app.register(testCaseRoutes, { ctx });
-  await app.register(suiteRoutes, { ctx });
-  await app.register(scheduleRoutes, { ctx });
-  await app.register(storageRoutes, { ctx });
+  testCaseRoutes(app, ctx);
+  suiteRoutes(app, ctx);
+  scheduleRoutes(app, ctx);
+  artifactRoutes(app, ctx);
 }

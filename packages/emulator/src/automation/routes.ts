@@ -1,16 +1,16 @@
 /** The automation REST interface, registered once under each of its path prefixes. */
 import type { FastifyInstance } from 'fastify';
+import { acceptEmptyJsonBodies } from '../json-body.ts';
 import type { ServicePluginOptions } from '../plugin-options.ts';
 import { authenticate } from './access.ts';
 import { automationErrorHandler } from './errors.ts';
-import { registerBugRoutes, registerBugTypeRoutes } from './routes/bugs.ts';
-import { registerInfoRoutes } from './routes/info.ts';
-import { registerJobRoutes } from './routes/jobs.ts';
-import { registerJsTestRoutes } from './routes/js-tests.ts';
-import { acceptEmptyJsonBodies } from '../json-body.ts';
-import { storageRoutes } from './routes/storage.ts';
-import { registerTunnelRoutes } from './routes/tunnels.ts';
-import { registerUserRoutes } from './routes/users.ts';
+import { bugRoutes, bugTypeRoutes } from './routes/bugs.ts';
+import { infoRoutes } from './routes/info.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { jsTestRoutes } from './routes/js-tests.ts';
+import { temporaryStorageRoutes } from './routes/storage.ts';
+import { tunnelRoutes } from './routes/tunnels.ts';
+import { userRoutes } from './routes/users.ts';
 
 export async function automationRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
   const { ctx } = options;
@@ -22,16 +22,16 @@ export async function automationRoutes(app: FastifyInstance, options: ServicePlu
 
   // Information and bug types are public; every other operation sits behind the credential check.
   await app.register(async (open) => {
-    registerInfoRoutes(open);
-    registerBugTypeRoutes(open, ctx);
+    infoRoutes(open);
+    bugTypeRoutes(open, ctx);
   });
   await app.register(async (guarded) => {
     guarded.addHook('onRequest', authenticate(ctx));
-    registerUserRoutes(guarded, ctx, prefix);
-    registerJobRoutes(guarded, ctx, prefix);
-    registerTunnelRoutes(guarded, ctx);
-    registerJsTestRoutes(guarded, ctx);
-    registerBugRoutes(guarded, ctx);
-    await guarded.register(storageRoutes, { ctx });
+    userRoutes(guarded, ctx, prefix);
+    jobRoutes(guarded, ctx, prefix);
+    tunnelRoutes(guarded, ctx);
+    jsTestRoutes(guarded, ctx);
+    bugRoutes(guarded, ctx);
+    await guarded.register(temporaryStorageRoutes, { ctx });
   });
 }

@@ -31,7 +31,7 @@ function jsonQuery(reply: FastifyReply, name: string, text: string): unknown {
 }
 
 /** Public: bug types and their fields. */
-export function registerBugTypeRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function bugTypeRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get('/bugs/types', async () =>
     ctx.automation.data.bugTypes.map(({ id, name, description }) => ({ id, name, description })),
   );
@@ -48,7 +48,7 @@ export function registerBugTypeRoutes(app: FastifyInstance, ctx: EmulatorContext
 }
 
 /** The caller's bugs. */
-export function registerBugRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function bugRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const visibleBug = (caller: string, id: string) => {
     const bug = ctx.automation.bug(id);
     return bug && ctx.automation.canActFor(caller, bug.owner) ? bug : undefined;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors.ts';
 import { platformsFor } from '../platforms.ts';
 
-export function registerInfoRoutes(app: FastifyInstance): void {
+export function infoRoutes(app: FastifyInstance): void {
   app.get('/info/status', async () => ({
     wait_time: 0,
     service_operational: true,

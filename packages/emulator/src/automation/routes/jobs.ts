@@ -23,7 +23,7 @@ interface ListQuery {
   format: 'json' | 'csv';
 }
 
-export function registerJobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: string): void {
+export function jobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: string): void {
   /** The job when the path's account owns it, directly or through one of its sub-accounts. */
   const jobFor = (username: string, id: string): JobRecord | undefined => {
     const job = ctx.automation.job(id);

@@ -28,7 +28,7 @@ const usernameParams = {
   required: ['username'],
 } as const;
 
-export function registerJsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post<{ Params: { username: string }; Body: StartBody }>(
     '/:username/js-tests',
     {

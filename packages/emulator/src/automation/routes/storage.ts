@@ -13,7 +13,11 @@ function badFileName(name: string): boolean {
   return name === '.' || name === '..' || name.length > 255 || /[/\\\0]/.test(name);
 }
 
-export async function storageRoutes(app: FastifyInstance, options: { ctx: EmulatorContext }): Promise<void> {
+/** A plugin of its own, so that the raw body parsers below apply to these routes alone. */
+export async function temporaryStorageRoutes(
+  app: FastifyInstance,
+  options: { ctx: EmulatorContext },
+): Promise<void> {
   const { ctx } = options;
   // Whatever the declared type, the body is the file: nothing parses it, the handler streams it.
   app.removeAllContentTypeParsers();

@@ -9,7 +9,7 @@ const tunnelParams = {
   required: ['username', 'tunnel_id'],
 } as const;
 
-export function registerTunnelRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function tunnelRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const tunnelFor = (username: string, id: string) => {
     const tunnel = ctx.automation.tunnel(id);
     return tunnel && tunnel.owner === username ? tunnel : undefined;

@@ -38,7 +38,7 @@ function userView(ctx: EmulatorContext, user: AccountRecord) {
   };
 }
 
-export function registerUserRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: string): void {
+export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: string): void {
   const account = (username: string) => ctx.automation.user(username);
 
   app.get<{ Params: { username: string } }>(

@@ -1,12 +1,12 @@
 /** GET/DELETE /testcases, /testcases/{id}, POST /testcases/{id}/run and /rename. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ServicePluginOptions } from '../plugin-options.ts';
-import type { RunTarget } from './model.ts';
-import { runTestCase } from './runs.ts';
-import { caseRunBody, hexIdParams, renameBody, revisionParams, testCaseListQuery } from './schemas.ts';
-import { userOf } from './session.ts';
-import type { TestCaseListQuery } from './store.ts';
-import { caseRunView, testCaseDetailView, testCaseView } from './views.ts';
+import type { EmulatorContext } from '../../context.ts';
+import type { RunTarget } from '../model.ts';
+import { runTestCase } from '../runs.ts';
+import { caseRunBody, hexIdParams, renameBody, revisionParams, testCaseListQuery } from '../schemas.ts';
+import { userOf } from '../session.ts';
+import type { TestCaseListQuery } from '../store.ts';
+import { caseRunView, testCaseDetailView, testCaseView } from '../views.ts';
 
 interface IdParams {
   id: string;
@@ -18,7 +18,7 @@ interface RunBody {
   scTunnelName?: string | null;
 }
 
-export async function testCaseRoutes(app: FastifyInstance, { ctx }: ServicePluginOptions): Promise<void> {
+export function testCaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Querystring: TestCaseListQuery }>(
     '/testcases',
     { schema: { querystring: testCaseListQuery } },

@@ -1,16 +1,16 @@
 /** /test-schedules: list, create, get, update and delete. */
 import type { FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../plugin-options.ts';
-import { scheduleCreateBody, scheduleListQuery, scheduleUpdateBody, uuidParams } from './schemas.ts';
-import { userOf } from './session.ts';
-import type { ScheduleInput, ScheduleListQuery } from './store.ts';
-import { scheduleView } from './views.ts';
+import type { EmulatorContext } from '../../context.ts';
+import { scheduleCreateBody, scheduleListQuery, scheduleUpdateBody, uuidParams } from '../schemas.ts';
+import { userOf } from '../session.ts';
+import type { ScheduleInput, ScheduleListQuery } from '../store.ts';
+import { scheduleView } from '../views.ts';
 
 interface IdParams {
   id: string;
 }
 
-export async function scheduleRoutes(app: FastifyInstance, { ctx }: ServicePluginOptions): Promise<void> {
+export function scheduleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Querystring: ScheduleListQuery }>(
     '/test-schedules',
     { schema: { querystring: scheduleListQuery } },

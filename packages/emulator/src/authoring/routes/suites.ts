@@ -1,7 +1,7 @@
 /** /testsuites: list, create, get, update, delete and run. */
 import type { FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../plugin-options.ts';
-import { runTestSuite } from './runs.ts';
+import type { EmulatorContext } from '../../context.ts';
+import { runTestSuite } from '../runs.ts';
 import {
   suiteCreateBody,
   suiteDeleteBody,
@@ -10,16 +10,16 @@ import {
   suiteRunBody,
   suiteUpdateBody,
   uuidParams,
-} from './schemas.ts';
-import { userOf } from './session.ts';
-import type { SuiteListQuery } from './store.ts';
-import { suiteRunView, suiteView } from './views.ts';
+} from '../schemas.ts';
+import { userOf } from '../session.ts';
+import type { SuiteListQuery } from '../store.ts';
+import { suiteRunView, suiteView } from '../views.ts';
 
 interface IdParams {
   id: string;
 }
 
-export async function suiteRoutes(app: FastifyInstance, { ctx }: ServicePluginOptions): Promise<void> {
+export function suiteRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Querystring: SuiteListQuery }>(
     '/testsuites',
     { schema: { querystring: suiteListQuery } },

@@ -2,11 +2,11 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../plugin-options.ts';
-import { notFound } from './errors.ts';
-import { uuidParams } from './schemas.ts';
+import type { EmulatorContext } from '../../context.ts';
+import { notFound } from '../errors.ts';
+import { uuidParams } from '../schemas.ts';
 
-export async function storageRoutes(app: FastifyInstance, { ctx }: ServicePluginOptions): Promise<void> {
+export function artifactRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Params: { id: string } }>(
     '/storage/:id',
     { schema: { params: uuidParams } },
