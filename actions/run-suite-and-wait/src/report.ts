@@ -1,8 +1,28 @@
-/** Turns the service's jobs into the report model, the JUnit suites and the results file. */
-import type { ReportedJob } from '@sauce-actions/action-kit/job-report';
+/**
+ * What a run reports: the service's jobs turned into the report model, the outputs, the step
+ * summary, the results file and the JUnit suites.
+ */
+import { SummaryBuilder } from '@sauce-actions/action-kit';
 import { reportedStatus } from '@sauce-actions/action-kit/job-follower';
+import {
+  renderJobsSummary,
+  sortJobsForReport,
+  type JobTally,
+  type ReportedJob,
+} from '@sauce-actions/action-kit/job-report';
 import type { JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
 import type { Job } from '@sauce-actions/api';
+import type { FoundSuite, Started } from './start.ts';
+
+export type SuiteOutputs = {
+  'build-name': string;
+  total: number;
+  passed: number;
+  failed: number;
+  /** A JSON array. */
+  'job-ids': string;
+  'results-file': string;
+};
 
 export function platformOf(
   job: Pick<Job, 'browser' | 'browser_short_version' | 'browser_version' | 'os'>,
@@ -64,4 +84,80 @@ export function junitSuites(
     return base;
   });
   return [{ name, cases, timestamp: startedAt, properties: { build: buildName } }];
+}
+
+/** The run's jobs, oldest first, with the known jobs the list never showed (so that totals count them). */
+export function reportedJobs(
+  seen: readonly Job[],
+  started: Pick<Started, 'jobIds' | 'names'>,
+  jobUrl: (id: string) => string,
+  stopped: ReadonlySet<string>,
+  endedEarly: boolean,
+): ReportedJob[] {
+  const ordered = [...seen].sort((a, b) => a.creation_time - b.creation_time);
+  const jobs = ordered.map((job) => reportJob(job, jobUrl, stopped));
+  const seenIds = new Set(seen.map((job) => job.id));
+  for (const id of started.jobIds) {
+    if (seenIds.has(id)) continue;
+    jobs.push({
+      id,
+      name: started.names.get(id) ?? id,
+      platform: '',
+      status: stopped.has(id) ? 'stopped' : 'queued',
+      url: jobUrl(id),
+      ...(endedEarly ? { detail: 'not seen in the job list before the wait ended' } : {}),
+    });
+  }
+  return jobs;
+}
+
+export interface SuiteReport {
+  suite: FoundSuite | undefined;
+  buildName: string;
+  builds: readonly string[];
+  jobs: readonly ReportedJob[];
+  /** The service's records of the jobs, for the results file. */
+  seen: readonly Job[];
+  /** Whether every job was seen finished. */
+  complete: boolean;
+  /** Why the wait ended before every job finished. */
+  ended?: 'timeout' | 'cancelled' | 'failed';
+  /** A sentence under the totals. */
+  note?: string;
+}
+
+export function suiteOutputs(report: SuiteReport, tally: JobTally, resultsFile: string): SuiteOutputs {
+  return {
+    'build-name': report.buildName,
+    total: tally.total,
+    passed: tally.passed,
+    failed: tally.failed,
+    'job-ids': JSON.stringify(report.jobs.map((job) => job.id)),
+    'results-file': resultsFile,
+  };
+}
+
+export function suiteSummary(report: SuiteReport, tally: JobTally): string {
+  const title = `${report.suite ? `Suite ${report.suite.name}` : 'Test cases'}: ${tally.passed} of ${tally.total} jobs passed`;
+  const html = renderJobsSummary({
+    title,
+    buildName: report.buildName,
+    jobs: report.jobs,
+    ...(report.note !== undefined ? { note: report.note } : {}),
+  });
+  return new SummaryBuilder().raw(html).toString();
+}
+
+/** The results file: every job, failures first, with the service's record of it. */
+export function resultsData(report: SuiteReport, tally: JobTally): unknown {
+  const records = new Map(report.seen.map((job) => [job.id, job]));
+  return {
+    suite: report.suite ? { id: report.suite.id, name: report.suite.name } : null,
+    buildName: report.buildName,
+    builds: report.builds,
+    complete: report.complete,
+    ...(report.ended !== undefined ? { ended: report.ended } : {}),
+    totals: tally,
+    jobs: sortJobsForReport(report.jobs).map((job) => ({ ...job, service: records.get(job.id) ?? null })),
+  };
 }

@@ -1,363 +1,345 @@
 /** Runs a suite (or chosen test cases), follows every job to its end and reports. */
 import path from 'node:path';
-import { ActionError, InputError } from '@sauce-actions/action-kit';
+import {
+  abortReasonOf,
+  ActionError,
+  describeFailure,
+  formatDuration,
+  type ActionResult,
+  type Failure,
+  type Logger,
+  type StepDeps,
+} from '@sauce-actions/action-kit';
+import { collectJobAssets, type AssetSource } from '@sauce-actions/action-kit/assets-artifact';
+import { withDeadline } from '@sauce-actions/action-kit/cancellation';
 import {
   followJobs,
   isJobFinished,
-  RequestPacer,
   stopJobs,
   type FollowProgress,
   type JobLister,
   type JobStopper,
 } from '@sauce-actions/action-kit/job-follower';
 import {
-  annotateFailedJobs,
-  sortJobsForReport,
+  failedJobAnnotations,
+  isFailedJob,
   tallyJobs,
-  writeJobsSummary,
   writeResultsFile,
+  type JobTally,
   type ReportedJob,
 } from '@sauce-actions/action-kit/job-report';
 import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
-import * as core from '@actions/core';
+import type { Job } from '@sauce-actions/api';
+import type { SuiteInputs } from './inputs.ts';
 import {
-  ApiError,
-  type AuthoringClient,
-  type AuthoringRunTarget,
-  type Job,
-  type TestSuite,
-} from '@sauce-actions/api';
-import { junitSuites, reportJob } from './report.ts';
-import { defaultBuildName, isUuid, type CaseSelection } from './selection.ts';
+  junitSuites,
+  reportedJobs,
+  reportJob,
+  resultsData,
+  suiteOutputs,
+  suiteSummary,
+  type SuiteOutputs,
+  type SuiteReport,
+} from './report.ts';
+import { defaultBuildName } from './selection.ts';
+import {
+  findSuite,
+  nothingStarted,
+  startRuns,
+  type FoundSuite,
+  type StartClient,
+  type Started,
+} from './start.ts';
 
-export type DownloadAssets = 'none' | 'failed' | 'all';
+/** Half the service's documented limit, leaving room for other steps on the account. */
+const MAX_REQUESTS_PER_SECOND = 5;
+const RESULTS_FILE = 'run-suite-and-wait-results.json';
+/** Assets are fetched after the wait, whatever `timeout` is left: bounded on their own. */
+const ASSETS_TIMEOUT_MS = 5 * 60_000;
+/** The runner kills a cancelled step within seconds: stops must be quick then. */
+const STOP_TIMEOUT_MS = { cancelled: 4000, timeout: 20_000 } as const;
 
-export interface RunInputs {
-  suite?: string;
-  testCases?: CaseSelection[];
-  targets?: AuthoringRunTarget[];
-  buildName?: string;
-  tunnelName?: string;
-  failOnFailure: boolean;
-  stopOnCancel: boolean;
-  downloadAssets: DownloadAssets;
-  junitFile?: string;
-  pollIntervalMs: number;
+export interface SuiteDeps extends Pick<
+  StepDeps,
+  'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'artifacts'
+> {
+  client: {
+    authoring: StartClient;
+    automation: { jobs: JobLister & JobStopper; assets: AssetSource };
+    jobUrl(jobId: string): string;
+  };
 }
 
-export interface RunDeps {
-  authoring: Pick<AuthoringClient, 'testSuites' | 'testCases'>;
-  jobs: JobLister & JobStopper;
-  jobUrl: (id: string) => string;
-  log: (line: string) => void;
-  /** Aborts on the deadline or on cancellation; `reason` tells which. */
-  signal: AbortSignal;
-  reason: () => 'timeout' | 'cancelled' | undefined;
-  /** Folder of the results file (the runner's temporary folder). */
-  outputDir: string;
-  env?: NodeJS.ProcessEnv;
-  now?: () => number;
-  maxRequestsPerSecond?: number;
-  /** Downloads the jobs' assets and uploads them as an artifact; absent: assets are not fetched. */
-  collectAssets?: (jobs: readonly ReportedJob[]) => Promise<string | undefined>;
+/** How the wait went: the jobs as last seen, and why it ended before they all finished. */
+interface Waited {
+  seen: Job[];
+  complete: boolean;
+  /** Set when the step's deadline or the cancellation ended the start or the wait. */
+  aborted?: 'timeout' | 'cancelled';
+  /** An error other than the abort that ended the start or the wait. */
+  error?: unknown;
+  /** Where it ended: starting the runs or waiting for their jobs. */
+  phase: 'start' | 'wait';
 }
 
-export type RunOutputs = {
-  'build-name': string;
-  total: number;
-  passed: number;
-  failed: number;
-  'job-ids': string;
-  'results-file': string;
-};
-
-interface Started {
-  label: string;
-  suite?: Pick<TestSuite, 'id' | 'name'>;
-  builds: string[];
-  jobIds: string[];
-  expectedCount?: number;
-  minimumCount?: number;
-  /** Names of known jobs, for jobs that never appeared in the list. */
-  names: Map<string, string>;
-}
-
-export async function run(inputs: RunInputs, deps: RunDeps): Promise<RunOutputs> {
-  const now = deps.now ?? Date.now;
-  const env = deps.env ?? process.env;
-  const rate = deps.maxRequestsPerSecond ?? 5;
-  const startedAt = new Date(now());
-
-  const suite =
-    inputs.suite !== undefined ? await findSuite(deps.authoring, inputs.suite, deps.signal) : undefined;
-  const label = suite?.name ?? 'Test cases';
-  const requestedBuild = inputs.buildName ?? defaultBuildName(label, env, startedAt);
-  const started = await start(inputs, deps, suite, requestedBuild, rate);
-  const buildName = started.builds[0] ?? requestedBuild;
-  deps.log(
-    `Started ${suite ? `suite "${suite.name}"` : `${inputs.testCases?.length ?? 0} test case(s)`} in build "${buildName}"` +
-      (started.expectedCount !== undefined ? `: ${started.expectedCount} job(s) expected.` : '.'),
-  );
-
-  const progress = progressLogger(deps.log, started.expectedCount);
-  const followed = await followJobs({
-    jobs: deps.jobs,
-    builds: started.builds,
-    jobIds: started.jobIds,
-    ...(started.expectedCount !== undefined ? { expectedCount: started.expectedCount } : {}),
-    ...(started.minimumCount !== undefined ? { minimumCount: started.minimumCount } : {}),
-    startedAtMs: startedAt.getTime(),
-    intervalMs: inputs.pollIntervalMs,
-    maxRequestsPerSecond: rate,
-    signal: deps.signal,
-    onPoll: progress,
-    now,
-  });
-  core.debug(`followed in ${followed.polls} poll(s), ${followed.requests} request(s)`);
-
-  const stopped = new Set<string>();
-  let note: string | undefined;
-  const reason = followed.complete ? undefined : (deps.reason() ?? 'cancelled');
-  if (reason) {
-    const unfinished = unfinishedIds(followed.jobs, started);
-    note = `${reason === 'timeout' ? 'The wait timed out' : 'The run was cancelled'} before every job finished.`;
-    if (inputs.stopOnCancel && unfinished.length > 0) {
-      // The runner kills a cancelled step within seconds: stop quickly, bounded, in parallel.
-      const result = await stopJobs(deps.jobs, unfinished, {
-        signal: AbortSignal.timeout(reason === 'cancelled' ? 4000 : 20_000),
-        concurrency: 8,
-        maxRequestsPerSecond: Math.max(rate, 8),
-      });
-      for (const id of result.stopped) stopped.add(id);
-      deps.log(
-        `Stopped ${result.stopped.length} unfinished job(s)${result.failed.length ? `; ${result.failed.length} could not be stopped` : ''}.`,
-      );
-      for (const failure of result.failed) core.warning(`Could not stop job ${failure.id}: ${failure.error}`);
+export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionResult<SuiteOutputs>> {
+  const deadline = withDeadline(deps.signal, inputs.timeoutMs);
+  try {
+    return await runUntil(inputs, deps, deadline.signal);
+  } catch (error) {
+    // Nothing was started. The host knows only its own signal: a timeout is told apart here.
+    if (abortReasonOf(deadline.signal) === 'timeout') {
+      const failure = describeFailure(error, deadline.signal);
+      throw new ActionError(failure.kind, failure.message, { cause: error });
     }
+    throw error;
+  } finally {
+    deadline.dispose();
   }
+}
 
-  const jobs = reportedJobs(followed.jobs, started, deps.jobUrl, stopped, reason !== undefined);
-  const tally = tallyJobs(jobs);
-  const title = `${suite ? `Suite ${suite.name}` : 'Test cases'}: ${tally.passed} of ${tally.total} jobs passed`;
-  await writeJobsSummary(core.summary, { title, buildName, jobs, ...(note ? { note } : {}) });
-  annotateFailedJobs(jobs);
+async function runUntil(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
+  signal: AbortSignal,
+): Promise<ActionResult<SuiteOutputs>> {
+  const startedAtMs = deps.clock.now();
+  const suite =
+    inputs.suite !== undefined ? await findSuite(deps.client.authoring, inputs.suite, signal) : undefined;
+  const requestedBuild =
+    inputs.buildName ?? defaultBuildName(suite?.name ?? 'Test cases', deps.workflow, new Date(startedAtMs));
 
-  const resultsFile = path.join(deps.outputDir, 'run-suite-and-wait-results.json');
-  await writeResultsFile(resultsFile, {
-    suite: suite ? { id: suite.id, name: suite.name } : null,
+  const started = nothingStarted();
+  let waited: Waited | undefined;
+  try {
+    await startRuns(
+      deps.client.authoring,
+      {
+        ...(suite ? { suite } : {}),
+        ...(inputs.testCases ? { testCases: inputs.testCases } : {}),
+        ...(inputs.targets ? { targets: inputs.targets } : {}),
+        buildName: requestedBuild,
+        ...(inputs.tunnelName !== undefined ? { tunnelName: inputs.tunnelName } : {}),
+        maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+        signal,
+      },
+      started,
+    );
+  } catch (error) {
+    if (started.runs === 0) throw error;
+    waited = endedBy(error, signal, { seen: [], complete: false, phase: 'start' });
+  }
+  const buildName = started.builds[0] ?? requestedBuild;
+  waited ??= await waitForJobs(inputs, deps, signal, { suite, started, buildName, startedAtMs });
+
+  const stopped = await stopUnfinished(inputs, deps, waited, started);
+  const jobs = reportedJobs(waited.seen, started, (id) => deps.client.jobUrl(id), stopped, !waited.complete);
+  const report: SuiteReport = {
+    suite,
     buildName,
     builds: started.builds,
-    complete: followed.complete,
-    ...(reason ? { ended: reason } : {}),
-    totals: tally,
-    jobs: sortJobsForReport(jobs).map((job) => ({
-      ...job,
-      service: followed.jobs.find((j) => j.id === job.id) ?? null,
-    })),
-  });
-  if (inputs.junitFile) {
-    await writeJUnitFile(inputs.junitFile, junitSuites(label, buildName, jobs, startedAt));
-    deps.log(`JUnit report written to ${inputs.junitFile}.`);
-  }
-  if (inputs.downloadAssets !== 'none' && deps.collectAssets) {
-    const chosen =
-      inputs.downloadAssets === 'all'
-        ? jobs
-        : jobs.filter((job) => job.status === 'failed' || job.status === 'error');
-    if (chosen.length > 0) await deps.collectAssets(chosen);
-  }
-
-  const outputs: RunOutputs = {
-    'build-name': buildName,
-    total: tally.total,
-    passed: tally.passed,
-    failed: tally.failed,
-    'job-ids': JSON.stringify(jobs.map((job) => job.id)),
-    'results-file': resultsFile,
+    jobs,
+    seen: waited.seen,
+    complete: waited.complete,
+    ...endedOf(waited),
+    ...noteOf(waited, started),
   };
-  core.info(`Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}.`);
-  return outputsThenVerdict(outputs, () => {
-    if (reason) {
-      const notFinished = tally.total - tally.finished;
-      throw new ActionError(
-        `${reason === 'timeout' ? 'Timed out' : 'Cancelled'} while waiting for build "${buildName}": ${tally.finished} of ${tally.total} job(s) finished (${tally.passed} passed, ${tally.failed} failed); ${notFinished} did not finish${stopped.size > 0 ? ` and ${stopped.size} were stopped` : ''}.` +
-          (reason === 'timeout' ? ' Raise `timeout` if the suite needs longer.' : ''),
-      );
-    }
-    if (tally.failed > 0 && inputs.failOnFailure) {
-      const names = jobs
-        .filter((job) => job.status === 'failed' || job.status === 'error')
-        .map((job) => `"${job.name}" (${job.platform})`);
-      throw new ActionError(
-        `${tally.failed} of ${tally.total} job(s) failed in build "${buildName}": ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}. See the step summary for links.`,
-      );
-    }
-  });
+  const tally = tallyJobs(jobs);
+  deps.logger.info(`Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}.`);
+  const resultsFile = path.join(deps.tempDir, RESULTS_FILE);
+  const result: ActionResult<SuiteOutputs> = {
+    outputs: suiteOutputs(report, tally, resultsFile),
+    summary: suiteSummary(report, tally),
+    annotations: failedJobAnnotations(jobs),
+  };
+  const fileFailure = await writeFiles(inputs, deps, report, tally, resultsFile, new Date(startedAtMs));
+  await uploadAssets(inputs, deps, jobs);
+  const failure = failureOf(inputs, waited, report, tally, stopped, signal) ?? fileFailure;
+  if (failure !== fileFailure && fileFailure) deps.logger.warning(fileFailure.message);
+  return failure ? { ...result, failure } : result;
 }
 
-/** Thrown verdicts still need the outputs: they are attached so main can set them first. */
-export class RunVerdict extends ActionError {
-  readonly outputs: RunOutputs;
-  constructor(error: ActionError, outputs: RunOutputs) {
-    super(error.message, error.kind);
-    this.outputs = outputs;
-  }
-}
-
-function outputsThenVerdict(outputs: RunOutputs, verdict: () => void): RunOutputs {
-  try {
-    verdict();
-  } catch (error) {
-    if (error instanceof ActionError) throw new RunVerdict(error, outputs);
-    throw error;
-  }
-  return outputs;
-}
-
-async function findSuite(
-  authoring: RunDeps['authoring'],
-  wanted: string,
+async function waitForJobs(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
   signal: AbortSignal,
-): Promise<Pick<TestSuite, 'id' | 'name'>> {
-  if (isUuid(wanted)) {
-    try {
-      return await authoring.testSuites.get(wanted, { signal });
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
-    }
-  }
-  const matches: TestSuite[] = [];
-  for await (const suite of authoring.testSuites.iterate({ search: wanted }, { signal })) {
-    if (suite.name === wanted) matches.push(suite);
-  }
-  if (matches.length === 1) return matches[0] as TestSuite;
-  if (matches.length === 0) {
-    throw new InputError(
-      'suite',
-      `names "${wanted}", but no test suite has that id or exact name`,
-      'the id or the exact name of a test suite of the account',
-    );
-  }
-  throw new InputError(
-    'suite',
-    `names "${wanted}", which ${matches.length} test suites are called (${matches.map((suite) => suite.id).join(', ')})`,
-    'the id of the one to run',
+  context: { suite: FoundSuite | undefined; started: Started; buildName: string; startedAtMs: number },
+): Promise<Waited> {
+  const { suite, started } = context;
+  deps.logger.info(
+    `Started ${suite ? `suite "${suite.name}"` : `${started.runs} test case(s)`} in build "${context.buildName}"` +
+      (started.expectedCount !== undefined ? `: ${started.expectedCount} job(s) expected.` : '.'),
   );
-}
-
-async function start(
-  inputs: RunInputs,
-  deps: RunDeps,
-  suite: Pick<TestSuite, 'id' | 'name'> | undefined,
-  buildName: string,
-  rate: number,
-): Promise<Started> {
-  const signal = deps.signal;
-  const tunnel = inputs.tunnelName ?? null;
-  if (suite && !inputs.targets) {
-    // How many jobs to expect: one per target of each case that has targets.
-    const perCase: number[] = [];
-    for await (const testCase of deps.authoring.testCases.iterate({ testSuiteId: suite.id }, { signal })) {
-      const settings = testCase.runSettings ?? {};
-      const extra = Array.isArray(settings.additionalTargets) ? settings.additionalTargets.length : 0;
-      const count = (settings.primaryTarget ? 1 : 0) + extra;
-      if (count > 0) perCase.push(count);
-    }
-    const body = { buildName, scTunnelName: tunnel };
-    const answer = await deps.authoring.testSuites.run(suite.id, body, { signal });
-    const started: Started = {
-      label: suite.name,
-      suite,
-      builds: [answer.buildName],
-      jobIds: [],
-      names: new Map(),
-    };
-    // The cases read must match what the service queued; otherwise wait until the count settles.
-    if (perCase.length === answer.runCount) started.expectedCount = perCase.reduce((a, b) => a + b, 0);
-    else started.minimumCount = answer.runCount;
-    return started;
-  }
-
-  let selection = inputs.testCases ?? [];
-  if (suite) {
-    selection = [];
-    for await (const testCase of deps.authoring.testCases.iterate({ testSuiteId: suite.id }, { signal })) {
-      selection.push({ id: testCase.id });
-    }
-    if (selection.length === 0) throw new ActionError(`Test suite "${suite.name}" has no test cases to run.`);
-  }
-  const started: Started = {
-    label: suite?.name ?? 'Test cases',
-    ...(suite ? { suite } : {}),
-    builds: [],
-    jobIds: [],
-    expectedCount: 0,
-    names: new Map(),
-  };
-  const pacer = new RequestPacer(rate);
-  for (const chosen of selection) {
-    await pacer.take(signal);
-    const targets = chosen.targets ?? inputs.targets;
-    const caseRun = await deps.authoring.testCases
-      .run(chosen.id, { buildName, scTunnelName: tunnel, ...(targets ? { targets } : {}) }, { signal })
-      .catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) {
-          throw new InputError(
-            'test-cases',
-            `names ${chosen.id}, which is not a test case of the account`,
-            'ids of existing test cases',
-          );
-        }
-        throw error;
-      });
-    if (!started.builds.includes(caseRun.build)) started.builds.push(caseRun.build);
-    for (const job of caseRun.jobs) {
-      const id = job.sauceJobId ?? undefined;
-      if (id) {
-        started.jobIds.push(id);
-        started.names.set(id, job.name ?? chosen.id);
-      }
-    }
-    started.expectedCount = (started.expectedCount ?? 0) + caseRun.jobs.length;
-  }
-  return started;
-}
-
-function unfinishedIds(seen: readonly Job[], started: Started): string[] {
-  const ids = new Set(seen.filter((job) => !isJobFinished(job)).map((job) => job.id));
-  for (const id of started.jobIds) if (!seen.some((job) => job.id === id)) ids.add(id);
-  return [...ids];
-}
-
-function reportedJobs(
-  seen: readonly Job[],
-  started: Started,
-  jobUrl: (id: string) => string,
-  stopped: ReadonlySet<string>,
-  ended: boolean,
-): ReportedJob[] {
-  const ordered = [...seen].sort((a, b) => a.creation_time - b.creation_time);
-  const jobs = ordered.map((job) => reportJob(job, jobUrl, stopped));
-  // Known jobs the list never showed: reported so that the totals count them.
-  for (const id of started.jobIds) {
-    if (seen.some((job) => job.id === id)) continue;
-    jobs.push({
-      id,
-      name: started.names.get(id) ?? id,
-      platform: '',
-      status: stopped.has(id) ? 'stopped' : 'queued',
-      url: jobUrl(id),
-      ...(ended ? { detail: 'not seen in the job list before the wait ended' } : {}),
+  const progress = progressLogger(deps.logger, started.expectedCount);
+  let lastSeen: Job[] = [];
+  try {
+    const followed = await followJobs({
+      jobs: deps.client.automation.jobs,
+      builds: started.builds,
+      jobIds: started.jobIds,
+      ...(started.expectedCount !== undefined ? { expectedCount: started.expectedCount } : {}),
+      ...(started.minimumCount !== undefined ? { minimumCount: started.minimumCount } : {}),
+      startedAtMs: context.startedAtMs,
+      intervalMs: inputs.pollIntervalMs,
+      maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+      signal,
+      onPoll: (poll) => {
+        lastSeen = [...poll.jobs];
+        progress(poll);
+      },
+      now: () => deps.clock.now(),
+      sleep: (ms, sleepSignal) => deps.clock.sleep(ms, sleepSignal),
     });
+    deps.logger.debug(`Followed in ${followed.polls} poll(s), ${followed.requests} request(s).`);
+    const waited: Waited = { seen: followed.jobs, complete: followed.complete, phase: 'wait' };
+    return followed.complete ? waited : endedBy(undefined, signal, waited);
+  } catch (error) {
+    return endedBy(error, signal, { seen: lastSeen, complete: false, phase: 'wait' });
   }
-  return jobs;
+}
+
+/** Why the start or the wait ended early: the step's signal, else the error. */
+function endedBy(error: unknown, signal: AbortSignal, waited: Waited): Waited {
+  const aborted = abortReasonOf(signal);
+  if (aborted !== undefined) return { ...waited, aborted };
+  return error === undefined ? { ...waited, aborted: 'cancelled' } : { ...waited, error };
+}
+
+/** On timeout or cancellation, with `stop-on-cancel`, the jobs not finished are stopped. */
+async function stopUnfinished(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
+  waited: Waited,
+  started: Started,
+): Promise<Set<string>> {
+  const stopped = new Set<string>();
+  if (waited.aborted === undefined) return stopped;
+  deps.logger.info(
+    waited.aborted === 'timeout' ? 'Timeout reached: stopping the wait.' : 'Cancelled: stopping the wait.',
+  );
+  const unfinished = new Set(waited.seen.filter((job) => !isJobFinished(job)).map((job) => job.id));
+  const seenIds = new Set(waited.seen.map((job) => job.id));
+  for (const id of started.jobIds) if (!seenIds.has(id)) unfinished.add(id);
+  if (!inputs.stopOnCancel || unfinished.size === 0) return stopped;
+
+  const result = await stopJobs(deps.client.automation.jobs, [...unfinished], {
+    signal: AbortSignal.timeout(STOP_TIMEOUT_MS[waited.aborted]),
+    concurrency: 8,
+    maxRequestsPerSecond: Math.max(MAX_REQUESTS_PER_SECOND, 8),
+  });
+  for (const id of result.stopped) stopped.add(id);
+  deps.logger.info(
+    `Stopped ${result.stopped.length} unfinished job(s)${result.failed.length ? `; ${result.failed.length} could not be stopped` : ''}.`,
+  );
+  for (const failed of result.failed) deps.logger.warning(`Could not stop job ${failed.id}: ${failed.error}`);
+  return stopped;
+}
+
+function endedOf(waited: Waited): Pick<SuiteReport, 'ended'> {
+  if (waited.aborted !== undefined) return { ended: waited.aborted };
+  return waited.error !== undefined ? { ended: 'failed' } : {};
+}
+
+function noteOf(waited: Waited, started: Started): Pick<SuiteReport, 'note'> {
+  if (waited.phase === 'start' && (waited.aborted !== undefined || waited.error !== undefined)) {
+    return {
+      note: `Starting the runs ended after ${started.runs} case run(s) were queued; their jobs were not followed.`,
+    };
+  }
+  if (waited.aborted === 'timeout') return { note: 'The wait timed out before every job finished.' };
+  if (waited.aborted === 'cancelled') return { note: 'The run was cancelled before every job finished.' };
+  if (waited.error !== undefined) {
+    return { note: 'Following the jobs failed before every job finished: the jobs are shown as last seen.' };
+  }
+  return {};
+}
+
+/** The results file, and the JUnit report when asked; a file that cannot be written fails the step. */
+async function writeFiles(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
+  report: SuiteReport,
+  tally: JobTally,
+  resultsFile: string,
+  startedAt: Date,
+): Promise<Failure | undefined> {
+  try {
+    await writeResultsFile(resultsFile, resultsData(report, tally));
+    if (inputs.junitFile !== undefined) {
+      const label = report.suite?.name ?? 'Test cases';
+      await writeJUnitFile(inputs.junitFile, junitSuites(label, report.buildName, report.jobs, startedAt));
+      deps.logger.info(`JUnit report written to ${inputs.junitFile}.`);
+    }
+    return undefined;
+  } catch (error) {
+    return describeFailure(error);
+  }
+}
+
+/** What makes the step fail: the wait ended early, the start or the wait failed, or jobs failed. */
+function failureOf(
+  inputs: SuiteInputs,
+  waited: Waited,
+  report: SuiteReport,
+  tally: JobTally,
+  stopped: ReadonlySet<string>,
+  signal: AbortSignal,
+): Failure | undefined {
+  const { buildName } = report;
+  if (waited.aborted !== undefined) {
+    const notFinished = tally.total - tally.finished;
+    const where =
+      waited.phase === 'start'
+        ? `while starting the runs of build "${buildName}"`
+        : `while waiting for build "${buildName}"`;
+    const counts = `${tally.finished} of ${tally.total} job(s) finished (${tally.passed} passed, ${tally.failed} failed); ${notFinished} did not finish${stopped.size > 0 ? ` and ${stopped.size} were stopped` : ''}.`;
+    if (waited.aborted === 'timeout') {
+      return {
+        kind: 'timeout',
+        message: `Timed out ${where}: ${counts} Raise \`timeout\` (now ${formatDuration(inputs.timeoutMs)}) if the suite needs longer.`,
+      };
+    }
+    return { kind: 'cancelled', message: `Cancelled ${where}: ${counts}` };
+  }
+  if (waited.error !== undefined) return describeFailure(waited.error, signal);
+  if (tally.failed > 0 && inputs.failOnFailure) {
+    const names = report.jobs.filter(isFailedJob).map((job) => `"${job.name}" (${job.platform})`);
+    return {
+      kind: 'tests-failed',
+      message: `${tally.failed} of ${tally.total} job(s) failed in build "${buildName}": ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}. See the step summary for links.`,
+    };
+  }
+  return undefined;
+}
+
+/** The assets of the chosen jobs as one artifact; a missing artifact never fails the run. */
+async function uploadAssets(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
+  jobs: readonly ReportedJob[],
+): Promise<void> {
+  // A cancelled step is killed within seconds: no time for downloads.
+  if (inputs.downloadAssets === 'none' || deps.signal.aborted) return;
+  const chosen = inputs.downloadAssets === 'all' ? jobs : jobs.filter(isFailedJob);
+  if (chosen.length === 0) return;
+  try {
+    await collectJobAssets({
+      assets: deps.client.automation.assets,
+      jobs: chosen,
+      dir: path.join(deps.tempDir, 'sauce-job-assets'),
+      artifactName: `sauce-job-assets-${deps.workflow.job ?? 'run'}`,
+      logger: deps.logger,
+      artifacts: deps.artifacts,
+      signal: AbortSignal.any([deps.signal, AbortSignal.timeout(ASSETS_TIMEOUT_MS)]),
+      maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+    });
+  } catch (error) {
+    deps.logger.warning(`Could not upload the job assets: ${(error as Error).message}`);
+  }
 }
 
 /** One line per poll at most: when something changed, or once a minute while nothing does. */
-function progressLogger(
-  log: (line: string) => void,
-  expected: number | undefined,
-): (poll: FollowProgress) => void {
+function progressLogger(logger: Logger, expected: number | undefined): (poll: FollowProgress) => void {
   let lastLineAt = -Infinity;
   return ({ jobs, changed, elapsedMs }) => {
     if (!changed && elapsedMs - lastLineAt < 60_000) return;
@@ -371,7 +353,7 @@ function progressLogger(
       else counts.failed += 1;
     }
     const of = expected !== undefined ? ` of ${expected}` : '';
-    log(
+    logger.info(
       `${jobs.length}${of} jobs: ${counts.queued} queued, ${counts.running} running, ${counts.passed} passed, ${counts.failed} failed; ${Math.round(elapsedMs / 1000)}s elapsed`,
     );
   };

@@ -1,10 +1,10 @@
 /**
  * What to run: parsing of `test-cases` and `targets`, and the default build name. Both inputs are
- * YAML (JSON is YAML too), so a workflow can write them as a block or as one line.
+ * YAML (JSON is YAML too), so a workflow can write them as a block or as one line. The YAML parser
+ * loads on first use: most runs name a suite and never need it.
  */
-import { InputError } from '@sauce-actions/action-kit';
+import { InputError, type WorkflowRun } from '@sauce-actions/action-kit';
 import type { AuthoringRunTarget } from '@sauce-actions/api';
-import { parse } from 'yaml';
 
 export interface CaseSelection {
   id: string;
@@ -16,8 +16,8 @@ export interface CaseSelection {
  * `test-cases`: a YAML list whose items are ids, or `{ id, targets? }`; a plain comma- or
  * newline-separated list of ids works too.
  */
-export function parseTestCases(text: string, name = 'test-cases'): CaseSelection[] {
-  const value = parseYaml(text, name);
+export async function parseTestCases(text: string, name = 'test-cases'): Promise<CaseSelection[]> {
+  const value = await parseYaml(text, name);
   const items: unknown[] = Array.isArray(value)
     ? value
     : typeof value === 'string'
@@ -29,8 +29,8 @@ export function parseTestCases(text: string, name = 'test-cases'): CaseSelection
 }
 
 /** `targets`: a YAML list of capabilities, or of `{ capabilities, isRdc? }`. */
-export function parseTargets(text: string, name = 'targets'): AuthoringRunTarget[] {
-  const value = parseYaml(text, name);
+export async function parseTargets(text: string, name = 'targets'): Promise<AuthoringRunTarget[]> {
+  const value = await parseYaml(text, name);
   return targetsOf(value, name, name);
 }
 
@@ -77,7 +77,8 @@ function targetsOf(value: unknown, where: string, name: string): AuthoringRunTar
   });
 }
 
-function parseYaml(text: string, name: string): unknown {
+async function parseYaml(text: string, name: string): Promise<unknown> {
+  const { parse } = await import('yaml');
   try {
     return parse(text);
   } catch (error) {
@@ -100,9 +101,9 @@ export function isUuid(text: string): boolean {
 }
 
 /** The default build name: recognisable (the suite) and unique per workflow run and attempt. */
-export function defaultBuildName(label: string, env: NodeJS.ProcessEnv, now: Date): string {
-  const run = env.GITHUB_RUN_NUMBER;
-  const attempt = env.GITHUB_RUN_ATTEMPT ?? '1';
+export function defaultBuildName(label: string, workflow: WorkflowRun, now: Date): string {
+  const run = workflow.runNumber;
+  const attempt = workflow.runAttempt ?? '1';
   const suffix = run ? `#${run}.${attempt}` : now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   // Case-run build names are capped at 100 characters: shorten the label, keep the suffix.
   const room = 100 - suffix.length - 1 - 6;

@@ -1,0 +1,58 @@
+/** The inputs of run-suite-and-wait, read and checked before anything is sent. */
+import {
+  InputError,
+  present,
+  readSauceConnection,
+  type InputReader,
+  type SauceConnection,
+} from '@sauce-actions/action-kit';
+import type { AuthoringRunTarget } from '@sauce-actions/api';
+import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts';
+
+export type DownloadAssets = 'none' | 'failed' | 'all';
+
+export interface SuiteInputs {
+  connection: SauceConnection;
+  /** A suite's id or exact name; exactly one of `suite` and `testCases` is set. */
+  suite?: string;
+  testCases?: CaseSelection[];
+  targets?: AuthoringRunTarget[];
+  buildName?: string;
+  tunnelName?: string;
+  failOnFailure: boolean;
+  stopOnCancel: boolean;
+  downloadAssets: DownloadAssets;
+  /** Resolved against the workspace. */
+  junitFile?: string;
+  pollIntervalMs: number;
+  /** Longest wait for every job to finish. */
+  timeoutMs: number;
+}
+
+export async function readInputs(read: InputReader): Promise<SuiteInputs> {
+  const connection = readSauceConnection(read);
+  const suite = read.string('suite');
+  const testCasesText = read.string('test-cases');
+  if ((suite === undefined) === (testCasesText === undefined)) {
+    throw new InputError(
+      'suite',
+      suite === undefined ? 'and `test-cases` are both empty' : 'and `test-cases` are both set',
+      'either a suite (id or exact name) or a list of test case ids',
+    );
+  }
+  const targetsText = read.string('targets');
+  return {
+    connection,
+    ...present('suite', suite),
+    ...present('testCases', testCasesText !== undefined ? await parseTestCases(testCasesText) : undefined),
+    ...present('targets', targetsText !== undefined ? await parseTargets(targetsText) : undefined),
+    ...present('buildName', read.string('build-name')),
+    ...present('tunnelName', read.string('tunnel-name')),
+    failOnFailure: read.boolean('fail-on-failure', true),
+    stopOnCancel: read.boolean('stop-on-cancel', true),
+    downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),
+    ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
+    pollIntervalMs: read.duration('poll-interval', 10_000, { minMs: 1000, maxMs: 600_000 }),
+    timeoutMs: read.duration('timeout', 60 * 60_000, { minMs: 1000 }),
+  };
+}

@@ -1,0 +1,164 @@
+/** Finds the suite and queues its runs (or the chosen cases'), noting what was started as it goes. */
+import { InputError } from '@sauce-actions/action-kit';
+import { RequestPacer } from '@sauce-actions/action-kit/job-follower';
+import {
+  ApiError,
+  type AuthoringRunTarget,
+  type AuthoringTestCases,
+  type AuthoringTestSuites,
+  type TestSuite,
+} from '@sauce-actions/api';
+import { isUuid, type CaseSelection } from './selection.ts';
+
+export interface StartClient {
+  testSuites: Pick<AuthoringTestSuites, 'get' | 'iterate' | 'run'>;
+  testCases: Pick<AuthoringTestCases, 'iterate' | 'run'>;
+}
+
+export type FoundSuite = Pick<TestSuite, 'id' | 'name'>;
+
+export interface StartRequest {
+  suite?: FoundSuite;
+  testCases?: readonly CaseSelection[];
+  targets?: readonly AuthoringRunTarget[];
+  buildName: string;
+  tunnelName?: string;
+  maxRequestsPerSecond: number;
+  signal: AbortSignal;
+}
+
+/** What was queued; filled in as runs start, so that a start that fails halfway still says what runs. */
+export interface Started {
+  /** Build names the service gave the runs, in the order they were queued. */
+  builds: string[];
+  /** Job ids the case runs answered. */
+  jobIds: string[];
+  /** Names of those jobs, for jobs that never appear in the job list. */
+  names: Map<string, string>;
+  /** Case runs queued. */
+  runs: number;
+  /** The number of jobs to expect, when known. */
+  expectedCount?: number;
+  /** Without `expectedCount`: the least number of jobs to wait for. */
+  minimumCount?: number;
+}
+
+export function nothingStarted(): Started {
+  return { builds: [], jobIds: [], names: new Map(), runs: 0 };
+}
+
+/** The suite of that id, else the one suite of that exact name. */
+export async function findSuite(
+  client: StartClient,
+  wanted: string,
+  signal: AbortSignal,
+): Promise<FoundSuite> {
+  if (isUuid(wanted)) {
+    try {
+      return await client.testSuites.get(wanted, { signal });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    }
+  }
+  const matches: TestSuite[] = [];
+  for await (const suite of client.testSuites.iterate({ search: wanted }, { signal })) {
+    if (suite.name === wanted) matches.push(suite);
+  }
+  if (matches.length === 1) return matches[0] as TestSuite;
+  if (matches.length === 0) {
+    throw new InputError(
+      'suite',
+      `names "${wanted}", but no test suite has that id or exact name`,
+      'the id or the exact name of a test suite of the account',
+    );
+  }
+  throw new InputError(
+    'suite',
+    `names "${wanted}", which ${matches.length} test suites are called (${matches.map((suite) => suite.id).join(', ')})`,
+    'the id of the one to run',
+  );
+}
+
+/** Queues the runs; `started` holds what was queued even when this throws. */
+export async function startRuns(client: StartClient, request: StartRequest, started: Started): Promise<void> {
+  const { suite, signal } = request;
+  if (suite && !request.targets) {
+    await startSuite(client, request, suite, started);
+    return;
+  }
+  let selection: readonly CaseSelection[] = request.testCases ?? [];
+  if (suite) {
+    const cases: CaseSelection[] = [];
+    for await (const testCase of client.testCases.iterate({ testSuiteId: suite.id }, { signal })) {
+      cases.push({ id: testCase.id });
+    }
+    if (cases.length === 0) throw emptySuite(suite);
+    selection = cases;
+  }
+  started.expectedCount = 0;
+  const pacer = new RequestPacer(request.maxRequestsPerSecond);
+  for (const chosen of selection) {
+    await pacer.take(signal);
+    const targets = chosen.targets ?? request.targets;
+    const body = {
+      buildName: request.buildName,
+      scTunnelName: request.tunnelName ?? null,
+      ...(targets ? { targets: [...targets] } : {}),
+    };
+    const caseRun = await client.testCases.run(chosen.id, body, { signal }).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) {
+        throw new InputError(
+          'test-cases',
+          `names ${chosen.id}, which is not a test case of the account`,
+          'ids of existing test cases',
+        );
+      }
+      throw error;
+    });
+    started.runs += 1;
+    if (!started.builds.includes(caseRun.build)) started.builds.push(caseRun.build);
+    for (const job of caseRun.jobs) {
+      const id = job.sauceJobId ?? undefined;
+      if (id) {
+        started.jobIds.push(id);
+        started.names.set(id, job.name ?? chosen.id);
+      }
+    }
+    started.expectedCount += caseRun.jobs.length;
+  }
+}
+
+/** One suite run: the service queues a case run per case, in one build, and answers how many. */
+async function startSuite(
+  client: StartClient,
+  request: StartRequest,
+  suite: FoundSuite,
+  started: Started,
+): Promise<void> {
+  const { signal } = request;
+  // How many jobs to expect: one per target of each case that has targets.
+  const perCase: number[] = [];
+  for await (const testCase of client.testCases.iterate({ testSuiteId: suite.id }, { signal })) {
+    const settings = testCase.runSettings ?? {};
+    const extra = Array.isArray(settings.additionalTargets) ? settings.additionalTargets.length : 0;
+    const count = (settings.primaryTarget ? 1 : 0) + extra;
+    if (count > 0) perCase.push(count);
+  }
+  const body = { buildName: request.buildName, scTunnelName: request.tunnelName ?? null };
+  const answer = await client.testSuites.run(suite.id, body, { signal });
+  // Nothing queued means nothing to wait for: the wait would otherwise last until the timeout.
+  if (answer.runCount === 0) throw emptySuite(suite);
+  started.builds.push(answer.buildName);
+  started.runs = answer.runCount;
+  // The cases read must match what the service queued; otherwise wait until the count settles.
+  if (perCase.length === answer.runCount) started.expectedCount = perCase.reduce((a, b) => a + b, 0);
+  else started.minimumCount = answer.runCount;
+}
+
+function emptySuite(suite: FoundSuite): InputError {
+  return new InputError(
+    'suite',
+    `names "${suite.name}", which has no test cases to run`,
+    'a suite with test cases',
+  );
+}

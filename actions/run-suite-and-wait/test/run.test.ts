@@ -1,0 +1,443 @@
+/**
+ * `run` and `readInputs` of run-suite-and-wait, through their deps: a real client against an
+ * in-process emulator with short jobs (and one with jobs that never end, for the timeout and the
+ * cancellation), a recording logger, and temporary folders.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  CancelledError,
+  InputError,
+  InputReader,
+  inputSource,
+  type SauceConnection,
+  type UploadedArtifact,
+} from '@sauce-actions/action-kit';
+import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
+import { SauceClient } from '@sauce-actions/api';
+import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readInputs, type SuiteInputs } from '../src/inputs.ts';
+import { run, type SuiteDeps } from '../src/run.ts';
+
+const GREEN_SUITE = '3e0a6b2d-8c41-4f7a-9b5e-6d2c1a0f9e77';
+const GREEN_CASES = ['aaaaaaaaaaaaaaaaaaaaaa01', 'aaaaaaaaaaaaaaaaaaaaaa02'] as const;
+
+/** The default seed with a suite whose three jobs all pass. */
+function seed(): Seed {
+  const base = defaultSeed();
+  const target = (browserName: string) => ({
+    capabilities: { browserName, browserVersion: 'latest', platformName: 'Linux' },
+  });
+  return {
+    ...base,
+    authoring: {
+      ...base.authoring,
+      testSuites: [...(base.authoring.testSuites ?? []), { id: GREEN_SUITE, name: 'Green' }],
+      testCases: [
+        ...(base.authoring.testCases ?? []),
+        {
+          id: GREEN_CASES[0],
+          name: 'Home loads',
+          testSuiteId: GREEN_SUITE,
+          runSettings: { primaryTarget: target('chrome'), additionalTargets: [target('firefox')] },
+        },
+        {
+          id: GREEN_CASES[1],
+          name: 'Cart opens',
+          testSuiteId: GREEN_SUITE,
+          runSettings: { primaryTarget: target('edge') },
+        },
+      ],
+    },
+  };
+}
+
+interface JournalEntry {
+  method: string;
+  path: string;
+  status: number;
+}
+
+async function journal(emulator: RunningEmulator): Promise<JournalEntry[]> {
+  const answer = await fetch(`${emulator.url}/_emulator/requests`);
+  return ((await answer.json()) as { requests: JournalEntry[] }).requests;
+}
+
+function connection(emulator: RunningEmulator): SauceConnection {
+  return {
+    service: 'sauce',
+    region: 'us-west-1',
+    apiUrl: emulator.url,
+    username: 'demo',
+    accessKey: 'demo-access-key',
+  };
+}
+
+let fast: RunningEmulator;
+let slow: RunningEmulator;
+const clients: SauceClient[] = [];
+let folder: string;
+
+beforeAll(async () => {
+  [fast, slow] = await Promise.all([
+    startEmulator({ port: 0, jobDurationMs: 300, seed: seed() }),
+    startEmulator({ port: 0, jobDurationMs: 600_000 }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await Promise.all([fast?.close(), slow?.close()]);
+});
+beforeEach(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'run-suite-and-wait-'));
+});
+afterEach(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+function inputs(emulator: RunningEmulator, overrides: Partial<SuiteInputs> = {}): SuiteInputs {
+  return {
+    connection: connection(emulator),
+    failOnFailure: true,
+    stopOnCancel: true,
+    downloadAssets: 'none',
+    pollIntervalMs: 100,
+    timeoutMs: 30_000,
+    ...overrides,
+  };
+}
+
+function depsFor(
+  emulator: RunningEmulator,
+  overrides: Parameters<typeof testStepDeps>[0] = {},
+): TestStepDeps & SuiteDeps {
+  const client = new SauceClient({
+    region: 'us-west-1',
+    apiUrl: emulator.url,
+    username: 'demo',
+    accessKey: 'demo-access-key',
+  });
+  clients.push(client);
+  const tempDir = path.join(folder, 'temp');
+  return {
+    ...testStepDeps({
+      tempDir,
+      workspace: path.join(folder, 'workspace'),
+      workflow: { runNumber: '7', runAttempt: '2', job: 'e2e' },
+      ...overrides,
+    }),
+    client,
+  };
+}
+
+describe('run-suite-and-wait run', () => {
+  it('runs a suite that passes: outputs, the summary table, the results file and the JUnit report', async () => {
+    const deps = depsFor(fast);
+    const junitFile = path.join(folder, 'workspace', 'reports', 'junit.xml');
+    const result = await run(inputs(fast, { suite: GREEN_SUITE, junitFile }), deps);
+
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs).toMatchObject({ 'build-name': 'Green #7.2', total: 3, passed: 3, failed: 0 });
+    const ids = JSON.parse(result.outputs['job-ids']) as string[];
+    expect(ids).toHaveLength(3);
+    expect(result.annotations).toEqual([]);
+
+    expect(result.summary).toContain('<h2>Suite Green: 3 of 3 jobs passed</h2>');
+    expect(result.summary).toContain('Build: <code>Green #7.2</code>');
+    expect(result.summary).toContain('3 jobs, 3 passed, 0 failed');
+    expect(result.summary).toContain('<table>');
+    for (const id of ids) expect(result.summary).toContain(`href="${fast.url}/tests/${id}"`);
+
+    expect(result.outputs['results-file']).toBe(path.join(deps.tempDir, 'run-suite-and-wait-results.json'));
+    const results = JSON.parse(await readFile(result.outputs['results-file'], 'utf8')) as {
+      complete: boolean;
+      buildName: string;
+      jobs: { id: string; status: string; service: { id: string } | null }[];
+    };
+    expect(results).toMatchObject({ complete: true, buildName: 'Green #7.2' });
+    expect(results.jobs.map((job) => job.status)).toEqual(['passed', 'passed', 'passed']);
+    expect(results.jobs.map((job) => job.service?.id).sort()).toEqual([...ids].sort());
+
+    const junit = await readFile(junitFile, 'utf8');
+    expect(junit).toContain('tests="3" failures="0" errors="0"');
+    expect(junit).toContain('<property name="build" value="Green #7.2"/>');
+
+    const log = deps.logger.lines('info');
+    expect(log[0]).toBe('Started suite "Green" in build "Green #7.2": 3 job(s) expected.');
+    expect(log.some((line) => /^3 of 3 jobs: .* 3 passed, 0 failed/.test(line))).toBe(true);
+    expect(log).toContain('Jobs: 3, passed 3, failed 0.');
+    expect(log).toContain(`JUnit report written to ${junitFile}.`);
+  });
+
+  it('fails with tests-failed when Smoke\'s "Checkout fails" case fails, with its annotation and the outputs', async () => {
+    const deps = depsFor(fast);
+    const result = await run(inputs(fast, { suite: 'Smoke', buildName: 'Smoke unit' }), deps);
+
+    expect(result.failure?.kind).toBe('tests-failed');
+    expect(result.failure?.message).toMatch(
+      /^1 of 3 job\(s\) failed in build "Smoke unit": "Checkout fails" \(safari 17, macOS 13\)\. See the step summary/,
+    );
+    expect(result.outputs).toMatchObject({ 'build-name': 'Smoke unit', total: 3, passed: 2, failed: 1 });
+    expect(result.annotations).toHaveLength(1);
+    const [annotation] = result.annotations;
+    expect(annotation).toMatchObject({ level: 'error', title: 'Failed job: Checkout fails' });
+    expect(annotation?.message).toMatch(
+      new RegExp(`^Job "Checkout fails" .* failed.* ${fast.url}/tests/[0-9a-f]{32}$`),
+    );
+    expect(result.summary).toContain('3 jobs, 2 passed, 1 failed');
+    // Failures first.
+    expect(result.summary.indexOf('Checkout fails')).toBeLessThan(result.summary.indexOf('Login works'));
+  });
+
+  it("keeps the step green with fail-on-failure false, and uploads the failed job's assets", async () => {
+    const uploads: { name: string; files: readonly string[]; root: string }[] = [];
+    const deps = depsFor(fast, {
+      artifacts: {
+        upload: async (name, files, root): Promise<UploadedArtifact> => {
+          uploads.push({ name, files, root });
+          return { id: 1 };
+        },
+      },
+    });
+    const result = await run(
+      inputs(fast, { suite: 'Smoke', failOnFailure: false, downloadAssets: 'failed' }),
+      deps,
+    );
+
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs).toMatchObject({ total: 3, passed: 2, failed: 1 });
+    expect(result.outputs['build-name']).toMatch(/^Smoke #7\.2/);
+    expect(result.annotations.map((a) => a.title)).toEqual(['Failed job: Checkout fails']);
+
+    expect(uploads).toHaveLength(1);
+    const [upload] = uploads;
+    expect(upload?.name).toBe('sauce-job-assets-e2e');
+    expect(upload?.root).toBe(path.join(deps.tempDir, 'sauce-job-assets'));
+    const failedId = (JSON.parse(result.outputs['job-ids']) as string[]).find((id) =>
+      result.annotations[0]?.message.includes(id),
+    );
+    expect(upload?.files.length).toBeGreaterThan(0);
+    for (const file of upload?.files ?? [])
+      expect(file).toContain(path.join('sauce-job-assets', failedId ?? '?'));
+  });
+
+  it('runs test cases by id, each on its own targets or the given ones', async () => {
+    const deps = depsFor(fast);
+    const result = await run(
+      inputs(fast, {
+        testCases: [
+          {
+            id: GREEN_CASES[1],
+            targets: [
+              { capabilities: { browserName: 'chrome', platformName: 'Windows 11' } },
+              { capabilities: { browserName: 'safari', platformName: 'macOS 14' } },
+            ],
+          },
+          { id: GREEN_CASES[0] },
+        ],
+        buildName: 'Cases unit',
+      }),
+      deps,
+    );
+
+    expect(result.failure).toBeUndefined();
+    // Two targets given for the first case, the second case's own two.
+    expect(result.outputs).toMatchObject({ total: 4, passed: 4, failed: 0 });
+    expect(result.outputs['build-name']).toMatch(/^Cases unit/);
+    expect(result.summary).toContain('<h2>Test cases: 4 of 4 jobs passed</h2>');
+    expect(deps.logger.lines('info')[0]).toMatch(
+      /^Started 2 test case\(s\) in build "Cases unit.*": 4 job\(s\) expected\.$/,
+    );
+    const runs = (await journal(fast)).filter((entry) => /\/testcases\/[0-9a-f]{24}\/run$/.test(entry.path));
+    expect(runs.map((entry) => entry.path.split('/').at(-2))).toEqual(
+      expect.arrayContaining([...GREEN_CASES]),
+    );
+  });
+
+  it('refuses an unknown suite with an InputError, before running anything', async () => {
+    const deps = depsFor(fast);
+    const before = (await journal(fast)).length;
+    const error = await run(inputs(fast, { suite: 'No such suite' }), deps).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).input).toBe('suite');
+    expect((error as InputError).message).toContain('"No such suite"');
+    const requests = (await journal(fast)).slice(before);
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
+  });
+
+  it('on timeout stops the running jobs and fails naming `timeout`, with the outputs and the summary', async () => {
+    const deps = depsFor(slow);
+    const result = await run(inputs(slow, { suite: 'Smoke', timeoutMs: 1500 }), deps);
+
+    expect(result.failure?.kind).toBe('timeout');
+    expect(result.failure?.message).toMatch(
+      /^Timed out while waiting for build "Smoke #7\.2.*": 0 of 3 job\(s\) finished \(0 passed, 0 failed\); 3 did not finish and 3 were stopped\. Raise `timeout` \(now 1500ms\)/,
+    );
+    expect(result.outputs).toMatchObject({ total: 3, passed: 0, failed: 0 });
+    expect(result.summary).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
+    expect(result.summary).toContain('The wait timed out before every job finished.');
+    expect(result.annotations).toEqual([]);
+    expect(deps.logger.lines('info')).toEqual(
+      expect.arrayContaining(['Timeout reached: stopping the wait.', 'Stopped 3 unfinished job(s).']),
+    );
+
+    const ids = JSON.parse(result.outputs['job-ids']) as string[];
+    const stops = (await journal(slow)).filter(
+      (entry) => entry.method === 'PUT' && entry.path.endsWith('/stop'),
+    );
+    for (const id of ids) expect(stops.map((entry) => entry.path)).toContain(`/rest/v1/demo/jobs/${id}/stop`);
+    const stopped = slow.context.automation
+      .allJobs()
+      .filter((job) => ids.includes(job.id) && job.stoppedMs !== null);
+    expect(stopped).toHaveLength(3);
+  });
+
+  it('on timeout leaves the jobs running with stop-on-cancel false', async () => {
+    const deps = depsFor(slow);
+    const result = await run(inputs(slow, { suite: 'Smoke', timeoutMs: 1000, stopOnCancel: false }), deps);
+
+    expect(result.failure?.kind).toBe('timeout');
+    expect(result.failure?.message).toContain('3 did not finish.');
+    const ids = JSON.parse(result.outputs['job-ids']) as string[];
+    expect(ids).toHaveLength(3);
+    const stops = (await journal(slow)).filter((entry) =>
+      ids.some((id) => entry.path.includes(`${id}/stop`)),
+    );
+    expect(stops).toEqual([]);
+    expect(result.summary).not.toContain('stopped');
+  });
+
+  it('when cancelled stops the running jobs and fails as cancelled', async () => {
+    const cancel = new AbortController();
+    const deps = depsFor(slow, { signal: cancel.signal });
+    const running = run(inputs(slow, { suite: 'Smoke' }), deps);
+    // Cancelled once a poll has seen the jobs, as the runner's SIGINT would.
+    await vi.waitFor(
+      () => expect(deps.logger.lines('info').some((line) => line.startsWith('3 of 3 jobs'))).toBe(true),
+      { timeout: 10_000, interval: 50 },
+    );
+    cancel.abort(new CancelledError('the run was cancelled (SIGINT)'));
+    const result = await running;
+
+    expect(result.failure?.kind).toBe('cancelled');
+    expect(result.failure?.message).toMatch(
+      /^Cancelled while waiting for build .*: 0 of 3 job\(s\) finished .*3 did not finish and 3 were stopped\.$/,
+    );
+    expect(result.outputs).toMatchObject({ total: 3, passed: 0 });
+    expect(result.summary).toContain('3 stopped');
+    expect(result.summary).toContain('The run was cancelled before every job finished.');
+    expect(deps.logger.lines('info')).toContain('Cancelled: stopping the wait.');
+    const ids = JSON.parse(result.outputs['job-ids']) as string[];
+    const stopped = slow.context.automation
+      .allJobs()
+      .filter((job) => ids.includes(job.id) && job.stoppedMs !== null);
+    expect(stopped).toHaveLength(3);
+  });
+});
+
+describe('run-suite-and-wait readInputs', () => {
+  const base = { username: 'demo', 'access-key': 'demo-access-key' };
+  const read = (values: Record<string, string>, workspace = '/work/space') =>
+    readInputs(new InputReader(inputSource({ ...base, ...values }, { workspace })));
+
+  it('reads a suite run with defaults, the JUnit path against the workspace', async () => {
+    const parsed = await read({ suite: 'Smoke', 'junit-file': 'reports/junit.xml' });
+    expect(parsed).toEqual({
+      connection: { service: 'sauce', region: 'us-west-1', username: 'demo', accessKey: 'demo-access-key' },
+      suite: 'Smoke',
+      failOnFailure: true,
+      stopOnCancel: true,
+      downloadAssets: 'none',
+      junitFile: path.resolve('/work/space', 'reports/junit.xml'),
+      pollIntervalMs: 10_000,
+      timeoutMs: 60 * 60_000,
+    });
+  });
+
+  it('reads test cases and targets as YAML or plain lists', async () => {
+    const parsed = await read({
+      'test-cases':
+        '- id: aaaaaaaaaaaaaaaaaaaaaa02\n  targets: [{ browserName: firefox }]\n- aaaaaaaaaaaaaaaaaaaaaa01',
+      targets: '[{ browserName: chrome, platformName: Windows 11 }]',
+      'build-name': 'Nightly',
+      'tunnel-name': 'tunnel-1',
+      'fail-on-failure': 'false',
+      'stop-on-cancel': 'false',
+      'download-assets': 'failed',
+      'poll-interval': '2s',
+      timeout: '30m',
+    });
+    expect(parsed).toMatchObject({
+      testCases: [
+        { id: 'aaaaaaaaaaaaaaaaaaaaaa02', targets: [{ capabilities: { browserName: 'firefox' } }] },
+        { id: 'aaaaaaaaaaaaaaaaaaaaaa01' },
+      ],
+      targets: [{ capabilities: { browserName: 'chrome', platformName: 'Windows 11' } }],
+      buildName: 'Nightly',
+      tunnelName: 'tunnel-1',
+      failOnFailure: false,
+      stopOnCancel: false,
+      downloadAssets: 'failed',
+      pollIntervalMs: 2000,
+      timeoutMs: 30 * 60_000,
+    });
+    expect(parsed.suite).toBeUndefined();
+    const plain = await read({ 'test-cases': 'aaaaaaaaaaaaaaaaaaaaaa01, aaaaaaaaaaaaaaaaaaaaaa02' });
+    expect(plain.testCases).toEqual([{ id: 'aaaaaaaaaaaaaaaaaaaaaa01' }, { id: 'aaaaaaaaaaaaaaaaaaaaaa02' }]);
+  });
+
+  it.each([
+    [
+      'suite and test-cases both set',
+      { suite: 'Smoke', 'test-cases': 'aaaaaaaaaaaaaaaaaaaaaa01' },
+      'suite',
+      'both set',
+    ],
+    ['neither suite nor test-cases', {}, 'suite', 'both empty'],
+    ['malformed test-cases YAML', { 'test-cases': '- id: [unclosed' }, 'test-cases', 'not valid YAML'],
+    [
+      'malformed targets YAML',
+      { suite: 'Smoke', targets: '{ browserName: chrome' },
+      'targets',
+      'not valid YAML',
+    ],
+    ['a target that is not a mapping', { suite: 'Smoke', targets: '[chrome]' }, 'targets', 'not a mapping'],
+    [
+      'a poll interval under 1s',
+      { suite: 'Smoke', 'poll-interval': '500ms' },
+      'poll-interval',
+      'shorter than 1s',
+    ],
+    [
+      'a poll interval over 10m',
+      { suite: 'Smoke', 'poll-interval': '11m' },
+      'poll-interval',
+      'longer than 10m',
+    ],
+    ['a timeout under 1s', { suite: 'Smoke', timeout: '0' }, 'timeout', 'shorter than 1s'],
+    ['a timeout that is not a duration', { suite: 'Smoke', timeout: 'soon' }, 'timeout', 'not a duration'],
+    [
+      'download-assets out of its set',
+      { suite: 'Smoke', 'download-assets': 'some' },
+      'download-assets',
+      '"some"',
+    ],
+    [
+      'fail-on-failure not a boolean',
+      { suite: 'Smoke', 'fail-on-failure': 'yes' },
+      'fail-on-failure',
+      'not a boolean',
+    ],
+  ])('refuses %s, with no request sent', async (_case, values, input, problem) => {
+    const before = (await journal(fast)).length;
+    const error = await read({ ...values, 'api-url': fast.url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).input).toBe(input);
+    expect((error as InputError).message).toContain(problem);
+    expect(await journal(fast)).toHaveLength(before);
+  });
+});
