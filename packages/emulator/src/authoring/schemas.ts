@@ -10,6 +10,11 @@ const queryDate = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const idList = (item: object) => ({ type: 'array', items: item, uniqueItems: true }) as const;
 
+/** The path of an operation on one record, as `hexIdParams` and `uuidParams` check it. */
+export interface IdParams {
+  id: string;
+}
+
 export const hexIdParams = {
   type: 'object',
   required: ['id'],

@@ -1,14 +1,16 @@
 /** /test-schedules: list, create, get, update and delete. */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../../context.ts';
-import { scheduleCreateBody, scheduleListQuery, scheduleUpdateBody, uuidParams } from '../schemas.ts';
+import {
+  type IdParams,
+  scheduleCreateBody,
+  scheduleListQuery,
+  scheduleUpdateBody,
+  uuidParams,
+} from '../schemas.ts';
 import { userOf } from '../session.ts';
 import type { ScheduleInput, ScheduleListQuery } from '../store.ts';
 import { scheduleView } from '../views.ts';
-
-interface IdParams {
-  id: string;
-}
 
 export function scheduleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Querystring: ScheduleListQuery }>(

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../../context.ts';
 import { runTestSuite } from '../runs.ts';
 import {
+  type IdParams,
   suiteCreateBody,
   suiteDeleteBody,
   suiteDeleteQuery,
@@ -14,10 +15,6 @@ import {
 import { userOf } from '../session.ts';
 import type { SuiteListQuery } from '../store.ts';
 import { suiteRunView, suiteView } from '../views.ts';
-
-interface IdParams {
-  id: string;
-}
 
 export function suiteRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Querystring: SuiteListQuery }>(

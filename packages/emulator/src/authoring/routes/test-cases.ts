@@ -3,14 +3,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../../context.ts';
 import type { RunTarget } from '../model.ts';
 import { runTestCase } from '../runs.ts';
-import { caseRunBody, hexIdParams, renameBody, revisionParams, testCaseListQuery } from '../schemas.ts';
+import {
+  caseRunBody,
+  hexIdParams,
+  type IdParams,
+  renameBody,
+  revisionParams,
+  testCaseListQuery,
+} from '../schemas.ts';
 import { userOf } from '../session.ts';
 import type { TestCaseListQuery } from '../store.ts';
 import { caseRunView, testCaseDetailView, testCaseView } from '../views.ts';
-
-interface IdParams {
-  id: string;
-}
 
 interface RunBody {
   buildName?: string;
