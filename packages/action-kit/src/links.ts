@@ -1,10 +1,9 @@
 /** Links to the service's pages, for summaries and outputs, where the service gave none. */
-import type { MobileRegion } from '@sauce-actions/api';
-import { mobileBaseUrls, trimTrailingSlash } from '@sauce-actions/api';
+import { mobileBaseUrls, type MobileRegion } from '@sauce-actions/api';
 
 /** The mobile distribution web address: `api-url` when set (a gateway or the emulator), else the region's. */
 export function mobileWebBase(region: MobileRegion, apiUrl?: string): string {
-  return trimTrailingSlash(apiUrl ?? mobileBaseUrls(region).rest);
+  return (apiUrl ?? mobileBaseUrls(region).rest).replace(/\/+$/, '');
 }
 
 /** The dashboard page of a build, for when the service did not give one. */

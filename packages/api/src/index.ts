@@ -1,15 +1,28 @@
+/**
+ * The public surface: the client and its options, its errors, the types of what the three
+ * interfaces take and answer, the regions, and the poller. Transport, retry, pagination and
+ * credential internals stay inside the package.
+ */
 export { SauceClient, type SauceClientOptions } from './client.ts';
 export * from './authoring/index.ts';
 export * from './mobile/index.ts';
 export * from './automation/index.ts';
-export * from './core/call.ts';
-export * from './core/credentials.ts';
-export * from './core/errors.ts';
-export * from './core/files.ts';
-export * from './core/multipart.ts';
-export * from './core/pagination.ts';
-export * from './core/poller.ts';
-export * from './core/regions.ts';
-export * from './core/retry.ts';
-export * from './core/transport.ts';
-export * from './core/version.ts';
+export type { CallOptions } from './core/call.ts';
+export { ApiError, TransportError, type ApiErrorDetails } from './core/errors.ts';
+export type { DownloadResult } from './core/files.ts';
+export type { UploadProgress } from './core/multipart.ts';
+export type { PageOptions } from './core/pagination.ts';
+export { poll, PollTimeoutError, type PollOptions } from './core/poller.ts';
+export {
+  AUTOMATION_REGIONS,
+  automationBaseUrl,
+  isAutomationRegion,
+  isMobileRegion,
+  jobDashboardUrl,
+  MOBILE_REGIONS,
+  mobileBaseUrls,
+  type AutomationRegion,
+  type MobileRegion,
+} from './core/regions.ts';
+export { sleep, type RetryPolicy } from './core/retry.ts';
+export type { Logger, Timeouts } from './core/transport.ts';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { BasicCredentials, BearerCredentials, SauceClient, type SauceClientOptions } from '../src/index.ts';
+import { BasicCredentials, BearerCredentials } from '../src/core/credentials.ts';
+import { SauceClient, type SauceClientOptions } from '../src/index.ts';
 import { json, startServer, stopAll } from './support/server.ts';
 
 const clients: SauceClient[] = [];

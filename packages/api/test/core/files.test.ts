@@ -4,14 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  fileNameFromDisposition,
-  HttpTransport,
-  multipartBody,
-  safeBaseName,
-  writeStreamToFile,
-  type UploadProgress,
-} from '../../src/index.ts';
+import { type UploadProgress } from '../../src/index.ts';
+import { fileNameFromDisposition, safeBaseName, writeStreamToFile } from '../../src/core/files.ts';
+import { HttpTransport } from '../../src/core/transport.ts';
+import { multipartBody } from '../../src/core/multipart.ts';
 import { closedPort, json, startServer, stopAll } from '../support/server.ts';
 
 let dir: string;

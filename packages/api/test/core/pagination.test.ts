@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { collect, paginateOffset, paginatePages, paginateSkipLimit, type PageInfo } from '../../src/index.ts';
+import {
+  collect,
+  paginateOffset,
+  paginatePages,
+  paginateSkipLimit,
+  type PageInfo,
+} from '../../src/core/pagination.ts';
 
 const numbers = (count: number) => Array.from({ length: count }, (_, index) => index);
 

@@ -1,17 +1,15 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TransportError } from '../../src/index.ts';
+import { ApiError, jobDashboardUrl, SauceClient } from '../../src/index.ts';
 import {
-  ApiError,
   BasicCredentials,
   BearerCredentials,
-  HttpTransport,
-  jobDashboardUrl,
   redact,
   redactDeep,
-  SauceClient,
   secretsOf,
-} from '../../src/index.ts';
+} from '../../src/core/credentials.ts';
+import { HttpTransport } from '../../src/core/transport.ts';
 import { closedPort, json, startServer, stopAll } from '../support/server.ts';
 
 const ACCESS_KEY = 'ak-0123456789abcdef';

@@ -1,14 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ApiError,
-  backoffDelay,
-  BasicCredentials,
-  HttpTransport,
-  retryPolicy,
-  serverDelayMs,
-  TransportError,
-  type RetryPolicy,
-} from '../../src/index.ts';
+import { ApiError, TransportError, type RetryPolicy } from '../../src/index.ts';
+import { backoffDelay, retryPolicy, serverDelayMs } from '../../src/core/retry.ts';
+import { BasicCredentials } from '../../src/core/credentials.ts';
+import { HttpTransport } from '../../src/core/transport.ts';
 import { closedPort, json, startServer, stopAll } from '../support/server.ts';
 
 const transports: HttpTransport[] = [];

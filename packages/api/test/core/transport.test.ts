@@ -1,16 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  BasicCredentials,
-  BearerCredentials,
-  createDispatcher,
-  HttpTransport,
-  PACKAGE_VERSION,
-  queryString,
-  segment,
-  TransportError,
-  USER_AGENT,
-} from '../../src/index.ts';
+import { ApiError, TransportError } from '../../src/index.ts';
+import { BasicCredentials, BearerCredentials } from '../../src/core/credentials.ts';
+import { createDispatcher, HttpTransport, queryString, segment } from '../../src/core/transport.ts';
+import { PACKAGE_VERSION, USER_AGENT } from '../../src/core/version.ts';
 import { json, startServer, stopAll } from '../support/server.ts';
 
 const transports: HttpTransport[] = [];
