@@ -224,7 +224,7 @@ describe('upload-build failures', () => {
     const result = await step('upload-build', { file: 'app-release.apk', 'api-key': API_KEY });
     expect(result.exitCode).toBe(1);
     expect(errorsOf(result)).toEqual([expect.stringMatching(pattern)]);
-    expect(result.summary).toContain('Upload build: failed');
+    expect(result.summary).toContain('<h2>Upload build: refused by Sauce Labs</h2>');
   });
 
   it('tells service trouble apart from the user mistakes', async () => {
