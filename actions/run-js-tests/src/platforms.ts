@@ -51,7 +51,9 @@ function checkTriple(
 }
 
 async function parseYamlList(text: string, input: string): Promise<JsTestPlatform[]> {
-  const { isScalar, isSeq, parseDocument } = await import('yaml');
+  // `yaml` is CommonJS for Node: its exports are `default` both in Node and in the split bundle,
+  // whose chunk of it has no named exports.
+  const { isScalar, isSeq, parseDocument } = (await import('yaml')).default;
   // failsafe keeps every scalar as written: `11.0` stays "11.0" instead of becoming the number 11.
   const doc = parseDocument(text, { schema: 'failsafe', prettyErrors: false });
   const [error] = doc.errors;

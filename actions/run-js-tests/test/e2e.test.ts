@@ -1,6 +1,6 @@
 /**
- * End to end: the committed bundle, run through the runner-faithful harness against the emulator,
- * as a workflow would run it.
+ * End to end: the bundle from `npm run build`, run through the runner-faithful harness against the
+ * emulator, as a workflow would run it.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -75,6 +75,11 @@ async function expectNoSecret(result: StepResult): Promise<void> {
   for (const secret of SECRETS) expect(written).not.toContain(secret);
 }
 
+/** The heading of the summary's last section: the failure's, when the step failed. */
+function lastHeading(result: StepResult): string | undefined {
+  return [...result.summary.matchAll(/<h2>(.*?)<\/h2>/g)].at(-1)?.[1];
+}
+
 function errorsOf(result: StepResult): string[] {
   return result.annotations.filter((a) => a.level === 'error').map((a) => a.message);
 }
@@ -102,6 +107,7 @@ describe('run-js-tests bundle', () => {
     expect(junit).toContain('<testsuites tests="6" failures="0"');
     expect(result.summary).toContain('JS unit tests (custom): all passed');
     expect(result.summary).toContain(`<a href="${emulator.url}/tests/${jobIds[1]}">${jobIds[1]}</a>`);
+    expect(lastHeading(result)).toBe('JS unit tests (custom): all passed');
     expect(result.log).toMatch(/2 of 2 platforms finished: 2 passed/);
     expect(errorsOf(result)).toEqual([]);
   });
@@ -126,6 +132,8 @@ describe('run-js-tests bundle', () => {
     }
     expect(errors.at(-1)).toMatch(/^2 of 2 platforms failed the JS tests: Windows 11 \/ chrome \/ latest \(/);
     expect(result.summary).toContain('<td>2</td><td>1</td><td>3</td>');
+    expect(lastHeading(result)).toBe('Run JS tests: failed');
+    expect(result.summary).toMatch(/<p>2 of 2 platforms failed the JS tests: [^<]*<\/p>\n$/);
   });
 
   it('does not fail on failed platforms with fail-on-failure false', async () => {
@@ -133,6 +141,7 @@ describe('run-js-tests bundle', () => {
     expect(result.exitCode).toBe(0);
     expect(result.outputs.failed).toBe('2');
     expect(errorsOf(result)).toHaveLength(2);
+    expect(lastHeading(result)).toBe('JS unit tests (custom): 2 failed');
   });
 
   it('refuses bad platforms and framework before sending anything', async () => {
@@ -147,6 +156,8 @@ describe('run-js-tests bundle', () => {
     expect(errorsOf(framework)[0]).toContain(
       'Input "framework" has "karma". Allowed: `qunit`, `jasmine`, `YUI Test`, `mocha`, `custom`.',
     );
+    // Nothing was done, so the summary is the failure's section alone.
+    expect(framework.summary).toMatch(/^<h2>Run JS tests: bad input<\/h2>\n<p>Input &quot;framework&quot;/);
     const requests = await journal(emulator);
     expect(requests.filter((r) => r.path.includes('js-tests'))).toEqual([]);
   });
@@ -164,6 +175,7 @@ describe('run-js-tests bundle', () => {
       /^The JS tests did not finish within the timeout \(\d+s\)\. No platform finished\. Did not finish: Windows 11 \/ chrome \/ latest \(stopped before it finished\); Linux/,
     );
     expect(result.summary).toContain('The wait timed out: unfinished jobs were stopped.');
+    expect(lastHeading(result)).toBe('Run JS tests: timed out');
     const results = JSON.parse(await readFile(result.outputs['results-file']!, 'utf8'));
     expect(results.outcome).toBe('timeout');
   });
@@ -176,6 +188,7 @@ describe('run-js-tests bundle', () => {
     expect(Date.now() - started).toBeLessThan(6000);
     expect(result.exitCode).toBe(1);
     expect(errorsOf(result).at(-1)).toMatch(/^The run was cancelled before the JS tests finished\./);
+    expect(lastHeading(result)).toBe('Run JS tests: cancelled');
     const jobIds = JSON.parse(result.outputs['job-ids']!) as string[];
     const stopped = (await journal(slow)).filter((r) => r.method === 'PUT' && r.path.endsWith('/stop'));
     for (const id of jobIds) expect(stopped.some((r) => r.path.includes(id))).toBe(true);
