@@ -1,151 +1,99 @@
 /**
- * Compares esbuild (what `npm run build` uses) with ncc (the original design's bundler) on one
- * action: bundle size and start-up time of `node dist/index.js` with no inputs (the step fails at
- * once on the missing key, so the time is loading the bundle and reading the inputs).
+ * The bundles as the runner loads them: one split esbuild build of every action (what
+ * `npm run build` writes to dist/), its size in all and per action (what `node dist/<name>.js`
+ * loads at start, and what it may load later), and the start-up time of each action against bare
+ * `node -e ''`, in turns, in the same run. Started with no inputs, each step fails at once on the
+ * first missing input, so the time is loading the bundle, reading the inputs and publishing.
  *
- * Usage: npm run bench:bundlers [-- --action upload-build --runs 20]
- * ncc (and the TypeScript 5 it needs) is fetched when the benchmark runs; neither is a dependency
- * of the project.
+ * Usage: npm run bench:bundlers [-- --runs 11]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildActions, ROOT } from '../scripts/build-actions.ts';
+import type { Metafile } from 'esbuild';
+import { actionNames, buildActions, DIST_DIR, ROOT } from '../scripts/build-actions.ts';
 
-const NCC = '@vercel/ncc@0.38.4';
-const TYPESCRIPT_5 = 'typescript@5.9.3';
-
-const { values } = parseArgs({
-  options: { action: { type: 'string', default: 'upload-build' }, runs: { type: 'string', default: '20' } },
-});
-const action = values.action;
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '11' } } });
 const runs = Number(values.runs);
 
 const work = await mkdtemp(path.join(os.tmpdir(), 'bench-bundlers-'));
 try {
-  const results = [
-    await measure('esbuild', () =>
-      timed(() => buildActions({ outDir: path.join(work, 'esbuild'), names: [action] })),
-    ),
-    await measure('ncc', async () => {
-      const copy = await prepareNccSources();
-      return timed(async () => buildWithNcc(copy, path.join(work, 'ncc')));
-    }),
-  ];
-  console.log(`\naction ${action}, ${runs} start-ups each, Node ${process.version}\n`);
-  console.log('| bundler | build time | bundle size | start-up min | start-up median | start-up mean |');
+  const out = path.join(work, 'dist');
+  const started = performance.now();
+  const { files, metafile } = await buildActions({ outDir: out });
+  const buildMs = performance.now() - started;
+  let total = 0;
+  for (const file of files) total += (await stat(path.join(out, file))).size;
+  const names = await actionNames();
+  console.log(
+    `\none build of ${names.length} actions: ${files.length} files, ${kib(total)} in all, ${buildMs.toFixed(0)} ms; Node ${process.version}, ${runs} start-ups each, load average ${os.loadavg()[0]?.toFixed(2)}\n`,
+  );
+  console.log('| action | loaded at start | loaded on first use | start-up median | bare node median | above bare node |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of results) {
+  const cwd = await mkdtemp(path.join(work, 'cwd-'));
+  for (const name of names) {
+    const entry = path.join(out, `${name}.js`);
+    const loads = loadedBy(metafile, `${name}.js`);
+    const { bundle, bare } = startUps(entry, cwd);
     console.log(
-      `| ${r.name} | ${r.buildMs.toFixed(0)} ms | ${(r.bytes / 1024).toFixed(0)} KiB | ${r.min.toFixed(1)} ms | ${r.median.toFixed(1)} ms | ${r.mean.toFixed(1)} ms |`,
+      `| ${name} | ${kib(loads.eager)} | ${kib(loads.lazy)} | ${bundle.toFixed(0)} ms | ${bare.toFixed(0)} ms | +${(bundle - bare).toFixed(0)} ms |`,
     );
   }
 } finally {
   await rm(work, { recursive: true, force: true });
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
+/** Bytes an entry loads when it starts (static imports) and may load later (dynamic imports). */
+function loadedBy(metafile: Metafile, entry: string): { eager: number; lazy: number } {
+  const key = (file: string) => path.relative(ROOT, path.join(DIST_DIR, file));
+  const outputs = metafile.outputs;
+  const eager = new Set<string>();
+  const lazy = new Set<string>();
+  const visit = (file: string, seen: Set<string>): void => {
+    if (seen.has(file) || !outputs[file]) return;
+    seen.add(file);
+    for (const imported of outputs[file].imports) {
+      if (imported.external) continue;
+      if (imported.kind === 'dynamic-import') visit(imported.path, lazy);
+      else visit(imported.path, seen);
+    }
+  };
+  visit(key(entry), eager);
+  // What a lazily loaded chunk imports statically is lazy too, unless already loaded at start.
+  for (const file of [...lazy]) {
+    for (const imported of outputs[file]?.imports ?? []) if (!imported.external) visit(imported.path, lazy);
+  }
+  const bytes = (set: Set<string>) => [...set].reduce((sum, file) => sum + (outputs[file]?.bytes ?? 0), 0);
+  return { eager: bytes(eager), lazy: bytes(new Set([...lazy].filter((file) => !eager.has(file)))) };
 }
 
-async function measure(name: string, build: () => Promise<number>) {
-  const buildMs = await build();
-  const dist = path.join(work, name, action, 'dist');
-  const entry = path.join(dist, 'index.js');
-  const bytes = (await stat(entry)).size;
-  const cwd = await mkdtemp(path.join(work, 'cwd-'));
-  const times: number[] = [];
-  for (let i = 0; i < runs + 2; i++) {
+/** Medians of the bundle's and bare Node's start-up, run in turns; the first pair warms the caches. */
+function startUps(entry: string, cwd: string): { bundle: number; bare: number } {
+  const time = (args: string[]): number => {
     const start = performance.now();
-    const child = spawnSync(process.execPath, [entry], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '' },
-      encoding: 'utf8',
-    });
-    const ms = performance.now() - start;
-    if (!child.stdout.includes('::error::'))
-      throw new Error(`${name}: the bundle did not fail as expected:\n${child.stdout}${child.stderr}`);
-    if (i >= 2) times.push(ms); // the first runs warm the file cache
+    const child = spawnSync(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '' } });
+    if (child.status === null) throw new Error(`${args.join(' ')} did not exit`);
+    return performance.now() - start;
+  };
+  const bundle: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const a = time([entry]);
+    const b = time(['-e', '']);
+    if (i === 0) continue;
+    bundle.push(a);
+    bare.push(b);
   }
-  times.sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)] as number;
-  const mean = times.reduce((a, b) => a + b, 0) / times.length;
-  return { name, buildMs, bytes, min: times[0] as number, median, mean };
+  return { bundle: median(bundle), bare: median(bare) };
 }
 
-/**
- * ncc compiles TypeScript with ts-loader, which refuses the project's type-check-only tsconfig
- * (`.ts` imports without emit); it gets a copy of the sources with a tsconfig that can emit.
- */
-async function prepareNccSources(): Promise<string> {
-  const copy = path.join(work, 'ncc-src');
-  for (const dir of [`actions/${action}/src`, 'packages/api/src', 'packages/action-kit/src']) {
-    await cp(path.join(ROOT, dir), path.join(copy, dir), { recursive: true });
-  }
-  for (const pkg of ['api', 'action-kit']) {
-    await cp(
-      path.join(ROOT, 'packages', pkg, 'package.json'),
-      path.join(copy, 'packages', pkg, 'package.json'),
-    );
-  }
-  await writeFile(path.join(copy, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-  await writeFile(
-    path.join(copy, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'es2024',
-        module: 'esnext',
-        moduleResolution: 'bundler',
-        allowImportingTsExtensions: true,
-        rewriteRelativeImportExtensions: true,
-        rootDir: '.',
-        types: ['node'],
-        skipLibCheck: true,
-      },
-      include: [`actions/${action}/src`],
-    }),
-  );
-  // node_modules: the project's packages, with the workspace links pointing into the copy.
-  const modules = path.join(copy, 'node_modules');
-  await mkdir(path.join(modules, '@sauce-actions'), { recursive: true });
-  for (const entry of await readdir(path.join(ROOT, 'node_modules'))) {
-    if (entry === '@sauce-actions' || entry === 'typescript') continue;
-    await symlink(path.join(ROOT, 'node_modules', entry), path.join(modules, entry));
-  }
-  for (const pkg of ['api', 'action-kit']) {
-    await symlink(path.join(copy, 'packages', pkg), path.join(modules, '@sauce-actions', pkg));
-  }
-  // ts-loader in ncc 0.38 trips over TypeScript 6's rootDir rule when it transpiles file by file;
-  // it gets the TypeScript 5 it was made for.
-  const ts5 = path.join(work, 'ts5');
-  execFileSync('npm', ['install', '--prefix', ts5, '--no-save', '--no-audit', '--no-fund', TYPESCRIPT_5], {
-    stdio: 'ignore',
-  });
-  await symlink(path.join(ts5, 'node_modules', 'typescript'), path.join(modules, 'typescript'));
-  return copy;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-/** Not minified: ncc's minifier (terser) gives up on this ESM output and writes it unminified anyway. */
-function buildWithNcc(copy: string, outRoot: string): void {
-  const out = path.join(outRoot, action, 'dist');
-  const args = [
-    '--yes',
-    NCC,
-    'build',
-    `actions/${action}/src/main.ts`,
-    '-o',
-    out,
-    '--target',
-    'es2024',
-    '-t',
-    '-q',
-  ];
-  execFileSync('npx', args, {
-    cwd: copy,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+function kib(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(2)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`;
 }

@@ -83,10 +83,10 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
     return { kind: 'input', message: `${error.message} Fix the input and run the step again.` };
   }
   if (error instanceof ActionError) return { kind: error.kind, message: error.message };
-  // Whatever failed once the step's signal aborted failed because of it.
-  const aborted = abortReasonOf(signal);
-  if (aborted !== undefined && (isAbortError(error) || error === signal?.reason)) {
-    return abortFailure(aborted, signal?.reason, error);
+  // An abort says why in its cause (the client keeps the signal's reason); else the step's signal does.
+  const reason = abortCauseOf(error) ?? (signal?.aborted ? signal.reason : undefined);
+  if (reason !== undefined && (isAbortError(error) || error === reason)) {
+    return abortFailure(reason instanceof StepTimeoutError ? 'timeout' : 'cancelled', reason, error);
   }
   if (error instanceof ApiError) {
     if (error.status === 429) {
@@ -127,6 +127,14 @@ function abortFailure(kind: 'timeout' | 'cancelled', reason: unknown, error: unk
   }
   const how = reason instanceof Error ? reason.message : 'the run was cancelled';
   return { kind, message: `Cancelled: ${how}${during}.` };
+}
+
+/** The deadline or cancellation behind an error, followed through its causes. */
+function abortCauseOf(error: unknown): StepTimeoutError | CancelledError | undefined {
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
+    if (at instanceof StepTimeoutError || at instanceof CancelledError) return at;
+  }
+  return undefined;
 }
 
 function isAbortError(error: unknown): boolean {

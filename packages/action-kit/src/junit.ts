@@ -33,7 +33,8 @@ export interface JUnitTestSuite {
 
 /** The XML text; the XML writer is loaded here, on first use, since most runs write no report. */
 export async function renderJUnit(suites: JUnitTestSuite[]): Promise<string> {
-  const xml = await import('xmlbuilder2');
+  // A CommonJS package loaded on first use is read from its default export, bundled or not.
+  const xml = (await import('xmlbuilder2')).default;
   const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
   const root = xml.create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites');
   for (const suite of suites) {

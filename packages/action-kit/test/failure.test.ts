@@ -58,6 +58,16 @@ describe('describeFailure', () => {
       kind: 'cancelled',
       message: 'Cancelled: the run was cancelled (SIGTERM) during inviteTesters.',
     });
+    // The client keeps the reason on the error: a step's own deadline reads as a timeout
+    // even where the host only knows its cancellation signal.
+    const ownDeadline = new TransportError({
+      ...request,
+      kind: 'aborted',
+      message: 'request aborted',
+      cause: new StepTimeoutError(60_000),
+    });
+    expect(describeFailure(ownDeadline, new AbortController().signal).kind).toBe('timeout');
+    expect(describeFailure(new StepTimeoutError(1000)).kind).toBe('timeout');
     // An abort with no step signal behind it is still a cancellation, not service trouble.
     expect(describeFailure(aborted).kind).toBe('cancelled');
     // A service answer is its own failure even after the signal fired.

@@ -340,6 +340,8 @@ export class HttpTransport {
       kind,
       ...(code ? { code } : {}),
       message,
+      // Why the caller aborted (its deadline, a cancellation) stays readable on the error.
+      ...(kind === 'aborted' && spec.signal?.aborted ? { cause: spec.signal.reason } : {}),
     });
   }
 }

@@ -162,7 +162,8 @@ describe('timeouts and aborts', () => {
       json(response, 200, {});
     });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
+    const why = new Error('the deadline passed');
+    setTimeout(() => controller.abort(why), 30);
     const started = performance.now();
     const failure = await transport(server.url)
       .send({ operation: 'probe', method: 'GET', path: '/x', signal: controller.signal })
@@ -170,6 +171,8 @@ describe('timeouts and aborts', () => {
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).kind).toBe('aborted');
     expect((failure as TransportError).message).toBe('probe: request aborted (GET /x)');
+    // The caller's reason stays on the error, for a caller that must tell its deadline from a cancel.
+    expect((failure as TransportError).cause).toBe(why);
     expect(performance.now() - started).toBeLessThan(200);
   });
 
@@ -178,12 +181,14 @@ describe('timeouts and aborts', () => {
       json(response, 503, {}, { 'retry-after': '10' }),
     );
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
+    const why = new Error('cancelled');
+    setTimeout(() => controller.abort(why), 30);
     const started = performance.now();
     const failure = await transport(server.url, { retry: { retries: 3 } })
       .send({ operation: 'probe', method: 'GET', path: '/x', signal: controller.signal })
       .catch((error: unknown) => error);
     expect((failure as TransportError).kind).toBe('aborted');
+    expect((failure as TransportError).cause).toBe(why);
     expect(performance.now() - started).toBeLessThan(200);
     expect(server.requests).toHaveLength(1);
   });
