@@ -78,7 +78,9 @@ function targetsOf(value: unknown, where: string, name: string): AuthoringRunTar
 }
 
 async function parseYaml(text: string, name: string): Promise<unknown> {
-  const { parse } = await import('yaml');
+  // `default` is the package's exports both under Node and in the split bundle, where a CommonJS
+  // package loaded on first use has no named exports.
+  const { parse } = (await import('yaml')).default;
   try {
     return parse(text);
   } catch (error) {

@@ -105,6 +105,7 @@ describe('run-suite-and-wait bundle', () => {
     const junit = await readFile(path.join(result.workspace, 'reports', 'junit.xml'), 'utf8');
     expect(junit).toContain('tests="3" failures="0" errors="0"');
     expect(result.summary).toContain('3 jobs, 3 passed, 0 failed');
+    expect(result.summary).not.toContain('Run suite and wait:');
   });
 
   it('runs Smoke by name: the failing case fails the step, with an annotation and its link', async () => {
@@ -117,6 +118,10 @@ describe('run-suite-and-wait bundle', () => {
     expect(failed.some((a) => /1 of 3 job\(s\) failed in build "Smoke e2e"/.test(a.message))).toBe(true);
     expect(result.summary).toContain('Checkout fails');
     expect(result.summary.indexOf('Checkout fails')).toBeLessThan(result.summary.indexOf('Login works'));
+    // The jobs first, then a section saying why the step failed.
+    expect(result.summary).toMatch(
+      /<h2>Run suite and wait: failed<\/h2>\n<p>1 of 3 job\(s\) failed in build &quot;Smoke e2e&quot;.*<\/p>\n$/,
+    );
   });
 
   it('keeps the step green with fail-on-failure false', async () => {
@@ -130,6 +135,7 @@ describe('run-suite-and-wait bundle', () => {
     expect(result.success).toBe(false);
     expect(result.annotations[0]?.message).toContain('Input "suite"');
     expect(result.annotations[0]?.message).toContain('No such suite');
+    expect(result.summary).toMatch(/^<h2>Run suite and wait: bad input<\/h2>\n<p>Input &quot;suite&quot;/);
   });
 
   it('rides out 503s and 429s while polling', async () => {
@@ -179,6 +185,9 @@ describe('run-suite-and-wait bundle with long jobs', () => {
       /Timed out while waiting for build .*: 0 of 3 job\(s\) finished .*3 did not finish and 3 were stopped/,
     );
     expect(result.summary).toContain('3 stopped');
+    expect(result.summary).toMatch(
+      /<h2>Run suite and wait: timed out<\/h2>\n<p>Timed out .*Raise `timeout` \(now 3s\).*<\/p>\n$/,
+    );
     const stops = slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null);
     expect(stops).toHaveLength(3);
   });
@@ -260,6 +269,9 @@ describe('run-suite-and-wait bundle cancelled by the runner', () => {
       /^Cancelled while waiting for build .*: 0 of 3 job\(s\) finished .*3 were stopped/,
     );
     expect(result.summary).toContain('3 stopped');
+    expect(result.summary).toMatch(
+      /<h2>Run suite and wait: cancelled<\/h2>\n<p>Cancelled while waiting .*<\/p>\n$/,
+    );
     expect(result.outputs).toMatchObject({ total: '3', passed: '0' });
     expect(slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null)).toHaveLength(3);
   });

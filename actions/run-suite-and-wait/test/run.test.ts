@@ -256,6 +256,27 @@ describe('run-suite-and-wait run', () => {
     );
   });
 
+  it('returns what was started with the failure when a test case after the first does not exist', async () => {
+    const deps = depsFor(fast);
+    const result = await run(
+      inputs(fast, { testCases: [{ id: GREEN_CASES[1] }, { id: 'bbbbbbbbbbbbbbbbbbbbbbbb' }] }),
+      deps,
+    );
+
+    expect(result.failure?.kind).toBe('input');
+    expect(result.failure?.message).toContain(
+      'Input "test-cases" names bbbbbbbbbbbbbbbbbbbbbbbb, which is not a test case of the account',
+    );
+    // The first case's job was queued: the outputs and the summary say so.
+    expect(result.outputs).toMatchObject({ total: 1, passed: 0, failed: 0 });
+    expect(result.outputs['build-name']).toMatch(/^Test cases #7\.2/);
+    expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(1);
+    expect(result.summary).toContain('1 jobs, 0 passed, 0 failed, 1 queued');
+    expect(result.summary).toContain(
+      'Starting the runs ended after 1 case run(s) were queued; their jobs were not followed.',
+    );
+  });
+
   it('refuses an unknown suite with an InputError, before running anything', async () => {
     const deps = depsFor(fast);
     const before = (await journal(fast)).length;
