@@ -1,5 +1,5 @@
 /** Extra Sauce Connect arguments written as on a command line: words, with '…' or "…" quoting. */
-import { InputError } from '@sauce-actions/action-kit';
+import { InputError, quoteValue } from '@sauce-actions/action-kit';
 
 export function splitArgs(text: string, input = 'sc-args'): string[] {
   const words: string[] = [];
@@ -38,7 +38,7 @@ export function checkAddress(value: string, input = 'status-address'): string {
   if (!match || port < 1 || port > 65535) {
     throw new InputError(
       input,
-      `has "${value}", which is not host:port`,
+      `has ${quoteValue(value)}, which is not host:port`,
       '`host:port` such as `localhost:8032`, or `:8032`',
     );
   }

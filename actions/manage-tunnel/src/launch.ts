@@ -27,9 +27,12 @@ export interface LaunchOptions {
   statusAddress: string;
   extraArgs: readonly string[];
   logFile: string;
-  /** The environment the process starts from (default this process's). */
-  env?: NodeJS.ProcessEnv;
+  /** The environment the process starts from, before the variables it must not see are removed. */
+  env: Environment;
 }
+
+/** Environment variables by name. */
+export type Environment = Readonly<Record<string, string | undefined>>;
 
 export function sauceConnectArgs(options: LaunchOptions): string[] {
   return [
@@ -47,7 +50,7 @@ export function sauceConnectArgs(options: LaunchOptions): string[] {
 }
 
 /** Variables the process must not see: the action's inputs hold the key, the runner's tokens are not its business. */
-function childEnv(base: NodeJS.ProcessEnv, accessKey: string): NodeJS.ProcessEnv {
+function childEnv(base: Environment, accessKey: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(base)) {
     if (name.startsWith('INPUT_') || name.startsWith('ACTIONS_')) continue;
@@ -65,7 +68,7 @@ export function launch(options: LaunchOptions, header: string): ChildProcess {
     const child = spawn(options.executable, sauceConnectArgs(options), {
       detached: true,
       stdio: ['ignore', fd, fd],
-      env: childEnv(options.env ?? process.env, options.accessKey),
+      env: childEnv(options.env, options.accessKey),
       windowsHide: true,
     });
     // Neither the handle nor the open log keeps this step alive; the post step finds it by pid.

@@ -1,76 +1,51 @@
-/**
- * The post step: stops what the main step started or waited for, whatever happened in the job.
- * Only what the saved state names is touched, so a tunnel someone else started is never deleted.
- */
-import { ApiError, type CallOptions } from '@sauce-actions/api';
-import { isRunning, runsExecutable, stopProcess } from './process.ts';
-import type { CleanupState } from './state.ts';
+/** The post step: runs after the job's steps, whatever their outcome, to stop what the step left. */
+import {
+  readSauceConnection,
+  type ActionResult,
+  type PostDefinition,
+  type SauceConnection,
+  type StepDeps,
+  type StepState,
+} from '@sauce-actions/action-kit';
+import { cleanUp } from './cleanup.ts';
+import { cleanupSummary } from './report.ts';
+import { hasCleanup, parseCleanup, STATE_KEY } from './state.ts';
 import type { TunnelApi } from './tunnels.ts';
-import type { LogUploader } from './log-artifact.ts';
 
-export interface PostDeps {
-  api: TunnelApi;
-  log: (line: string) => void;
-  warn: (line: string) => void;
-  uploadLog: LogUploader;
-  /** Time Sauce Connect has after SIGINT before it is killed. */
-  graceMs: number;
-  signal?: AbortSignal | undefined;
+/** Time Sauce Connect has to shut its tunnel down after SIGINT before it is killed. */
+const STOP_GRACE_MS = 20_000;
+
+export interface PostInputs {
+  connection: SauceConnection;
 }
 
-export interface PostReport {
-  process: 'none' | 'exited-early' | 'not-ours' | 'stopped' | 'killed';
-  deleted: string[];
-  alreadyGone: string[];
+export interface PostDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'state' | 'artifacts'> {
+  client: { automation: { tunnels: Pick<TunnelApi, 'get' | 'delete'> } };
 }
 
-export async function cleanUp(state: CleanupState, deps: PostDeps): Promise<PostReport> {
-  const report: PostReport = { process: 'none', deleted: [], alreadyGone: [] };
-  const launched = state.process;
-  if (launched) {
-    if (!isRunning(launched.pid)) {
-      // It ended before the job did: its log is the best clue to failures that followed.
-      report.process = 'exited-early';
-      deps.warn(
-        `Sauce Connect (pid ${launched.pid}) had already exited before the end of the job; its log is ${launched.logFile}.`,
-      );
-      await deps.uploadLog(launched.logFile, launched.tunnelName);
-    } else if (!runsExecutable(launched.pid, launched.executable)) {
-      report.process = 'not-ours';
-      deps.warn(`Process ${launched.pid} no longer runs Sauce Connect; it is left alone.`);
-    } else {
-      deps.log(`Stopping Sauce Connect (pid ${launched.pid}) with SIGINT.`);
-      const outcome = await stopProcess(launched.pid, { graceMs: deps.graceMs });
-      report.process = outcome === 'killed' ? 'killed' : 'stopped';
-      if (outcome === 'killed') {
-        deps.warn(
-          `Sauce Connect did not stop within ${Math.round(deps.graceMs / 1000)}s of SIGINT and was killed.`,
-        );
-      } else {
-        deps.log('Sauce Connect stopped.');
-      }
-    }
-  }
-  const call: CallOptions = deps.signal ? { signal: deps.signal } : {};
-  for (const tunnel of state.tunnels) {
-    const label = tunnel.name ? `${tunnel.id} ("${tunnel.name}")` : tunnel.id;
-    let status: string;
-    try {
-      status = String((await deps.api.get(tunnel.id, {}, call)).status);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
-      status = 'terminated';
-    }
-    // A Sauce Connect that got SIGINT removes its own tunnel; only one still up is deleted here.
-    if (status === 'terminated') {
-      report.alreadyGone.push(tunnel.id);
-      deps.log(`Tunnel ${label} is already shut down.`);
-      continue;
-    }
-    const deletion = await deps.api.delete(tunnel.id, { reason: 'manage-tunnel post step' }, call);
-    report.deleted.push(tunnel.id);
-    const jobs = typeof deletion.jobs_running === 'number' ? deletion.jobs_running : 0;
-    deps.log(`Deleted tunnel ${label}${jobs > 0 ? `; ${jobs} job(s) were still running through it` : ''}.`);
-  }
-  return report;
+export const post = {
+  title: 'Manage tunnel: cleanup',
+  hasWork: (state: StepState): boolean => hasCleanup(parseCleanup(state.get(STATE_KEY))),
+  // Only the connection: the state says what to stop.
+  readInputs: (read) => ({ connection: readSauceConnection(read) }),
+  run: runPost,
+} satisfies PostDefinition<PostInputs>;
+
+export async function runPost(_inputs: PostInputs, deps: PostDeps): Promise<ActionResult> {
+  const state = parseCleanup(deps.state.get(STATE_KEY));
+  const report = await cleanUp(state, { ...deps, tunnels: deps.client.automation.tunnels }, STOP_GRACE_MS);
+  const [first] = report.failed;
+  return {
+    outputs: {},
+    summary: cleanupSummary(report),
+    annotations: [],
+    ...(first
+      ? {
+          failure: {
+            kind: first.failure.kind,
+            message: `Could not delete ${report.failed.length} tunnel(s) the step had started or waited for (${report.failed.map((f) => f.id).join(', ')}): ${first.failure.message}`,
+          },
+        }
+      : {}),
+  };
 }

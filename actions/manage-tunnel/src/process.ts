@@ -3,7 +3,7 @@
  * new process): SIGINT lets it remove its tunnel and flush its log, SIGKILL ends it after a grace.
  */
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '@sauce-actions/action-kit';
 
 export type StopOutcome = 'not-running' | 'stopped' | 'killed';
 
@@ -60,20 +60,23 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 export interface StopProcessOptions {
   /** Time SIGINT has to end the process before SIGKILL. */
   graceMs: number;
+  clock: Clock;
   /** Between liveness checks. */
   checkMs?: number;
 }
 
 export async function stopProcess(pid: number, options: StopProcessOptions): Promise<StopOutcome> {
   if (!isRunning(pid)) return 'not-running';
+  const { clock } = options;
   signalGroup(pid, 'SIGINT');
   const check = options.checkMs ?? 100;
-  const deadline = Date.now() + options.graceMs;
-  while (Date.now() < deadline) {
-    await sleep(check);
+  const deadline = clock.now() + options.graceMs;
+  // No signal: stopping goes on even when the step is cancelled, since that is when it matters.
+  while (clock.now() < deadline) {
+    await clock.sleep(check);
     if (!isRunning(pid)) return 'stopped';
   }
   signalGroup(pid, 'SIGKILL');
-  for (let i = 0; i < 50 && isRunning(pid); i++) await sleep(check);
+  for (let i = 0; i < 50 && isRunning(pid); i++) await clock.sleep(check);
   return 'killed';
 }

@@ -5,19 +5,9 @@
 import { constants } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ActionError } from '@sauce-actions/action-kit';
-
-/** The part of `@actions/tool-cache` used here. */
-export interface ToolCache {
-  find(toolName: string, versionSpec: string, arch?: string): string;
-  downloadTool(url: string): Promise<string>;
-  extractTar(file: string): Promise<string>;
-  extractZip(file: string): Promise<string>;
-  cacheDir(sourceDir: string, tool: string, version: string, arch?: string): Promise<string>;
-}
+import { ActionError, type Logger, type ToolCache } from '@sauce-actions/action-kit';
 
 export const TOOL_NAME = 'sauce-connect';
-export const DEFAULT_SC_VERSION = '5.4.1';
 const EXECUTABLES = ['sc', 'sc.exe'];
 
 /** The official build's address for this platform; `{version}` stands for the version. */
@@ -34,45 +24,57 @@ export function defaultDownloadUrl(
 }
 
 export interface LocateOptions {
-  scPath?: string | undefined;
+  scPath?: string;
   version: string;
   /** Download address; `{version}` is replaced. Default the official build for this platform. */
-  downloadUrl?: string | undefined;
+  downloadUrl?: string;
   tools: ToolCache;
-  log: (line: string) => void;
+  logger: Logger;
 }
 
 /** The absolute path of the Sauce Connect executable, downloading it when it is not cached. */
 export async function locateSauceConnect(options: LocateOptions): Promise<string> {
-  if (options.scPath !== undefined) return checkExecutable(path.resolve(options.scPath), '`sc-path`');
-  const cached = options.tools.find(TOOL_NAME, options.version);
+  if (options.scPath !== undefined) {
+    return checkExecutable(path.resolve(options.scPath), '`sc-path`', 'input');
+  }
+  const cached = await options.tools.find(TOOL_NAME, options.version);
   if (cached) {
-    options.log(`Sauce Connect ${options.version} found in the tool cache.`);
-    return checkExecutable(await findExecutable(cached), 'the tool cache');
+    options.logger.info(`Sauce Connect ${options.version} found in the tool cache.`);
+    return checkExecutable(await findExecutable(cached), 'the tool cache', 'service');
   }
   const template = options.downloadUrl ?? defaultDownloadUrl();
   if (template === undefined) {
     throw new ActionError(
+      'input',
       `There is no Sauce Connect build for ${process.platform} ${process.arch}. Give \`sc-path\` or \`sc-download-url\`.`,
     );
   }
   const url = template.replaceAll('{version}', options.version);
-  options.log(`Downloading Sauce Connect ${options.version} from ${url}.`);
+  options.logger.info(`Downloading Sauce Connect ${options.version} from ${url}.`);
   let archive: string;
   try {
     archive = await options.tools.downloadTool(url);
   } catch (error) {
     throw new ActionError(
-      `Could not download Sauce Connect from ${url}: ${(error as Error).message}. Check \`sc-version\` and \`sc-download-url\`, or give \`sc-path\`.`,
       'service',
+      `Could not download Sauce Connect from ${url}: ${(error as Error).message}. Check \`sc-version\` and \`sc-download-url\`, or give \`sc-path\`.`,
       { cause: error },
     );
   }
-  const extracted = /\.zip$/i.test(new URL(url).pathname)
-    ? await options.tools.extractZip(archive)
-    : await options.tools.extractTar(archive);
+  let extracted: string;
+  try {
+    extracted = /\.zip$/i.test(new URL(url).pathname)
+      ? await options.tools.extractZip(archive)
+      : await options.tools.extractTar(archive);
+  } catch (error) {
+    throw new ActionError(
+      'service',
+      `Could not unpack the Sauce Connect archive from ${url}: ${(error as Error).message}. Check that \`sc-download-url\` names a .tar.gz or .zip archive, or give \`sc-path\`.`,
+      { cause: error },
+    );
+  }
   const dir = await options.tools.cacheDir(extracted, TOOL_NAME, options.version);
-  return checkExecutable(await findExecutable(dir), `the archive at ${url}`);
+  return checkExecutable(await findExecutable(dir), `the archive at ${url}`, 'service');
 }
 
 /** `sc` at the top of the archive, or one folder down (older archives wrap it in a folder). */
@@ -99,14 +101,15 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
-async function checkExecutable(file: string, from: string): Promise<string> {
+/** `kind`: whose mistake a missing or unusable file is, the user's (`sc-path`) or the archive's. */
+async function checkExecutable(file: string, from: string, kind: 'input' | 'service'): Promise<string> {
   if (!(await isFile(file))) {
-    throw new ActionError(`No Sauce Connect executable at ${file} (from ${from}).`);
+    throw new ActionError(kind, `No Sauce Connect executable at ${file} (from ${from}).`);
   }
   try {
     if (process.platform !== 'win32') await access(file, constants.X_OK);
   } catch {
-    throw new ActionError(`${file} (from ${from}) is not executable: run \`chmod +x\` on it.`);
+    throw new ActionError(kind, `${file} (from ${from}) is not executable: run \`chmod +x\` on it.`);
   }
   return file;
 }

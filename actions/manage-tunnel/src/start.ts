@@ -5,95 +5,73 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ActionError } from '@sauce-actions/action-kit';
-import type { AutomationRegion, Tunnel } from '@sauce-actions/api';
-import { isReady, launch, readinessUrl } from './launch.ts';
-import type { LogUploader } from './log-artifact.ts';
+import { ActionError, formatDuration, type StepDeps } from '@sauce-actions/action-kit';
+import type { Tunnel } from '@sauce-actions/api';
+import type { StartInputs } from './inputs.ts';
+import { isReady, launch, readinessUrl, type Environment } from './launch.ts';
+import { uploadLog } from './log-artifact.ts';
 import { isRunning, stopProcess } from './process.ts';
-import { locateSauceConnect, type ToolCache } from './sauce-connect.ts';
+import { locateSauceConnect } from './sauce-connect.ts';
 import type { CleanupState, LaunchedProcess } from './state.ts';
 import { matching, newestFirst, type TunnelApi } from './tunnels.ts';
 
-export interface StartInputs {
-  tunnelName: string;
-  scPath?: string | undefined;
-  scVersion: string;
-  scDownloadUrl?: string | undefined;
-  scArgs: readonly string[];
-  startRetries: number;
-  statusAddress: string;
-  /** Longest wait for one launch to become ready. */
-  timeoutMs: number;
-  pollIntervalMs: number;
-  stopOnExit: boolean;
-}
+/** Time a launch that failed has after SIGINT before it is killed. */
+const FAILED_LAUNCH_GRACE_MS = 10_000;
+/** The same when the step is cancelled: the runner kills it within seconds. */
+const CANCELLED_LAUNCH_GRACE_MS = 3000;
 
-export interface StartDeps {
-  api: TunnelApi;
-  username: string;
-  accessKey: string;
-  region: AutomationRegion;
-  tools: ToolCache;
-  uploadLog: LogUploader;
-  /** Folder of the log file (the runner's temporary folder). */
-  logDir: string;
-  log: (line: string) => void;
-  warn: (line: string) => void;
-  saveCleanup: (state: CleanupState) => void;
-  signal?: AbortSignal | undefined;
-  /** Time a failed launch has after SIGINT before it is killed. */
-  graceMs?: number;
-  env?: NodeJS.ProcessEnv;
+export interface StartDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts' | 'tools'> {
+  tunnels: Pick<TunnelApi, 'list'>;
+  /** The environment Sauce Connect starts from. */
+  env: Environment;
+  /** Saves what the post step cleans up; called as soon as there is something. */
+  saveCleanup(state: CleanupState): void;
 }
 
 export interface Started {
   tunnel: Tunnel;
-  logFile: string;
   attempts: number;
   process: LaunchedProcess;
 }
 
-/** A start that failed; the log file's path is still an output. */
-export class StartError extends ActionError {
-  readonly logFile: string;
-
-  constructor(message: string, logFile: string, options?: { cause?: unknown }) {
-    super(message, 'user', options);
-    this.logFile = logFile;
-  }
-}
-
-export async function startTunnel(inputs: StartInputs, deps: StartDeps): Promise<Started> {
+/** Starts Sauce Connect, its output going to `logFile`; fails of kind `service` when no start worked. */
+export async function startTunnel(inputs: StartInputs, logFile: string, deps: StartDeps): Promise<Started> {
+  const { tunnelName, start } = inputs;
   const executable = await locateSauceConnect({
-    scPath: inputs.scPath,
-    version: inputs.scVersion,
-    downloadUrl: inputs.scDownloadUrl,
+    ...(start.scPath !== undefined ? { scPath: start.scPath } : {}),
+    version: start.scVersion,
+    ...(start.scDownloadUrl !== undefined ? { downloadUrl: start.scDownloadUrl } : {}),
     tools: deps.tools,
-    log: deps.log,
+    logger: deps.logger,
   });
-  const logFile = path.join(deps.logDir, `sauce-connect-${safeName(inputs.tunnelName)}-${Date.now()}.log`);
-  deps.log(`Sauce Connect: ${executable}; its log: ${logFile}`);
-  const attempts = inputs.startRetries + 1;
+  deps.logger.info(`Sauce Connect: ${executable}; its log: ${logFile}`);
+  const attempts = start.startRetries + 1;
   const failures: string[] = [];
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    deps.signal?.throwIfAborted();
+    deps.signal.throwIfAborted();
     const outcome = await attemptStart(inputs, deps, executable, logFile, attempt, attempts);
-    if ('tunnel' in outcome) return { ...outcome, logFile, attempts: attempt };
+    if ('tunnel' in outcome) return { ...outcome, attempts: attempt };
     failures.push(`attempt ${attempt}: ${outcome.failure}`);
-    deps.warn(`Sauce Connect start ${attempt} of ${attempts} failed: ${outcome.failure}.`);
-    if (attempt < attempts) await sleep(1000, undefined, deps.signal ? { signal: deps.signal } : {});
+    deps.logger.warning(`Sauce Connect start ${attempt} of ${attempts} failed: ${outcome.failure}.`);
+    if (attempt < attempts) await deps.clock.sleep(1000, deps.signal);
   }
-  await deps.uploadLog(logFile, inputs.tunnelName);
+  await uploadLog(deps, logFile, tunnelName);
   const tail = await logTail(logFile, 15);
-  throw new StartError(
-    `Sauce Connect did not start the tunnel "${inputs.tunnelName}" (${failures.join('; ')}). ` +
+  throw new ActionError(
+    'service',
+    `Sauce Connect did not start the tunnel "${tunnelName}" (${failures.join('; ')}). ` +
       `Its log is ${logFile}${tail ? `; it ends with:\n${tail}\n` : '. '}` +
       'Check the credentials, `region`, `sc-args` and the network between the runner and Sauce Labs, or raise `timeout` or `start-retries`.',
-    logFile,
   );
 }
 
+/** Where a start's log goes: the runner's temporary folder, one file per start. */
+export function logFilePath(dir: string, tunnelName: string, now: number): string {
+  const safeName = tunnelName.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
+  return path.join(dir, `sauce-connect-${safeName}-${now}.log`);
+}
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
 type AttemptOutcome = { tunnel: Tunnel; process: LaunchedProcess } | { failure: string };
 
 async function attemptStart(
@@ -104,37 +82,37 @@ async function attemptStart(
   attempt: number,
   attempts: number,
 ): Promise<AttemptOutcome> {
-  const call = deps.signal ? { signal: deps.signal } : {};
+  const { connection, tunnelName, start } = inputs;
   // Tunnels listed before the launch are someone else's, even with the same name.
-  const before = new Set((await deps.api.list({ full: true }, call)).map((t) => t.id));
+  const before = new Set((await deps.tunnels.list({ full: true }, { signal: deps.signal })).map((t) => t.id));
   const child = launch(
     {
       executable,
-      username: deps.username,
-      accessKey: deps.accessKey,
-      region: deps.region,
-      tunnelName: inputs.tunnelName,
-      statusAddress: inputs.statusAddress,
-      extraArgs: inputs.scArgs,
+      username: connection.username,
+      accessKey: connection.accessKey,
+      region: connection.region,
+      tunnelName,
+      statusAddress: start.statusAddress,
+      extraArgs: start.scArgs,
       logFile,
-      ...(deps.env ? { env: deps.env } : {}),
+      env: deps.env,
     },
-    `--- manage-tunnel: start ${attempt} of ${attempts} at ${new Date().toISOString()} ---`,
+    `--- manage-tunnel: start ${attempt} of ${attempts} at ${new Date(deps.clock.now()).toISOString()} ---`,
   );
   const exited = exitOf(child);
   if (child.pid === undefined) {
     const { code } = await exited;
     return { failure: `could not be launched (${code ?? 'no exit code'})` };
   }
-  const launched: LaunchedProcess = { pid: child.pid, executable, logFile, tunnelName: inputs.tunnelName };
+  const launched: LaunchedProcess = { pid: child.pid, executable, logFile, tunnelName };
   // Saved at once: should this step be cut short, the post step still stops the process.
   if (inputs.stopOnExit) deps.saveCleanup({ tunnels: [], process: launched });
-  deps.log(`Started Sauce Connect (pid ${child.pid}); waiting until it is ready.`);
+  deps.logger.info(`Started Sauce Connect (pid ${child.pid}); waiting until it is ready.`);
 
   try {
     const tunnel = await waitUntilReady(inputs, deps, before, exited);
     if (typeof tunnel === 'string') {
-      await stopLaunched(deps, launched);
+      await stopLaunched(deps, launched, FAILED_LAUNCH_GRACE_MS);
       return { failure: tunnel };
     }
     if (inputs.stopOnExit) {
@@ -143,7 +121,7 @@ async function attemptStart(
     return { tunnel, process: launched };
   } catch (error) {
     // Cancelled: there is little time left, so the post step finishes the job if this cannot.
-    await stopLaunched(deps, launched, 3000);
+    await stopLaunched(deps, launched, CANCELLED_LAUNCH_GRACE_MS);
     throw error;
   }
 }
@@ -153,51 +131,47 @@ async function waitUntilReady(
   inputs: StartInputs,
   deps: StartDeps,
   before: ReadonlySet<string>,
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
+  exited: Promise<Exit>,
 ): Promise<Tunnel | string> {
-  const call = deps.signal ? { signal: deps.signal } : {};
-  const readyz = readinessUrl(inputs.statusAddress);
-  const deadline = Date.now() + inputs.timeoutMs;
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const { signal, clock } = deps;
+  const readyz = readinessUrl(inputs.start.statusAddress);
+  const within = formatDuration(inputs.timeoutMs);
+  const deadline = clock.now() + inputs.timeoutMs;
+  let exit: Exit | undefined;
   void exited.then((value) => (exit = value));
   let locallyReady = false;
   let lastStatus = 'not listed yet';
   for (;;) {
-    deps.signal?.throwIfAborted();
+    signal.throwIfAborted();
     if (exit) return `Sauce Connect exited (${exit.signal ?? `code ${exit.code}`}) before it was ready`;
     if (!locallyReady) {
-      locallyReady = await isReady(readyz, Math.min(5000, inputs.pollIntervalMs + 2000), deps.signal);
-      if (locallyReady) deps.log(`Sauce Connect answers ready at ${readyz}.`);
+      locallyReady = await isReady(readyz, Math.min(5000, inputs.pollIntervalMs + 2000), signal);
+      if (locallyReady) deps.logger.info(`Sauce Connect answers ready at ${readyz}.`);
     }
     if (locallyReady) {
-      const ours = matching(await deps.api.list({ full: true }, call), deps.username, {
-        name: inputs.tunnelName,
-      }).filter((t) => !before.has(t.id));
-      const running = newestFirst(ours.filter((t) => t.status === 'running'));
-      if (running[0]) {
-        deps.log(`Tunnel ${running[0].id} ("${inputs.tunnelName}") is running.`);
-        return running[0];
+      const listed = await deps.tunnels.list({ full: true }, { signal });
+      const ours = matching(listed, inputs.connection.username, { name: inputs.tunnelName }).filter(
+        (t) => !before.has(t.id),
+      );
+      const [running] = newestFirst(ours.filter((t) => t.status === 'running'));
+      if (running) {
+        deps.logger.info(`Tunnel ${running.id} ("${inputs.tunnelName}") is running.`);
+        return running;
       }
       lastStatus = ours.length > 0 ? ours.map((t) => `${t.id} ${t.status}`).join(', ') : 'not listed yet';
     }
-    const remaining = deadline - Date.now();
+    const remaining = deadline - clock.now();
     if (remaining <= 0) {
       return locallyReady
-        ? `Sauce Connect was ready but the tunnel was not running at Sauce Labs within ${seconds(inputs.timeoutMs)} (${lastStatus})`
-        : `Sauce Connect did not answer ready at ${readyz} within ${seconds(inputs.timeoutMs)}`;
+        ? `Sauce Connect was ready but the tunnel was not running at Sauce Labs within ${within} (${lastStatus})`
+        : `Sauce Connect did not answer ready at ${readyz} within ${within}`;
     }
-    await Promise.race([
-      sleep(
-        Math.min(inputs.pollIntervalMs, remaining),
-        undefined,
-        deps.signal ? { signal: deps.signal } : {},
-      ),
-      exited,
-    ]);
+    // An exit ends the nap at once; the race handles a later rejection of the nap.
+    await Promise.race([clock.sleep(Math.min(inputs.pollIntervalMs, remaining), signal), exited]);
   }
 }
 
-function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+function exitOf(child: ChildProcess): Promise<Exit> {
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.once('error', () => resolve({ code: null, signal: null }));
@@ -205,10 +179,12 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 }
 
 /** Stops a launch that failed; the state then holds nothing for the post step to stop. */
-async function stopLaunched(deps: StartDeps, launched: LaunchedProcess, graceMs?: number): Promise<void> {
+async function stopLaunched(deps: StartDeps, launched: LaunchedProcess, graceMs: number): Promise<void> {
   if (isRunning(launched.pid)) {
-    const outcome = await stopProcess(launched.pid, { graceMs: graceMs ?? deps.graceMs ?? 10_000 });
-    deps.log(`Sauce Connect (pid ${launched.pid}) ${outcome === 'killed' ? 'was killed' : 'stopped'}.`);
+    const outcome = await stopProcess(launched.pid, { graceMs, clock: deps.clock });
+    deps.logger.info(
+      `Sauce Connect (pid ${launched.pid}) ${outcome === 'killed' ? 'was killed' : 'stopped'}.`,
+    );
   }
   if (!isRunning(launched.pid)) deps.saveCleanup({ tunnels: [] });
 }
@@ -220,12 +196,4 @@ async function logTail(file: string, lines: number): Promise<string> {
   } catch {
     return '';
   }
-}
-
-function safeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
-}
-
-function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)}s`;
 }

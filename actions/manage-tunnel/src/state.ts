@@ -19,12 +19,16 @@ export interface CleanupState {
   process?: LaunchedProcess;
 }
 
+/** The one state key: the serialized cleanup state. */
 export const STATE_KEY = 'cleanup';
-/** Set by the main step; the same bundle runs as the post step when the runner hands it back. */
-export const IS_POST_KEY = 'isPost';
 
 export function emptyCleanup(): CleanupState {
   return { tunnels: [] };
+}
+
+/** Whether the state names anything to stop. */
+export function hasCleanup(state: CleanupState): boolean {
+  return state.tunnels.length > 0 || state.process !== undefined;
 }
 
 export function serializeCleanup(state: CleanupState): string {

@@ -1,17 +1,13 @@
 /** What the operations share about tunnels: the part of the client they use, matching and ordering. */
-import type { CallOptions, DeleteTunnelParams, Tunnel, TunnelDeletion } from '@sauce-actions/api';
+import type { AutomationTunnels, Tunnel } from '@sauce-actions/api';
 
-/** The tunnel operations of the automation client that this action calls. */
-export interface TunnelApi {
-  list(params: { full: true }, options?: CallOptions): Promise<Tunnel[]>;
-  get(tunnelId: string, params?: Record<string, never>, options?: CallOptions): Promise<Tunnel>;
-  delete(tunnelId: string, params?: DeleteTunnelParams, options?: CallOptions): Promise<TunnelDeletion>;
-}
+/** The tunnel operations of the automation client that this action calls; each step picks its own. */
+export type TunnelApi = Pick<AutomationTunnels, 'list' | 'get' | 'delete'>;
 
 /** Which tunnel an operation is about: a name, an id, or both (then both must match). */
 export interface TunnelTarget {
-  name?: string | undefined;
-  id?: string | undefined;
+  name?: string;
+  id?: string;
 }
 
 export function describeTarget(target: TunnelTarget): string {

@@ -115,6 +115,7 @@ describe('wait', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(errors(result)).toContain('tunnel named "theirs" of user demo was not running within 1s');
     expect(errors(result)).toContain('booting');
+    expect(result.summary).toContain('<h2>Manage tunnel: timed out</h2>');
     expect(result.post?.exitCode).toBe(0);
     expect(result.post?.log).toContain('Nothing to clean up');
     expect((await allTunnels(emulator.url)).filter((t) => t.status === 'terminated')).toEqual([]);
@@ -124,6 +125,7 @@ describe('wait', () => {
     const noName = await step({});
     expect(noName.exitCode).toBe(1);
     expect(errors(noName)).toContain('Input "tunnel-name" is required by `operation: wait`');
+    expect(noName.summary).toContain('<h2>Manage tunnel: bad input</h2>');
 
     const unknown = await step({ operation: 'restart', 'tunnel-name': 'x' });
     expect(unknown.exitCode).toBe(1);
@@ -217,6 +219,8 @@ describe('stop', () => {
     const unknown = await step({ operation: 'stop', 'tunnel-id': 'no-such-tunnel' });
     expect(unknown.exitCode).toBe(1);
     expect(errors(unknown)).toContain('Tunnel no-such-tunnel of user demo does not exist');
+    expect(unknown.summary).toContain('<h2>Manage tunnel: refused by Sauce Labs</h2>');
+    expect(unknown.outputs).toEqual({ 'tunnel-id': '', tunnels: '[]', 'log-file': '' });
 
     const none = await step({ operation: 'stop', 'tunnel-name': 'never-started' });
     expect(none.exitCode).toBe(0);

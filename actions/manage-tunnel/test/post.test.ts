@@ -1,13 +1,16 @@
-/** The post step's cleanup on its own: what it deletes, what it leaves, and how it stops a process. */
+/** The post step on its own: what it deletes, what it leaves, how it stops a process, and its result. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { SauceClient } from '@sauce-actions/api';
+import { InputReader, inputSource, memoryState, systemClock } from '@sauce-actions/action-kit';
+import { testStepDeps } from '@sauce-actions/action-kit/testing';
+import { ApiError, SauceClient, type Tunnel } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanUp } from '../src/post.ts';
+import { cleanUp } from '../src/cleanup.ts';
+import { post, runPost } from '../src/post.ts';
 import { isRunning, stopProcess } from '../src/process.ts';
-import { parseCleanup, serializeCleanup } from '../src/state.ts';
-import { ACCESS_KEY, admin, createTunnel, tunnelById, USERNAME } from './helpers.ts';
+import { parseCleanup, serializeCleanup, STATE_KEY, type CleanupState } from '../src/state.ts';
+import { ACCESS_KEY, createTunnel, tunnelById, USERNAME } from './helpers.ts';
 
 let emulator: RunningEmulator;
 let client: SauceClient;
@@ -15,17 +18,23 @@ const pids: number[] = [];
 
 beforeEach(async () => {
   emulator = await startEmulator({ port: 0 });
-  client = new SauceClient({ apiUrl: emulator.url, username: USERNAME, accessKey: ACCESS_KEY });
+  client = new SauceClient({
+    region: 'us-west-1',
+    apiUrl: emulator.url,
+    username: USERNAME,
+    accessKey: ACCESS_KEY,
+  });
 });
 
 afterEach(async () => {
-  for (const pid of pids.splice(0)) {
-    if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+  const left = pids.splice(0).filter((pid) => isRunning(pid));
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  for (const pid of left) {
     for (let i = 0; i < 40 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(isRunning(pid)).toBe(false);
   }
   await client.close();
   await emulator.close();
+  expect(left, 'stand-in processes left running').toEqual([]);
 });
 
 /** A detached Node process running `code`; it answers nothing and ends on its own after 30 s. */
@@ -44,16 +53,22 @@ async function detached(code: string): Promise<number> {
   return child.pid as number;
 }
 
-function deps(lines: string[], uploads: string[] = []) {
-  return {
-    api: client.automation.tunnels,
-    log: (line: string) => lines.push(line),
-    warn: (line: string) => lines.push(`warning: ${line}`),
-    uploadLog: async (file: string) => {
-      uploads.push(file);
+/** Deps of the cleanup, recording the log and the artifacts uploaded. */
+function cleanupDeps() {
+  const uploads: string[][] = [];
+  const deps = testStepDeps({
+    artifacts: {
+      upload: async (name, files) => {
+        uploads.push([name, ...files]);
+        return { id: 7 };
+      },
     },
-    graceMs: 2000,
-  };
+  });
+  return { deps: { ...deps, tunnels: client.automation.tunnels }, uploads };
+}
+
+function postDeps(state: CleanupState) {
+  return testStepDeps({ state: memoryState({ [STATE_KEY]: serializeCleanup(state) }) });
 }
 
 describe('post step cleanup', () => {
@@ -61,7 +76,7 @@ describe('post step cleanup', () => {
     const up = await createTunnel(emulator.url, { tunnel_identifier: 'mine', status: 'running' });
     const down = await createTunnel(emulator.url, { tunnel_identifier: 'mine-too', status: 'terminated' });
     const other = await createTunnel(emulator.url, { tunnel_identifier: 'mine', status: 'running' });
-    const lines: string[] = [];
+    const { deps } = cleanupDeps();
     const report = await cleanUp(
       {
         tunnels: [
@@ -70,62 +85,72 @@ describe('post step cleanup', () => {
           { id: 'unknown-id', name: null },
         ],
       },
-      deps(lines),
+      deps,
+      2000,
     );
-    expect(report).toEqual({ process: 'none', deleted: [up.id], alreadyGone: [down.id, 'unknown-id'] });
+    expect(report).toEqual({
+      process: 'none',
+      deleted: [up.id],
+      alreadyGone: [down.id, 'unknown-id'],
+      failed: [],
+    });
     expect((await tunnelById(emulator.url, up.id))?.status).toBe('terminated');
     expect((await tunnelById(emulator.url, other.id))?.status).toBe('running');
+    expect(deps.logger.lines('info')).toContain(`Deleted tunnel ${up.id} ("mine").`);
+    expect(deps.logger.lines('info')).toContain(`Tunnel ${down.id} ("mine-too") is already shut down.`);
   });
 
   it('uploads the log when the launched process had already exited', async () => {
-    const lines: string[] = [];
-    const uploads: string[] = [];
+    const { deps, uploads } = cleanupDeps();
     const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     await once(child, 'exit');
+    const logFile = import.meta.filename;
     const report = await cleanUp(
       {
         tunnels: [],
-        process: {
-          pid: child.pid as number,
-          executable: process.execPath,
-          logFile: '/nonexistent/sc.log',
-          tunnelName: 't',
-        },
+        process: { pid: child.pid as number, executable: process.execPath, logFile, tunnelName: 't' },
       },
-      deps(lines, uploads),
+      deps,
+      2000,
     );
     expect(report.process).toBe('exited-early');
-    expect(uploads).toEqual(['/nonexistent/sc.log']);
-    expect(lines.join('\n')).toContain('had already exited');
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]?.[0]).toMatch(/^sauce-connect-log-t-[0-9a-f]{6}$/);
+    expect(uploads[0]?.slice(1)).toEqual([logFile]);
+    expect(deps.logger.lines('warning').join('\n')).toContain('had already exited');
+    expect(deps.logger.lines('info').join('\n')).toContain('Uploaded the Sauce Connect log as artifact');
   });
 
   it('leaves alone a process that no longer runs the saved executable', async () => {
     const pid = await detached('process.send("ready")');
-    const lines: string[] = [];
+    const { deps } = cleanupDeps();
     const report = await cleanUp(
       {
         tunnels: [],
         process: { pid, executable: '/opt/sauce-connect/sc', logFile: 'sc.log', tunnelName: 't' },
       },
-      deps(lines),
+      deps,
+      2000,
     );
     expect(report.process).toBe('not-ours');
     expect(isRunning(pid)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 40 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
   });
 
   it('stops a process with SIGINT, and kills one that ignores it after the grace period', async () => {
     const polite = await detached('process.on("SIGINT", () => process.exit(0)); process.send("ready")');
-    expect(await stopProcess(polite, { graceMs: 5000 })).toBe('stopped');
+    expect(await stopProcess(polite, { graceMs: 5000, clock: systemClock })).toBe('stopped');
     expect(isRunning(polite)).toBe(false);
 
     const stubborn = await detached('process.on("SIGINT", () => {}); process.send("ready")');
     const started = Date.now();
-    expect(await stopProcess(stubborn, { graceMs: 500 })).toBe('killed');
+    expect(await stopProcess(stubborn, { graceMs: 500, clock: systemClock })).toBe('killed');
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
     expect(isRunning(stubborn)).toBe(false);
   });
 
-  it('reads back the saved state, and treats malformed state as nothing to clean up', async () => {
+  it('reads back the saved state, and treats malformed state as nothing to clean up', () => {
     const state = {
       tunnels: [{ id: 'abc', name: 'n' }],
       process: { pid: 42, executable: '/sc', logFile: '/sc.log', tunnelName: 'n' },
@@ -133,6 +158,114 @@ describe('post step cleanup', () => {
     expect(parseCleanup(serializeCleanup(state))).toEqual(state);
     expect(parseCleanup('not json')).toEqual({ tunnels: [] });
     expect(parseCleanup('{"tunnels":[{"id":""}],"process":{"pid":-1}}')).toEqual({ tunnels: [] });
-    await admin(emulator.url, 'GET', 'health');
+  });
+});
+
+describe('post step', () => {
+  it('has work only when the saved state names a tunnel or a process', () => {
+    expect(post.hasWork(memoryState())).toBe(false);
+    expect(post.hasWork(memoryState({ [STATE_KEY]: '{"tunnels":[]}' }))).toBe(false);
+    expect(post.hasWork(memoryState({ [STATE_KEY]: 'garbage' }))).toBe(false);
+    expect(post.hasWork(memoryState({ [STATE_KEY]: '{"tunnels":[{"id":"t1","name":null}]}' }))).toBe(true);
+    const process = { pid: 42, executable: '/sc', logFile: '/sc.log', tunnelName: 'n' };
+    expect(post.hasWork(memoryState({ [STATE_KEY]: serializeCleanup({ tunnels: [], process }) }))).toBe(true);
+  });
+
+  it('stops the saved process and deletes the saved tunnel, and says so in its summary', async () => {
+    const tunnel = await createTunnel(emulator.url, { tunnel_identifier: 'ci', status: 'running' });
+    const pid = await detached('process.on("SIGINT", () => process.exit(0)); process.send("ready")');
+    const deps = postDeps({
+      tunnels: [{ id: tunnel.id, name: 'ci' }],
+      process: { pid, executable: process.execPath, logFile: '/sc.log', tunnelName: 'ci' },
+    });
+    const result = await runPost(
+      {
+        connection: {
+          service: 'sauce',
+          region: 'us-west-1',
+          username: USERNAME,
+          accessKey: ACCESS_KEY,
+        },
+      },
+      { ...deps, client },
+    );
+
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs).toEqual({});
+    expect(isRunning(pid)).toBe(false);
+    expect((await tunnelById(emulator.url, tunnel.id))?.status).toBe('terminated');
+    expect(result.summary).toContain('<h3>Tunnel cleanup</h3>');
+    expect(result.summary).toContain('<p>Sauce Connect was stopped.</p>');
+    expect(result.summary).toContain(`<li>Deleted tunnel ${tunnel.id}.</li>`);
+    expect(deps.logger.lines('info')).toEqual([
+      `Stopping Sauce Connect (pid ${pid}) with SIGINT.`,
+      'Sauce Connect stopped.',
+      `Deleted tunnel ${tunnel.id} ("ci").`,
+    ]);
+  });
+
+  it('reports a tunnel it could not delete as a failure, after cleaning up the others', async () => {
+    const up = await createTunnel(emulator.url, { tunnel_identifier: 'ci', status: 'running' });
+    const deps = postDeps({
+      tunnels: [
+        { id: 'broken', name: 'ci' },
+        { id: up.id, name: 'ci' },
+      ],
+    });
+    const tunnels = client.automation.tunnels;
+    const result = await runPost(
+      { connection: { service: 'sauce', region: 'us-west-1', username: USERNAME, accessKey: ACCESS_KEY } },
+      {
+        ...deps,
+        client: {
+          automation: {
+            tunnels: {
+              get: (id, params, options) =>
+                id === 'broken'
+                  ? Promise.resolve({ id, status: 'running' } as Tunnel)
+                  : tunnels.get(id, params, options),
+              delete: (id, params, options) =>
+                id === 'broken'
+                  ? Promise.reject(
+                      new ApiError({
+                        operation: 'deleteTunnel',
+                        method: 'DELETE',
+                        url: '/t/broken',
+                        status: 503,
+                      }),
+                    )
+                  : tunnels.delete(id, params, options),
+            },
+          },
+        },
+      },
+    );
+
+    expect(result.failure?.kind).toBe('service');
+    expect(result.failure?.message).toContain(
+      'Could not delete 1 tunnel(s) the step had started or waited for (broken)',
+    );
+    expect((await tunnelById(emulator.url, up.id))?.status).toBe('terminated');
+    expect(result.summary).toContain(`<li>Deleted tunnel ${up.id}.</li>`);
+    expect(result.summary).toContain('<li>Tunnel broken could not be deleted.</li>');
+    expect(deps.logger.lines('warning').join('\n')).toContain('Could not delete tunnel broken');
+  });
+
+  it('reads only the connection', () => {
+    const read = new InputReader(
+      inputSource(
+        { operation: 'restart', 'sc-version': 'latest', 'api-url': emulator.url },
+        { env: { SAUCE_USERNAME: USERNAME, SAUCE_ACCESS_KEY: ACCESS_KEY } },
+      ),
+    );
+    expect(post.readInputs(read)).toEqual({
+      connection: {
+        service: 'sauce',
+        region: 'us-west-1',
+        apiUrl: emulator.url,
+        username: USERNAME,
+        accessKey: ACCESS_KEY,
+      },
+    });
   });
 });

@@ -5,20 +5,23 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { StepResult } from '@sauce-actions/action-harness';
+import { CancelledError, memoryState, type ToolCache } from '@sauce-actions/action-kit';
+import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
-import * as toolCache from '@actions/tool-cache';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StartInputs, StartSettings } from '../src/inputs.ts';
+import { post, runPost } from '../src/post.ts';
 import { isRunning } from '../src/process.ts';
 import { run } from '../src/run.ts';
-import { StartError } from '../src/start.ts';
+import { STATE_KEY } from '../src/state.ts';
 import { writeFakeSauceConnect } from './fake-sc.ts';
 import { ACCESS_KEY, ACTION_DIR, allTunnels, errors, runAction, tunnelById, USERNAME } from './helpers.ts';
 
@@ -84,15 +87,20 @@ async function step(
   return result;
 }
 
-/** A copy of the action whose action.yml runs only the main step, or only the bundle as given. */
+/**
+ * A copy of the action's action.yml in a folder of its own, changed by `yml`, whose entry points
+ * still run the one bundle of the action (`../../dist/` from the action's folder).
+ */
 async function actionVariant(name: string, yml: (text: string) => string): Promise<string> {
   const variant = path.join(dir, name);
   await mkdir(variant);
-  await writeFile(
-    path.join(variant, 'action.yml'),
-    yml(await readFile(path.join(ACTION_DIR, 'action.yml'), 'utf8')),
+  const bundles = path.relative(variant, path.resolve(ACTION_DIR, '..', '..', 'dist'));
+  const text = yml(await readFile(path.join(ACTION_DIR, 'action.yml'), 'utf8')).replace(
+    /^(\s+(?:main|post): )\.\.\/\.\.\/dist\//gm,
+    `$1${bundles}/`,
   );
-  await symlink(path.join(ACTION_DIR, 'dist'), path.join(variant, 'dist'));
+  expect(text).toContain(`main: ${bundles}/manage-tunnel.js`);
+  await writeFile(path.join(variant, 'action.yml'), text);
   return variant;
 }
 
@@ -198,6 +206,8 @@ describe('start', () => {
     expect(existsSync(logFile)).toBe(true);
     expect(await readFile(logFile, 'utf8')).toContain('status server on');
     expect(errors(result)).toContain(logFile);
+    expect(result.summary).toContain('<h2>Manage tunnel: service trouble</h2>');
+    expect(result.summary).toContain(logFile);
     // Outside a runner there is no artifact service: the upload is tried and only warns.
     expect(
       result.annotations.some(
@@ -208,58 +218,6 @@ describe('start', () => {
     expect(isRunning(pid as number)).toBe(false);
     expect(result.post?.log).toContain('Nothing to clean up');
     expect((await allTunnels(emulator.url)).map((t) => t.tunnel_identifier)).toEqual(['demo-tunnel']);
-  });
-
-  it('uploads the log through the injected uploader when every start fails', async () => {
-    const client = new SauceClient({ apiUrl: emulator.url, username: USERNAME, accessKey: ACCESS_KEY });
-    const uploads: string[][] = [];
-    const saved: string[] = [];
-    try {
-      const failing = run(
-        {
-          operation: 'start',
-          tunnelName: 'broken',
-          stopOnExit: true,
-          timeoutMs: 5000,
-          pollIntervalMs: 100,
-          start: { scPath: sc, scVersion: '5.4.1', scArgs: [], startRetries: 1, statusAddress },
-        },
-        {
-          api: client.automation.tunnels,
-          username: USERNAME,
-          log: () => {},
-          warn: () => {},
-          saveCleanup: (state) => saved.push(JSON.stringify(state)),
-          start: {
-            accessKey: ACCESS_KEY,
-            region: 'eu-central-1',
-            tools: toolCache,
-            uploadLog: async (file, name) => {
-              uploads.push([file, name]);
-            },
-            logDir: dir,
-            env: {
-              ...process.env,
-              ...fakeEnv({ FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(dir, 'count') }),
-            },
-          },
-        },
-      );
-      const error = await failing.then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(StartError);
-      const logFile = (error as StartError).logFile;
-      expect(uploads).toEqual([[logFile, 'broken']]);
-      expect((error as StartError).message).toContain('attempt 2: Sauce Connect exited (code 1)');
-      expect(await launches()).toHaveLength(2);
-      // Once a launch has ended, the state no longer asks the post step to stop it.
-      expect(saved.at(-1)).toBe('{"tunnels":[]}');
-      expect(await readFile(logFile, 'utf8')).toContain('"--region","eu-central"');
-    } finally {
-      await client.close();
-    }
   });
 
   it('downloads Sauce Connect once per version into the tool cache', async () => {
@@ -310,5 +268,212 @@ describe('start', () => {
     const badVersion = await step({ 'tunnel-name': 'x', 'sc-version': 'latest' });
     expect(errors(badVersion)).toContain('Input "sc-version" has "latest"');
     expect(await launches()).toEqual([]);
+  });
+});
+
+describe('start through run', () => {
+  let client: SauceClient;
+
+  beforeEach(() => {
+    client = new SauceClient({
+      region: 'us-west-1',
+      apiUrl: emulator.url,
+      username: USERNAME,
+      accessKey: ACCESS_KEY,
+    });
+  });
+
+  afterEach(async () => {
+    await client.close();
+  });
+
+  function startInputs(
+    tunnelName: string,
+    settings: Partial<StartSettings> = {},
+    overrides: Partial<StartInputs> = {},
+  ): StartInputs {
+    return {
+      connection: {
+        service: 'sauce',
+        region: 'eu-central-1',
+        apiUrl: emulator.url,
+        username: USERNAME,
+        accessKey: ACCESS_KEY,
+      },
+      operation: 'start',
+      tunnelName,
+      stopOnExit: true,
+      timeoutMs: 5000,
+      pollIntervalMs: 100,
+      start: { scPath: sc, scVersion: '5.4.1', scArgs: [], startRetries: 0, statusAddress, ...settings },
+      ...overrides,
+    };
+  }
+
+  /** Deps of the step: the stand-in's environment, its log in the test folder, uploads recorded. */
+  function startDeps(
+    extraEnv: Record<string, string> = {},
+    overrides: Parameters<typeof testStepDeps>[0] = {},
+  ) {
+    const uploads: string[][] = [];
+    const deps = testStepDeps({
+      tempDir: dir,
+      artifacts: {
+        upload: async (name, files) => {
+          uploads.push([name, ...files]);
+          return { id: 1 };
+        },
+      },
+      ...overrides,
+    });
+    return { deps: { ...deps, client, env: { PATH: process.env.PATH, ...fakeEnv(extraEnv) } }, uploads };
+  }
+
+  it('starts Sauce Connect, saves what to stop, and the post step stops it', async () => {
+    const { deps } = startDeps();
+    const result = await run(startInputs('unit-start', { scArgs: ['--verbose'] }), deps);
+
+    expect(result.failure).toBeUndefined();
+    const tunnelId = result.outputs['tunnel-id'];
+    expect(await tunnelById(emulator.url, tunnelId)).toMatchObject({
+      tunnel_identifier: 'unit-start',
+      status: 'running',
+    });
+    expect(JSON.parse(result.outputs.tunnels)).toEqual([expect.objectContaining({ id: tunnelId })]);
+    const logFile = result.outputs['log-file'];
+    expect(path.dirname(logFile)).toBe(dir);
+    const log = await readFile(logFile, 'utf8');
+    expect(log).toContain('"--region","eu-central"');
+    expect(log).toContain('"--verbose"');
+    expect(log).toContain('access key from the environment: yes');
+    expect(log).not.toContain(ACCESS_KEY);
+    expect(result.summary).toContain('<h2>Tunnel unit-start is running</h2>');
+    expect(result.summary).toContain('<td>Starts needed</td><td>1</td>');
+    expect(result.summary).toContain('The post step of this action stops the tunnel');
+    expect(deps.logger.lines('info')).toContain(`Tunnel ${tunnelId} ("unit-start") is running.`);
+    expect(deps.logger.lines('warning')).toEqual([]);
+
+    const state = JSON.parse(deps.state.get(STATE_KEY));
+    expect(state.tunnels).toEqual([{ id: tunnelId, name: 'unit-start' }]);
+    expect(state.process).toMatchObject({ executable: sc, logFile, tunnelName: 'unit-start' });
+    expect(isRunning(state.process.pid)).toBe(true);
+
+    // The post step, in a new process on the runner, finds everything in the state.
+    expect(post.hasWork(deps.state)).toBe(true);
+    const postDeps = testStepDeps({ state: memoryState({ [STATE_KEY]: deps.state.get(STATE_KEY) }) });
+    const cleaned = await runPost(
+      { connection: startInputs('unit-start').connection },
+      { ...postDeps, client },
+    );
+    expect(cleaned.failure).toBeUndefined();
+    expect(isRunning(state.process.pid)).toBe(false);
+    expect(await readFile(logFile, 'utf8')).toContain('SIGINT, shutting down');
+    expect((await tunnelById(emulator.url, tunnelId))?.status).toBe('terminated');
+    expect(cleaned.summary).toContain(`<li>Tunnel ${tunnelId} was already shut down.</li>`);
+  });
+
+  it('saves nothing for the post step with stop-on-exit false', async () => {
+    const { deps } = startDeps();
+    const result = await run(startInputs('kept', {}, { stopOnExit: false }), deps);
+    expect(result.failure).toBeUndefined();
+    expect(deps.state.saved.size).toBe(0);
+    expect(result.summary).toContain('The tunnel stays up after the job');
+    const [pid] = await launches();
+    expect(isRunning(pid as number)).toBe(true);
+    // The test stops it itself, as a later step would.
+    process.kill(pid as number, 'SIGINT');
+    for (let i = 0; i < 40 && isRunning(pid as number); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(isRunning(pid as number)).toBe(false);
+  });
+
+  it('fails of kind service when every start fails, keeping the log file and uploading it', async () => {
+    const { deps, uploads } = startDeps({ FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(dir, 'count') });
+    const result = await run(startInputs('broken', { startRetries: 1 }), deps);
+
+    expect(result.failure?.kind).toBe('service');
+    expect(result.failure?.message).toContain('Sauce Connect did not start the tunnel "broken"');
+    expect(result.failure?.message).toContain('attempt 2: Sauce Connect exited (code 1)');
+    expect(result.failure?.message).toContain('raise `timeout` or `start-retries`');
+    const logFile = result.outputs['log-file'];
+    expect(result.outputs).toEqual({ 'tunnel-id': '', tunnels: '[]', 'log-file': logFile });
+    expect(existsSync(logFile)).toBe(true);
+    expect(result.failure?.message).toContain(logFile);
+    expect(result.summary).toContain('Sauce Connect did not start');
+    expect(result.summary).toContain(logFile);
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]?.[0]).toMatch(/^sauce-connect-log-broken-[0-9a-f]{6}$/);
+    expect(uploads[0]?.slice(1)).toEqual([logFile]);
+    expect(await launches()).toHaveLength(2);
+    expect(deps.logger.lines('warning')).toEqual([
+      'Sauce Connect start 1 of 2 failed: Sauce Connect exited (code 1) before it was ready.',
+      'Sauce Connect start 2 of 2 failed: Sauce Connect exited (code 1) before it was ready.',
+    ]);
+    // Once a launch has ended, the state no longer asks the post step to stop it.
+    expect(deps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
+    expect(post.hasWork(deps.state)).toBe(false);
+    expect(await readFile(logFile, 'utf8')).toContain('"--region","eu-central"');
+  });
+
+  it('says so when there is no artifact service for the log of a failed start', async () => {
+    const { deps } = startDeps(
+      { FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(dir, 'count') },
+      { artifacts: { upload: async () => undefined } },
+    );
+    const result = await run(startInputs('no-artifacts'), deps);
+    expect(result.failure?.kind).toBe('service');
+    expect(deps.logger.lines('warning').at(-1)).toBe(
+      `Could not upload the Sauce Connect log as an artifact: there is no artifact service here. It stays at ${result.outputs['log-file']}.`,
+    );
+  });
+
+  it('fails of kind service when the download fails, before launching anything', async () => {
+    const tools: ToolCache = {
+      find: async () => '',
+      downloadTool: async () => {
+        throw new Error('Unexpected HTTP response: 404');
+      },
+      extractTar: async () => '',
+      extractZip: async () => '',
+      cacheDir: async () => '',
+    };
+    const { deps } = startDeps({}, { tools });
+    const { scPath: _scPath, ...settings } = startInputs('download').start;
+    const result = await run(
+      {
+        ...startInputs('download'),
+        start: { ...settings, scDownloadUrl: 'https://mirror.test/sc-{version}.tar.gz' },
+      },
+      deps,
+    );
+
+    expect(result.failure).toEqual({
+      kind: 'service',
+      message:
+        'Could not download Sauce Connect from https://mirror.test/sc-5.4.1.tar.gz: Unexpected HTTP response: 404. Check `sc-version` and `sc-download-url`, or give `sc-path`.',
+    });
+    expect(result.outputs).toEqual({ 'tunnel-id': '', tunnels: '[]', 'log-file': '' });
+    expect(result.summary).toBe('');
+    expect(await launches()).toEqual([]);
+  });
+
+  it('is cancelled while waiting for the tunnel, stopping what it launched', async () => {
+    const controller = new AbortController();
+    const { deps } = startDeps({ FAKE_SC_MODE: 'never-ready' }, { signal: controller.signal });
+    const running = run(startInputs('cancelled', {}, { timeoutMs: 15_000 }), deps);
+    // Cancelled once the stand-in is up and its pid saved.
+    for (let i = 0; i < 100 && !deps.state.get(STATE_KEY).includes('"pid"'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
+    const result = await running;
+
+    expect(result.failure).toEqual({
+      kind: 'cancelled',
+      message: 'The run was cancelled during `start`; the post step stops whatever this step had started.',
+    });
+    expect(result.outputs['log-file']).not.toBe('');
+    const [pid] = await launches();
+    expect(isRunning(pid as number)).toBe(false);
+    expect(deps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
   });
 });

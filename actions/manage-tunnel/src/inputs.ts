@@ -1,0 +1,120 @@
+/** The inputs of manage-tunnel, read and checked before any request or launch. */
+import {
+  InputError,
+  present,
+  quoteValue,
+  readSauceConnection,
+  type InputReader,
+  type SauceConnection,
+} from '@sauce-actions/action-kit';
+import { checkAddress, splitArgs } from './args.ts';
+import type { TunnelTarget } from './tunnels.ts';
+
+export const OPERATIONS = ['wait', 'list', 'stop', 'start'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export const DEFAULT_SC_VERSION = '5.4.1';
+
+/** The longest wait of each operation: `wait` for its tunnel, `start` per launch, the others in all. */
+const DEFAULT_TIMEOUT_MS: Record<Operation, number> = {
+  wait: 5 * 60_000,
+  start: 3 * 60_000,
+  list: 60_000,
+  stop: 60_000,
+};
+
+interface CommonInputs {
+  connection: SauceConnection;
+  /** Whether the post step stops what this step waited for or started. */
+  stopOnExit: boolean;
+  timeoutMs: number;
+  pollIntervalMs: number;
+}
+
+/** `wait` and `stop` have a name or an id (or both); `list` may have neither. */
+export interface FindInputs extends CommonInputs {
+  operation: 'wait' | 'list' | 'stop';
+  target: TunnelTarget;
+}
+
+export interface StartInputs extends CommonInputs {
+  operation: 'start';
+  tunnelName: string;
+  start: StartSettings;
+}
+
+export type TunnelInputs = FindInputs | StartInputs;
+
+/** What only `start` reads: where Sauce Connect comes from and how it runs. */
+export interface StartSettings {
+  /** An executable already on the runner, resolved against the workspace. */
+  scPath?: string;
+  scVersion: string;
+  /** `{version}` stands for `scVersion`. */
+  scDownloadUrl?: string;
+  scArgs: string[];
+  startRetries: number;
+  statusAddress: string;
+}
+
+export function readInputs(read: InputReader): TunnelInputs {
+  const operation = read.enum('operation', OPERATIONS, 'wait');
+  const tunnelName = read.string('tunnel-name');
+  const tunnelId = read.string('tunnel-id');
+  const connection = readSauceConnection(read);
+  const common: CommonInputs = {
+    connection,
+    stopOnExit: read.boolean('stop-on-exit', true),
+    timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS[operation], { minMs: 1000 }),
+    pollIntervalMs: read.duration('poll-interval', operation === 'start' ? 1000 : 5000, { minMs: 100 }),
+  };
+  if (operation === 'start') {
+    if (tunnelName === undefined) {
+      throw new InputError(
+        'tunnel-name',
+        'is required by `operation: start`, but was empty',
+        'a name for the tunnel, unique to the job, for example `ci-${{ github.run_id }}-${{ github.job }}`',
+      );
+    }
+    return { ...common, operation, tunnelName, start: readStartSettings(read) };
+  }
+  if (operation !== 'list' && tunnelName === undefined && tunnelId === undefined) {
+    throw new InputError(
+      'tunnel-name',
+      `is required by \`operation: ${operation}\` (or \`tunnel-id\`), but both were empty`,
+      'the tunnel name given to Sauce Connect (`--tunnel-name`), or `tunnel-id`',
+    );
+  }
+  return {
+    ...common,
+    operation,
+    target: { ...present('name', tunnelName), ...present('id', tunnelId) },
+  };
+}
+
+function readStartSettings(read: InputReader): StartSettings {
+  const version = read.string('sc-version') ?? DEFAULT_SC_VERSION;
+  if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
+    throw new InputError(
+      'sc-version',
+      `has ${quoteValue(version)}, which is not a version`,
+      'a full version such as `5.4.1`',
+    );
+  }
+  const downloadUrl = read.string('sc-download-url');
+  if (downloadUrl !== undefined && !/^https?:\/\//.test(downloadUrl)) {
+    throw new InputError(
+      'sc-download-url',
+      'is not an http:// or https:// address',
+      'the address of a .tar.gz or .zip archive; `{version}` stands for `sc-version`',
+    );
+  }
+  return {
+    ...present('scPath', read.filePath('sc-path')),
+    scVersion: version,
+    ...present('scDownloadUrl', downloadUrl),
+    scArgs: splitArgs(read.string('sc-args') ?? ''),
+    startRetries: read.integer('start-retries', 2, { min: 0, max: 10 }),
+    statusAddress: checkAddress(read.string('status-address') ?? 'localhost:8032'),
+  };
+}

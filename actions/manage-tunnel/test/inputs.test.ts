@@ -1,0 +1,165 @@
+/** `readInputs`: per-operation defaults, and every refusal before anything runs. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readInputs } from '../src/inputs.ts';
+import { ACCESS_KEY, USERNAME } from './helpers.ts';
+
+let workspace: string;
+
+beforeAll(async () => {
+  workspace = await mkdtemp(path.join(os.tmpdir(), 'manage-tunnel-inputs-'));
+  await writeFile(path.join(workspace, 'sc'), '');
+});
+
+afterAll(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+function read(values: Record<string, string>) {
+  return readInputs(
+    new InputReader(inputSource({ username: USERNAME, 'access-key': ACCESS_KEY, ...values }, { workspace })),
+  );
+}
+
+/** The error `readInputs` refuses the values with. */
+function refusal(values: Record<string, string>): InputError {
+  try {
+    read(values);
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error(`accepted ${JSON.stringify(values)}`);
+}
+
+describe('readInputs', () => {
+  it('waits by default, with the defaults of `wait`', () => {
+    expect(read({ 'tunnel-name': 'ci' })).toEqual({
+      connection: { service: 'sauce', region: 'us-west-1', username: USERNAME, accessKey: ACCESS_KEY },
+      operation: 'wait',
+      target: { name: 'ci' },
+      stopOnExit: true,
+      timeoutMs: 5 * 60_000,
+      pollIntervalMs: 5000,
+    });
+  });
+
+  it('gives each operation its own default timeout and poll interval', () => {
+    expect(read({ operation: 'list' })).toMatchObject({
+      timeoutMs: 60_000,
+      pollIntervalMs: 5000,
+      target: {},
+    });
+    expect(read({ operation: 'stop', 'tunnel-id': 't1' })).toMatchObject({
+      timeoutMs: 60_000,
+      target: { id: 't1' },
+    });
+    expect(read({ operation: 'start', 'tunnel-name': 'ci' })).toMatchObject({
+      timeoutMs: 3 * 60_000,
+      pollIntervalMs: 1000,
+    });
+    expect(
+      read({ 'tunnel-id': 't1', timeout: '90s', 'poll-interval': '500ms', 'stop-on-exit': 'false' }),
+    ).toEqual(
+      expect.objectContaining({
+        timeoutMs: 90_000,
+        pollIntervalMs: 500,
+        stopOnExit: false,
+        target: { id: 't1' },
+      }),
+    );
+  });
+
+  it('reads the start settings for `start` only', () => {
+    expect(
+      read({
+        operation: 'start',
+        'tunnel-name': 'ci',
+        'sc-path': 'sc',
+        'sc-version': '5.2.0',
+        'sc-download-url': 'https://mirror.test/sc-{version}.tar.gz',
+        'sc-args': `--proxy-localhost allow --metadata 'build=42 nightly'`,
+        'start-retries': '0',
+        'status-address': ':9000',
+      }),
+    ).toMatchObject({
+      operation: 'start',
+      tunnelName: 'ci',
+      start: {
+        scPath: path.join(workspace, 'sc'),
+        scVersion: '5.2.0',
+        scDownloadUrl: 'https://mirror.test/sc-{version}.tar.gz',
+        scArgs: ['--proxy-localhost', 'allow', '--metadata', 'build=42 nightly'],
+        startRetries: 0,
+        statusAddress: ':9000',
+      },
+    });
+    expect(read({ operation: 'start', 'tunnel-name': 'ci' })).toMatchObject({
+      start: { scVersion: '5.4.1', scArgs: [], startRetries: 2, statusAddress: 'localhost:8032' },
+    });
+    // Other operations do not even look at them.
+    const wait = read({ 'tunnel-name': 'ci', 'sc-version': 'latest', 'status-address': 'nowhere' });
+    expect(wait).not.toHaveProperty('start');
+  });
+
+  it('refuses a wait or stop without a name or id, and a start without a name', () => {
+    expect(refusal({}).message).toBe(
+      'Input "tunnel-name" is required by `operation: wait` (or `tunnel-id`), but both were empty. Allowed: the tunnel name given to Sauce Connect (`--tunnel-name`), or `tunnel-id`.',
+    );
+    expect(refusal({ operation: 'stop' }).message).toContain(
+      'is required by `operation: stop` (or `tunnel-id`)',
+    );
+    const start = refusal({ operation: 'start', 'tunnel-id': 't1' });
+    expect(start.input).toBe('tunnel-name');
+    expect(start.message).toContain('is required by `operation: start`, but was empty');
+  });
+
+  it('refuses an unknown operation, listing the allowed ones', () => {
+    expect(refusal({ operation: 'restart', 'tunnel-name': 'x' }).message).toBe(
+      'Input "operation" has "restart". Allowed: `wait`, `list`, `stop`, `start`.',
+    );
+  });
+
+  it('refuses bad start settings', () => {
+    const start = { operation: 'start', 'tunnel-name': 'x' };
+    expect(refusal({ ...start, 'status-address': 'localhost' }).message).toContain(
+      'Input "status-address" has "localhost", which is not host:port',
+    );
+    expect(refusal({ ...start, 'status-address': 'localhost:70000' }).input).toBe('status-address');
+    expect(refusal({ ...start, 'sc-version': 'latest' }).message).toContain(
+      'Input "sc-version" has "latest", which is not a version',
+    );
+    expect(refusal({ ...start, 'sc-download-url': 'ftp://mirror.test/sc.tar.gz' }).input).toBe(
+      'sc-download-url',
+    );
+    expect(refusal({ ...start, 'sc-args': '--metadata "unclosed' }).message).toContain(
+      'has an unclosed " quote',
+    );
+    expect(refusal({ ...start, 'start-retries': '11' }).input).toBe('start-retries');
+    expect(refusal({ ...start, 'sc-path': 'missing/sc' }).message).toContain('which does not exist');
+  });
+
+  it('refuses bad waits and booleans', () => {
+    expect(refusal({ 'tunnel-name': 'x', timeout: '500ms' }).input).toBe('timeout');
+    expect(refusal({ 'tunnel-name': 'x', timeout: 'soon' }).input).toBe('timeout');
+    expect(refusal({ 'tunnel-name': 'x', 'poll-interval': '10ms' }).input).toBe('poll-interval');
+    expect(refusal({ 'tunnel-name': 'x', 'stop-on-exit': 'yes' }).message).toContain(
+      'Input "stop-on-exit" has "yes", which is not a boolean',
+    );
+  });
+
+  it('takes the credentials from the environment, and refuses none at all', () => {
+    const reader = new InputReader(
+      inputSource(
+        { operation: 'list' },
+        { env: { SAUCE_USERNAME: 'env-user', SAUCE_ACCESS_KEY: 'env-key' }, workspace },
+      ),
+    );
+    expect(readInputs(reader).connection).toMatchObject({ username: 'env-user', accessKey: 'env-key' });
+    const none = new InputReader(inputSource({ operation: 'list' }, { workspace }));
+    expect(() => readInputs(none)).toThrow('Input "username" is required');
+  });
+});
