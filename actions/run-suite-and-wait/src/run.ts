@@ -2,7 +2,6 @@
 import path from 'node:path';
 import {
   abortReasonOf,
-  ActionError,
   describeFailure,
   formatDuration,
   type ActionResult,
@@ -85,14 +84,8 @@ interface Waited {
 export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionResult<SuiteOutputs>> {
   const deadline = withDeadline(deps.signal, inputs.timeoutMs);
   try {
+    // What fails before any run is queued is thrown: the host words it (an abort names its reason).
     return await runUntil(inputs, deps, deadline.signal);
-  } catch (error) {
-    // Nothing was started. The host knows only its own signal: a timeout is told apart here.
-    if (abortReasonOf(deadline.signal) === 'timeout') {
-      const failure = describeFailure(error, deadline.signal);
-      throw new ActionError(failure.kind, failure.message, { cause: error });
-    }
-    throw error;
   } finally {
     deadline.dispose();
   }

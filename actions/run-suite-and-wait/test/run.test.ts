@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   CancelledError,
+  describeFailure,
   InputError,
   InputReader,
   inputSource,
@@ -288,6 +289,33 @@ describe('run-suite-and-wait run', () => {
     const requests = (await journal(fast)).slice(before);
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
+  });
+
+  it('times out before starting anything: the error reads as the `timeout`', async () => {
+    await fetch(`${slow.url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        method: 'GET',
+        path: '/^\\/v1\\/ai-authoring\\/testsuites/',
+        delayMs: 3000,
+        times: 1,
+      }),
+    });
+    const deps = depsFor(slow);
+    const before = (await journal(slow)).length;
+    try {
+      const error = await run(inputs(slow, { suite: 'Smoke', timeoutMs: 300 }), deps).catch(
+        (e: unknown) => e,
+      );
+      const failure = describeFailure(error, deps.signal);
+      expect(failure.kind).toBe('timeout');
+      expect(failure.message).toContain('Raise `timeout`');
+      const runs = (await journal(slow)).slice(before).filter((entry) => entry.path.endsWith('/run'));
+      expect(runs).toEqual([]);
+    } finally {
+      await fetch(`${slow.url}/_emulator/faults`, { method: 'DELETE' });
+    }
   });
 
   it('on timeout stops the running jobs and fails naming `timeout`, with the outputs and the summary', async () => {
