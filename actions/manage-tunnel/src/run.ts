@@ -14,7 +14,7 @@ import type { FindInputs, StartInputs, TunnelInputs } from './inputs.ts';
 import type { Environment } from './launch.ts';
 import { tunnelOutputs, tunnelSummary, type TunnelOutputs, type TunnelReport } from './report.ts';
 import { logFilePath, startTunnel } from './start.ts';
-import { emptyCleanup, serializeCleanup, STATE_KEY, type CleanupState } from './state.ts';
+import { serializeCleanup, STATE_KEY, type CleanupState } from './state.ts';
 import { stopTunnels, type StoppedTunnel } from './stop.ts';
 import { matching, newestFirst, type TunnelApi } from './tunnels.ts';
 import { waitForTunnel } from './wait.ts';
@@ -107,7 +107,7 @@ async function waitOperation(inputs: FindInputs, deps: TunnelDeps, report: Tunne
   });
   deps.logger.info(`Tunnel ${tunnel.id} ("${tunnel.tunnel_identifier ?? ''}") is running.`);
   if (inputs.stopOnExit) {
-    saveCleanup(deps, { ...emptyCleanup(), tunnels: [{ id: tunnel.id, name: tunnel.tunnel_identifier }] });
+    saveCleanup(deps, { tunnels: [{ id: tunnel.id, name: tunnel.tunnel_identifier }] });
   }
   report.tunnel = tunnel;
 }

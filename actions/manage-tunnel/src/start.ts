@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ActionError, formatDuration, type StepDeps } from '@sauce-actions/action-kit';
+import { ActionError, formatDuration, present, type StepDeps } from '@sauce-actions/action-kit';
 import type { Tunnel } from '@sauce-actions/api';
 import type { StartInputs } from './inputs.ts';
 import { isReady, launch, readinessUrl, type Environment } from './launch.ts';
@@ -38,9 +38,9 @@ export interface Started {
 export async function startTunnel(inputs: StartInputs, logFile: string, deps: StartDeps): Promise<Started> {
   const { tunnelName, start } = inputs;
   const executable = await locateSauceConnect({
-    ...(start.scPath !== undefined ? { scPath: start.scPath } : {}),
+    ...present('scPath', start.scPath),
     version: start.scVersion,
-    ...(start.scDownloadUrl !== undefined ? { downloadUrl: start.scDownloadUrl } : {}),
+    ...present('downloadUrl', start.scDownloadUrl),
     tools: deps.tools,
     logger: deps.logger,
   });
