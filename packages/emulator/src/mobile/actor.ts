@@ -1,7 +1,7 @@
 /** The authenticated caller of a REST request, kept beside the request by the plugin's hook. */
 import type { FastifyRequest } from 'fastify';
 import { CODE, MobileError } from './errors.ts';
-import type { Actor } from './store.ts';
+import type { Actor } from './store/audits.ts';
 
 const actors = new WeakMap<FastifyRequest, Actor>();
 

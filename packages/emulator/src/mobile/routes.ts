@@ -30,7 +30,7 @@ export async function mobileRoutes(app: FastifyInstance, options: ServicePluginO
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config as { mobileRestAuth?: boolean } | undefined;
     if (config?.mobileRestAuth === false) return;
-    setActor(request, restActor(ctx.mobile, request));
+    setActor(request, restActor(ctx.mobile.accounts, request));
   });
 
   projectRoutes(app, ctx);

@@ -86,7 +86,7 @@ export function buildV2Item(base: string, project: Project, build: Build) {
 }
 
 function groupRefs(store: MobileStore, tester: Tester) {
-  return store.groupsOf(tester.id).map((group) => ({ id: group.id, name: group.name }));
+  return store.groups.ofTester(tester.id).map((group) => ({ id: group.id, name: group.name }));
 }
 
 export function testerListItem(store: MobileStore, tester: Tester) {
@@ -114,7 +114,7 @@ export function testerSingle(store: MobileStore, tester: Tester) {
  * download link) and gets it back when unblocked.
  */
 export function testerForBuild(base: string, store: MobileStore, tester: Tester, build: Build | undefined) {
-  const invite = build ? store.inviteOf(build.id, tester.id) : undefined;
+  const invite = build ? store.invites.find(build.id, tester.id) : undefined;
   return {
     ...testerListItem(store, tester),
     isInvitedToBuild: invite !== undefined,

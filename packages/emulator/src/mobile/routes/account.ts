@@ -5,7 +5,8 @@ import { actorOf } from '../actor.ts';
 import { CODE, MobileError, invalid } from '../errors.ts';
 import { commaList, idParam, paginate } from '../format.ts';
 import type { AuditEntry } from '../model.ts';
-import { WEBHOOK_ACTIONS, type WebhookInput } from '../store.ts';
+import { isAllProjectsAdmin } from '../store/accounts.ts';
+import { WEBHOOK_ACTIONS, type WebhookInput } from '../store/webhooks.ts';
 import { auditV1, auditV2, baseUrl, feedbackView, webhookView } from '../views.ts';
 import { fieldsOf, requiredText, text, type Fields } from './body.ts';
 
@@ -35,7 +36,7 @@ function auditList(
 ) {
   const store = ctx.mobile;
   const { account } = actorOf(request);
-  if (!store.isAllProjectsAdmin(account)) {
+  if (!isAllProjectsAdmin(account)) {
     throw new MobileError(
       403,
       CODE.noWriteAccess,
@@ -128,24 +129,24 @@ export function accountRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
 
   // The seed's output is the status alone; the new id is added so that a client can address it.
   app.post('/api/1/webhook', async (request) => {
-    const webhook = ctx.mobile.createWebhook(actorOf(request), webhookInput(fieldsOf(request)));
+    const webhook = ctx.mobile.webhooks.create(actorOf(request), webhookInput(fieldsOf(request)));
     return { status: 'ok', id: webhook.id };
   });
 
   app.get<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
-    const webhook = ctx.mobile.webhook(idParam('webhook-id', request.params.webhookId));
+    const webhook = ctx.mobile.webhooks.get(idParam('webhook-id', request.params.webhookId));
     return { status: 'ok', webhook: webhookView(webhook) };
   });
 
   app.post<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
-    const webhook = ctx.mobile.webhook(idParam('webhook-id', request.params.webhookId));
-    ctx.mobile.updateWebhook(actorOf(request), webhook, webhookInput(fieldsOf(request)));
+    const webhook = ctx.mobile.webhooks.get(idParam('webhook-id', request.params.webhookId));
+    ctx.mobile.webhooks.update(actorOf(request), webhook, webhookInput(fieldsOf(request)));
     return { status: 'ok' };
   });
 
   app.delete<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
-    const webhook = ctx.mobile.webhook(idParam('webhook-id', request.params.webhookId));
-    ctx.mobile.deleteWebhook(actorOf(request), webhook);
+    const webhook = ctx.mobile.webhooks.get(idParam('webhook-id', request.params.webhookId));
+    ctx.mobile.webhooks.delete(actorOf(request), webhook);
     return { status: 'ok' };
   });
 
@@ -186,12 +187,12 @@ export function accountRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     if (loginMethodText !== '0' && loginMethodText !== '1') {
       throw invalid('loginMethod', '0 (single sign-on) or 1 (credentials)');
     }
-    const site = ctx.mobile.createSite(actorOf(request), name, Number(loginMethodText));
+    const site = ctx.mobile.sites.create(actorOf(request), name, Number(loginMethodText));
     return { status: 'ok', id: site.id };
   });
 
   app.delete<{ Params: Params }>('/api/1/site/:siteId', async (request) => {
-    ctx.mobile.deleteSite(actorOf(request), request.params.siteId ?? '');
+    ctx.mobile.sites.delete(actorOf(request), request.params.siteId ?? '');
     return { status: 'ok' };
   });
 }

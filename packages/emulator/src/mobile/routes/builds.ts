@@ -7,13 +7,16 @@ import { CODE, MobileError, invalid, notFound } from '../errors.ts';
 import { copyStored, removeStored, storedPath } from '../files.ts';
 import { commaList, idParam, isOn } from '../format.ts';
 import type { Build } from '../model.ts';
-import type { BuildChanges } from '../store.ts';
+import type { BuildChanges } from '../store/build-settings.ts';
 import { fieldsOf, requiredText, text, type Fields } from './body.ts';
 
 type Params = Record<string, string>;
 
 function buildOf(ctx: EmulatorContext, params: Params): Build {
-  return ctx.mobile.build(idParam('project-id', params.projectId), idParam('build-id', params.buildId));
+  return ctx.mobile.projects.build(
+    idParam('project-id', params.projectId),
+    idParam('build-id', params.buildId),
+  );
 }
 
 export function sendStored(
@@ -64,7 +67,7 @@ function parseId(name: string, value: string | undefined): number {
 export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.delete<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId', async (request) => {
     const build = buildOf(ctx, request.params);
-    const files = ctx.mobile.deleteBuild(actorOf(request), build);
+    const files = ctx.mobile.builds.delete(actorOf(request), build);
     await removeStored(ctx, files);
     return { status: 'ok' };
   });
@@ -79,12 +82,12 @@ export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     }
     const actor = actorOf(request);
     const projectId = parseId('project-id', request.params.projectId);
-    const build = ctx.mobile.checkBuildWrite(
+    const build = ctx.mobile.buildSettings.checkWrite(
       actor.account,
       projectId,
       parseId('build-id', request.params.buildId),
     );
-    const updated = ctx.mobile.updateBuild(actor, build, buildChanges(fieldsOf(request)));
+    const updated = ctx.mobile.buildSettings.update(actor, build, buildChanges(fieldsOf(request)));
     return {
       status: 'ok',
       build_id: updated.id,
@@ -105,7 +108,7 @@ export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const groups = text(fields, 'groups');
     const projectGroups = text(fields, 'projectGroups');
     const storedFile = await copyStored(ctx, build.storedFile);
-    const copy = ctx.mobile.copyBuild(
+    const copy = ctx.mobile.builds.copy(
       actorOf(request),
       build,
       {
@@ -133,7 +136,7 @@ export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     '/api/1/projects/:projectId/builds/:buildId/download',
     async (request, reply) => {
       const build = buildOf(ctx, request.params);
-      ctx.mobile.recordDownload(actorOf(request), build);
+      ctx.mobile.builds.recordDownload(actorOf(request), build);
       return sendStored(ctx, reply, build.storedFile, build.fileName, build.fileSize);
     },
   );
@@ -151,10 +154,10 @@ export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId/invites', async (request) => {
     const build = buildOf(ctx, request.params);
     const fields = fieldsOf(request);
-    const resolved = ctx.mobile.resolveGroups(commaList(requiredText(fields, 'groups')));
+    const resolved = ctx.mobile.groups.resolve(commaList(requiredText(fields, 'groups')));
     if (resolved.groups.length === 0)
       throw invalid('groups', `no such group: ${resolved.invalid.join(', ')}`);
-    const invited = ctx.mobile.invite(
+    const invited = ctx.mobile.invites.inviteGroups(
       actorOf(request),
       build,
       resolved.groups,

@@ -11,13 +11,13 @@ export function groupRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get('/api/1/groups', async () => ({ status: 'ok', groups: ctx.mobile.data.groups.map(groupView) }));
 
   app.get<{ Params: Params }>('/api/1/groups/:groupId', async (request) => {
-    const group = ctx.mobile.group(idParam('group-id', request.params.groupId));
+    const group = ctx.mobile.groups.get(idParam('group-id', request.params.groupId));
     return { status: 'ok', group: groupView(group) };
   });
 
   app.get<{ Params: Params; Querystring: Query }>('/api/1/groups/:groupId/testers', async (request) => {
-    const group = ctx.mobile.group(idParam('group-id', request.params.groupId));
-    const page = paginate(ctx.mobile.members(group), request.query, 50, 200);
+    const group = ctx.mobile.groups.get(idParam('group-id', request.params.groupId));
+    const page = paginate(ctx.mobile.groups.members(group), request.query, 50, 200);
     return {
       status: 'ok',
       testers: page.items.map((tester) => ({ email: tester.email })),
@@ -26,8 +26,8 @@ export function groupRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.get<{ Params: Params; Querystring: Query }>('/api/1/groups/:groupId/projects', async (request) => {
-    const group = ctx.mobile.group(idParam('group-id', request.params.groupId));
-    const page = paginate(ctx.mobile.groupProjects(group), request.query, 25, 100);
+    const group = ctx.mobile.groups.get(idParam('group-id', request.params.groupId));
+    const page = paginate(ctx.mobile.projects.ofGroup(group), request.query, 25, 100);
     return {
       status: 'ok',
       projects: page.items.map((project) => ({ id: project.id, name: project.name })),

@@ -10,12 +10,12 @@ type Params = Record<string, string>;
 export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get('/api/1/projects', async (request) => {
     const base = baseUrl(request);
-    return { status: 'ok', projects: ctx.mobile.projects().map((project) => projectV1(base, project)) };
+    return { status: 'ok', projects: ctx.mobile.projects.list().map((project) => projectV1(base, project)) };
   });
 
   app.get<{ Querystring: Query }>('/api/2/projects', async (request) => {
     const base = baseUrl(request);
-    const page = paginate(ctx.mobile.projects(), request.query, 25, 100);
+    const page = paginate(ctx.mobile.projects.list(), request.query, 25, 100);
     return {
       status: 'ok',
       projects: page.items.map((project) => projectV2Item(base, project)),
@@ -24,14 +24,14 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
   });
 
   app.get<{ Params: Params }>('/api/2/projects/:projectId', async (request) => {
-    const project = ctx.mobile.project(idParam('project-id', request.params.projectId));
+    const project = ctx.mobile.projects.get(idParam('project-id', request.params.projectId));
     return { status: 'ok', project: projectV2(baseUrl(request), project) };
   });
 
   app.get<{ Params: Params; Querystring: Query }>('/api/2/projects/:projectId/builds', async (request) => {
     const store = ctx.mobile;
-    const project = store.project(idParam('project-id', request.params.projectId));
-    const page = paginate(store.buildsOf(project.id), request.query, 25, 100);
+    const project = store.projects.get(idParam('project-id', request.params.projectId));
+    const page = paginate(store.projects.buildsOf(project.id), request.query, 25, 100);
     const base = baseUrl(request);
     return {
       status: 'ok',
@@ -42,8 +42,8 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
 
   app.get<{ Params: Params; Querystring: Query }>('/api/2/projects/:projectId/testers', async (request) => {
     const store = ctx.mobile;
-    const project = store.project(idParam('project-id', request.params.projectId));
-    const page = paginate(store.projectTesters(project.id), request.query, 50, 200);
+    const project = store.projects.get(idParam('project-id', request.params.projectId));
+    const page = paginate(store.projects.testersOf(project.id), request.query, 50, 200);
     return {
       status: 'ok',
       testers: page.items.map((tester) => ({ id: tester.id, email: tester.email })),
@@ -53,18 +53,18 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
 
   app.get<{ Params: Params }>('/api/1/projects/:projectId/builds', async (request) => {
     const store = ctx.mobile;
-    const project = store.project(idParam('project-id', request.params.projectId));
+    const project = store.projects.get(idParam('project-id', request.params.projectId));
     const base = baseUrl(request);
     return {
       status: 'ok',
-      builds: store.buildsOf(project.id).map((build) => buildV1(base, store, project, build)),
+      builds: store.projects.buildsOf(project.id).map((build) => buildV1(base, store, project, build)),
     };
   });
 
   app.get<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId', async (request) => {
     const store = ctx.mobile;
-    const project = store.project(idParam('project-id', request.params.projectId));
-    const build = store.build(project.id, idParam('build-id', request.params.buildId));
+    const project = store.projects.get(idParam('project-id', request.params.projectId));
+    const build = store.projects.build(project.id, idParam('build-id', request.params.buildId));
     return { status: 'ok', build: buildV1(baseUrl(request), store, project, build) };
   });
 }

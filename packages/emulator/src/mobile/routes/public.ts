@@ -34,7 +34,7 @@ function buildForCode(ctx: EmulatorContext, code: string): Build {
   }
   const direct = store.data.builds.find((candidate) => candidate.code === code);
   const project = store.data.projects.find((candidate) => candidate.code === code);
-  const build = direct ?? (project ? store.buildsOf(project.id)[0] : undefined);
+  const build = direct ?? (project ? store.projects.buildsOf(project.id)[0] : undefined);
   if (!build) throw notFound('landing page');
   if (!invite && build.landingPageMode !== 'open')
     throw new MobileError(401, 5, 'This landing page requires login');

@@ -18,7 +18,7 @@ function emailsOf(request: FastifyRequest): string[] {
 }
 
 function memberList(ctx: EmulatorContext, group: Group) {
-  return ctx.mobile.members(group).map((tester) => ({ email: tester.email }));
+  return ctx.mobile.groups.members(group).map((tester) => ({ email: tester.email }));
 }
 
 export function testerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -41,30 +41,30 @@ export function testerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/api/1/testers', async (request) => {
     const fields = fieldsOf(request);
     const group = text(fields, 'group')?.trim() || undefined;
-    ctx.mobile.addTesters(actorOf(request), commaList(text(fields, 'email')), group);
+    ctx.mobile.testers.add(actorOf(request), commaList(text(fields, 'email')), group);
     return { status: 'ok' };
   });
 
   app.get<{ Params: Params }>('/api/1/testers/:testerId', async (request) => {
-    const tester = ctx.mobile.tester(idParam('tester-id', request.params.testerId));
+    const tester = ctx.mobile.testers.get(idParam('tester-id', request.params.testerId));
     return { status: 'ok', tester: testerSingle(ctx.mobile, tester) };
   });
 
   app.post<{ Params: Params }>('/api/1/testers/:testerId/block', async (request) => {
-    const tester = ctx.mobile.tester(idParam('tester-id', request.params.testerId));
-    ctx.mobile.setBlocked(actorOf(request), tester, true);
+    const tester = ctx.mobile.testers.get(idParam('tester-id', request.params.testerId));
+    ctx.mobile.testers.setBlocked(actorOf(request), tester, true);
     return { status: 'ok' };
   });
 
   app.delete<{ Params: Params }>('/api/1/testers/:testerId/block', async (request) => {
-    const tester = ctx.mobile.tester(idParam('tester-id', request.params.testerId));
-    ctx.mobile.setBlocked(actorOf(request), tester, false);
+    const tester = ctx.mobile.testers.get(idParam('tester-id', request.params.testerId));
+    ctx.mobile.testers.setBlocked(actorOf(request), tester, false);
     return { status: 'ok' };
   });
 
   app.delete<{ Params: Params }>('/api/1/testers/:testerId', async (request) => {
-    const tester = ctx.mobile.tester(idParam('tester-id', request.params.testerId));
-    ctx.mobile.deleteTester(actorOf(request), tester);
+    const tester = ctx.mobile.testers.get(idParam('tester-id', request.params.testerId));
+    ctx.mobile.testers.delete(actorOf(request), tester);
     return { status: 'ok' };
   });
 
@@ -80,22 +80,22 @@ export function testerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   app.post('/api/1/testers/groups', async (request) => {
     const name = requiredText(fieldsOf(request), 'groupName');
-    const group = ctx.mobile.createGroup(actorOf(request), name);
+    const group = ctx.mobile.groups.create(actorOf(request), name);
     return { status: 'ok', id: String(group.id), name: group.name };
   });
 
   app.post<{ Params: Params }>('/api/1/testers/groups/:groupId', async (request) => {
-    const group = ctx.mobile.group(idParam('group-id', request.params.groupId));
-    ctx.mobile.addMembers(actorOf(request), group, emailsOf(request));
+    const group = ctx.mobile.groups.get(idParam('group-id', request.params.groupId));
+    ctx.mobile.testers.addToGroup(actorOf(request), group, emailsOf(request));
     return { status: 'ok', testers: memberList(ctx, group) };
   });
 
   app.delete<{ Params: Params }>('/api/1/testers/groups/:groupId', async (request) => {
     const store = ctx.mobile;
-    const group = store.group(idParam('group-id', request.params.groupId));
+    const group = store.groups.get(idParam('group-id', request.params.groupId));
     const emails = emailsOf(request).map((email) => email.toLowerCase());
     const ids = store.data.testers.filter((t) => emails.includes(t.email.toLowerCase())).map((t) => t.id);
-    store.removeMembers(actorOf(request), group, ids);
+    store.groups.removeMembers(actorOf(request), group, ids);
     return { status: 'ok', testers: memberList(ctx, group) };
   });
 }

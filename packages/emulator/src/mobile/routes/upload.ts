@@ -19,7 +19,7 @@ import { newStoredFile, removeStored, storedPath } from '../files.ts';
 import { commaList, isOn } from '../format.ts';
 import type { Build, MobileAccount, Project } from '../model.ts';
 import { InvalidPackageError, readPackageInfo, type PackageInfo } from '../package-info.ts';
-import type { Actor } from '../store.ts';
+import type { Actor } from '../store/audits.ts';
 import { baseUrl, buildDownloadUrl, iconUrl } from '../views.ts';
 
 interface StoredUpload {
@@ -49,10 +49,10 @@ function uploadAccount(
   request: FastifyRequest,
   apiKey: string | undefined,
 ): MobileAccount {
-  const bearer = oidcAccount(ctx.mobile, request);
+  const bearer = oidcAccount(ctx.mobile.accounts, request);
   if (bearer) return bearer;
   if (!apiKey) throw new MobileError(401, CODE.missingParameter, 'Missing parameter: api_key');
-  const account = ctx.mobile.accountByApiKey(apiKey);
+  const account = ctx.mobile.accounts.byApiKey(apiKey);
   if (!account) throw new MobileError(401, CODE.invalidApiKey, 'Invalid API key');
   return account;
 }
@@ -154,7 +154,7 @@ export function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       for (const [name, value] of Object.entries(fields)) {
         if (name.startsWith('metadata.') && name.length > 'metadata.'.length) metadata[name.slice(9)] = value;
       }
-      const { project, build } = ctx.mobile.addBuild(actor, {
+      const { project, build } = ctx.mobile.builds.add(actor, {
         appName: appNameField ?? info.appName ?? info.packageName,
         appVersion: info.appVersion,
         appVersionCode: info.appVersionCode,

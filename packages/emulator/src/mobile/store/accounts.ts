@@ -1,0 +1,41 @@
+/** The accounts that call the interface: finding them by credential, and what they may do. */
+import { timingSafeEqual } from 'node:crypto';
+import type { MobileAccount, MobileData } from '../model.ts';
+
+function sameSecret(given: string, expected: string | undefined): boolean {
+  if (expected === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export class MobileAccounts {
+  readonly #data: MobileData;
+
+  constructor(data: MobileData) {
+    this.#data = data;
+  }
+
+  byApiKey(apiKey: string, email?: string): MobileAccount | undefined {
+    return this.#data.accounts.find(
+      (account) => (email === undefined || account.email === email) && sameSecret(apiKey, account.apiKey),
+    );
+  }
+
+  byOidc(token: string, configKey: string): MobileAccount | undefined {
+    return this.#data.accounts.find(
+      (account) => sameSecret(token, account.oidcToken) && sameSecret(configKey, account.oidcConfigKey),
+    );
+  }
+}
+
+/** Whether the account may change builds of this project (`<id>:rw` or `*:rw`). */
+export function canWrite(account: MobileAccount, projectId: number): boolean {
+  return account.permissions.some((entry) => entry === '*:rw' || entry === `${projectId}:rw`);
+}
+
+/** Admin permissions with all-projects access, which the v2 audits require. */
+export function isAllProjectsAdmin(account: MobileAccount): boolean {
+  const admin = ['account-owner', 'account-manager', 'admin'].includes(account.role);
+  return admin && account.permissions.some((entry) => entry.startsWith('*:'));
+}

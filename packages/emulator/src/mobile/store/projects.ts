@@ -1,0 +1,64 @@
+/**
+ * Projects as the account sees them (listed while they have a build): their builds, and the
+ * groups and testers that reach them.
+ */
+import { notFound } from '../errors.ts';
+import type { Build, Group, MobileData, Project, Tester } from '../model.ts';
+import type { MobileGroups } from './groups.ts';
+
+export class MobileProjects {
+  readonly #data: MobileData;
+  readonly #groups: MobileGroups;
+
+  constructor(data: MobileData, groups: MobileGroups) {
+    this.#data = data;
+    this.#groups = groups;
+  }
+
+  /** Projects that still have a build, oldest first. */
+  list(): Project[] {
+    return this.#data.projects.filter((project) => this.buildsOf(project.id).length > 0);
+  }
+
+  get(id: number): Project {
+    const project = this.#data.projects.find((candidate) => candidate.id === id);
+    if (!project || this.buildsOf(id).length === 0) throw notFound(`project ${id}`);
+    return project;
+  }
+
+  /** Builds of a project, newest first. */
+  buildsOf(projectId: number): Build[] {
+    return this.#data.builds.filter((build) => build.projectId === projectId).sort((a, b) => b.id - a.id);
+  }
+
+  build(projectId: number, buildId: number): Build {
+    const build = this.#data.builds.find(
+      (candidate) => candidate.id === buildId && candidate.projectId === projectId,
+    );
+    if (!build) throw notFound(`build ${buildId} of project ${projectId}`);
+    return build;
+  }
+
+  /** Projects whose builds give this group access. */
+  ofGroup(group: Group): Project[] {
+    return this.list().filter((project) =>
+      this.buildsOf(project.id).some((build) =>
+        [...build.groups, ...build.projectGroups].some(
+          (name) => name.toLowerCase() === group.name.toLowerCase(),
+        ),
+      ),
+    );
+  }
+
+  /** Testers who can reach a project: invited to one of its builds or members of one of its groups. */
+  testersOf(projectId: number): Tester[] {
+    const ids = new Set<number>();
+    for (const build of this.buildsOf(projectId)) {
+      for (const invite of this.#data.invites) if (invite.buildId === build.id) ids.add(invite.testerId);
+      for (const name of [...build.groups, ...build.projectGroups]) {
+        for (const id of this.#groups.byName(name)?.testerIds ?? []) ids.add(id);
+      }
+    }
+    return this.#data.testers.filter((tester) => ids.has(tester.id));
+  }
+}
