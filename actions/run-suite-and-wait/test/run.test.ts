@@ -272,7 +272,7 @@ describe('run-suite-and-wait run', () => {
     expect(result.outputs).toMatchObject({ total: 1, passed: 0, failed: 0 });
     expect(result.outputs['build-name']).toMatch(/^Test cases #7\.2/);
     expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(1);
-    expect(result.summary).toContain('1 jobs, 0 passed, 0 failed, 1 queued');
+    expect(result.summary).toContain('1 job, 0 passed, 0 failed, 1 queued');
     expect(result.summary).toContain(
       'Starting the runs ended after 1 case run(s) were queued; their jobs were not followed.',
     );

@@ -143,7 +143,11 @@ export function renderJobsSummary(report: JobsReport): string {
   const text = safeText;
   const parts: string[] = [`<h2>${text(report.title)}</h2>`];
   if (report.buildName) parts.push(`<p>Build: <code>${text(report.buildName)}</code></p>`);
-  const totals = [`${tally.total} jobs`, `${tally.passed} passed`, `${tally.failed} failed`];
+  const totals = [
+    `${tally.total} job${tally.total === 1 ? '' : 's'}`,
+    `${tally.passed} passed`,
+    `${tally.failed} failed`,
+  ];
   if (tally.running > 0) totals.push(`${tally.running} running`);
   if (tally.queued > 0) totals.push(`${tally.queued} queued`);
   if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
