@@ -45,6 +45,30 @@ const oneUndici: Plugin = {
   },
 };
 
+/**
+ * The runner toolkit's modules do nothing when imported; its packages just do not say so. Marked
+ * free of side effects, what the actions do not call (OIDC tokens with their HTTP client and
+ * undici, platform details with `exec`) is left out instead of loaded at every start.
+ */
+const toolkitWithoutSideEffects: Plugin = {
+  name: 'toolkit-without-side-effects',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'resolved' || !/node_modules[\\/]@actions[\\/](core|http-client|exec|io)[\\/]/.test(args.importer)) {
+        return undefined;
+      }
+      const result = await pluginBuild.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'resolved',
+      });
+      if (result.errors.length > 0) return undefined;
+      return { path: result.path, external: result.external, namespace: result.namespace, sideEffects: false };
+    });
+  },
+};
+
 export async function actionNames(): Promise<string[]> {
   const entries = await readdir(ACTIONS_DIR, { withFileTypes: true });
   return entries
@@ -78,7 +102,7 @@ export function esbuildOptions(names: readonly string[]): BuildOptions {
     charset: 'utf8',
     logLevel: 'warning',
     metafile: true,
-    plugins: [oneUndici],
+    plugins: [toolkitWithoutSideEffects, oneUndici],
     // `debug` (under @actions/artifact) loads its optional colour support inside try/catch;
     // leaving it out keeps the bundles the same whatever else happens to be installed.
     external: ['supports-color'],

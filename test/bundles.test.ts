@@ -6,17 +6,45 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runStep } from '@sauce-actions/action-harness';
+import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS_DIR, actionNames, buildActions, DIST_DIR, ROOT } from '../scripts/build-actions.ts';
 
 const names = await actionNames();
 let outDir: string;
 let fresh: string[];
+let metafile: Metafile;
 
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'bundles-'));
-  fresh = (await buildActions({ outDir })).files;
+  ({ files: fresh, metafile } = await buildActions({ outDir }));
 }, 60_000);
+
+/** Packages only some runs need: none may be loaded when an action starts. */
+const LOADED_ON_FIRST_USE = [
+  'undici',
+  'form-data',
+  'mime-db',
+  'yaml',
+  'xmlbuilder2',
+  '@actions/artifact',
+  '@actions/tool-cache',
+  '@actions/http-client',
+];
+
+/** The source files of every output an entry imports statically, transitively. */
+function loadedAtStart(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (output: string): void => {
+    if (seen.has(output) || !metafile.outputs[output]) return;
+    seen.add(output);
+    for (const imported of metafile.outputs[output].imports) {
+      if (!imported.external && imported.kind !== 'dynamic-import') visit(imported.path);
+    }
+  };
+  visit(path.relative(ROOT, path.join(DIST_DIR, entry)));
+  return [...seen].flatMap((output) => Object.keys(metafile.outputs[output]?.inputs ?? {}));
+}
 
 afterAll(async () => {
   await rm(outDir, { recursive: true, force: true });
@@ -62,6 +90,15 @@ describe('committed bundles', () => {
       ).toBe(true);
       expect(bundle.includes(ROOT), file).toBe(false);
     }
+  });
+
+  it.each(names)('%s loads its heavy parts only when first used', (name) => {
+    const sources = loadedAtStart(`${name}.js`);
+    expect(sources.some((source) => source.startsWith(`actions/${name}/src/`))).toBe(true);
+    const heavy = sources.filter((source) =>
+      LOADED_ON_FIRST_USE.some((pkg) => source.includes(`node_modules/${pkg}/`)),
+    );
+    expect(heavy).toEqual([]);
   });
 
   it.each(names)('%s runs as the runner runs it, and refuses a missing input by name', async (name) => {

@@ -118,3 +118,12 @@ function readStartSettings(read: InputReader): StartSettings {
     statusAddress: checkAddress(read.string('status-address') ?? 'localhost:8032'),
   };
 }
+
+/** The post step's inputs: only the connection, since the saved state says what to stop. */
+export interface PostInputs {
+  connection: SauceConnection;
+}
+
+export function readPostInputs(read: InputReader): PostInputs {
+  return { connection: readSauceConnection(read) };
+}

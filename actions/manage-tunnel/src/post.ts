@@ -1,23 +1,18 @@
 /** The post step: runs after the job's steps, whatever their outcome, to stop what the step left. */
 import {
-  readSauceConnection,
   type ActionResult,
   type PostDefinition,
-  type SauceConnection,
   type StepDeps,
   type StepState,
 } from '@sauce-actions/action-kit';
 import { cleanUp } from './cleanup.ts';
+import { readPostInputs, type PostInputs } from './inputs.ts';
 import { cleanupSummary } from './report.ts';
 import { hasCleanup, parseCleanup, STATE_KEY } from './state.ts';
 import type { TunnelApi } from './tunnels.ts';
 
 /** Time Sauce Connect has to shut its tunnel down after SIGINT before it is killed. */
 const STOP_GRACE_MS = 20_000;
-
-export interface PostInputs {
-  connection: SauceConnection;
-}
 
 export interface PostDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'state' | 'artifacts'> {
   client: { automation: { tunnels: Pick<TunnelApi, 'get' | 'delete'> } };
@@ -26,8 +21,7 @@ export interface PostDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' |
 export const post = {
   title: 'Manage tunnel: cleanup',
   hasWork: (state: StepState): boolean => hasCleanup(parseCleanup(state.get(STATE_KEY))),
-  // Only the connection: the state says what to stop.
-  readInputs: (read) => ({ connection: readSauceConnection(read) }),
+  readInputs: readPostInputs,
   run: runPost,
 } satisfies PostDefinition<PostInputs>;
 

@@ -9,9 +9,7 @@ import {
   type StepDeps,
 } from '@sauce-actions/action-kit';
 import { withDeadline } from '@sauce-actions/action-kit/cancellation';
-import { hostEnvironment } from './environment.ts';
 import type { FindInputs, StartInputs, TunnelInputs } from './inputs.ts';
-import type { Environment } from './launch.ts';
 import { tunnelOutputs, tunnelSummary, type TunnelOutputs, type TunnelReport } from './report.ts';
 import { logFilePath, startTunnel } from './start.ts';
 import { serializeCleanup, STATE_KEY, type CleanupState } from './state.ts';
@@ -21,11 +19,9 @@ import { waitForTunnel } from './wait.ts';
 
 export interface TunnelDeps extends Pick<
   StepDeps,
-  'logger' | 'signal' | 'clock' | 'tempDir' | 'state' | 'artifacts' | 'tools'
+  'logger' | 'signal' | 'clock' | 'tempDir' | 'state' | 'artifacts' | 'tools' | 'env'
 > {
   client: { automation: { tunnels: Pick<TunnelApi, 'list' | 'delete'> } };
-  /** The environment Sauce Connect starts from; the host's own when not given. */
-  env?: Environment;
 }
 
 export async function run(inputs: TunnelInputs, deps: TunnelDeps): Promise<ActionResult<TunnelOutputs>> {
@@ -159,7 +155,7 @@ async function startOperation(inputs: StartInputs, deps: TunnelDeps, report: Tun
       artifacts: deps.artifacts,
       tools: deps.tools,
       tunnels: deps.client.automation.tunnels,
-      env: deps.env ?? hostEnvironment(),
+      env: deps.env,
       saveCleanup: (state) => saveCleanup(deps, state),
     });
     report.tunnel = started.tunnel;

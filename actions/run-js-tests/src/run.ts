@@ -2,7 +2,6 @@
 import path from 'node:path';
 import {
   abortReasonOf,
-  ActionError,
   describeFailure,
   type ActionResult,
   type Failure,
@@ -169,27 +168,21 @@ async function runUntil(
 
 /** The test ids, one per platform in their order; a failed start fails before anything was done. */
 async function start(inputs: JsTestsInputs, deps: JsTestsDeps, signal: AbortSignal): Promise<unknown> {
-  try {
-    const answer = await deps.client.automation.jsTests.start(
-      {
-        platforms: inputs.platforms,
-        url: inputs.url,
-        framework: inputs.framework,
-        ...(inputs.tunnelName !== undefined ? { tunnelIdentifier: inputs.tunnelName } : {}),
-        ...(inputs.build !== undefined ? { build: inputs.build } : {}),
-        ...(inputs.name !== undefined ? { name: inputs.name } : {}),
-        ...(inputs.tags.length > 0 ? { tags: inputs.tags } : {}),
-        ...(inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {}),
-        ...(Object.keys(inputs.capabilities).length > 0 ? { capabilities: inputs.capabilities } : {}),
-      },
-      { signal },
-    );
-    return answer['js tests'];
-  } catch (error) {
-    // Described here, where the step's deadline tells a timeout from a cancellation.
-    const failure = describeFailure(error, signal);
-    throw new ActionError(failure.kind, failure.message, { cause: error });
-  }
+  const answer = await deps.client.automation.jsTests.start(
+    {
+      platforms: inputs.platforms,
+      url: inputs.url,
+      framework: inputs.framework,
+      ...(inputs.tunnelName !== undefined ? { tunnelIdentifier: inputs.tunnelName } : {}),
+      ...(inputs.build !== undefined ? { build: inputs.build } : {}),
+      ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+      ...(inputs.tags.length > 0 ? { tags: inputs.tags } : {}),
+      ...(inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {}),
+      ...(Object.keys(inputs.capabilities).length > 0 ? { capabilities: inputs.capabilities } : {}),
+    },
+    { signal },
+  );
+  return answer['js tests'];
 }
 
 /** Test ids that cannot be matched to the platforms: nothing can be followed. */

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ActionError, CancelledError, recordingLogger, systemClock } from '@sauce-actions/action-kit';
+import { CancelledError, describeFailure, recordingLogger, systemClock } from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
 import { ApiError, SauceClient, type JsTestStatusAnswer } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
@@ -302,9 +302,10 @@ describe('run-js-tests run', () => {
   it('fails before anything is done when the start is refused', async () => {
     const d = deps(clientOf(emulator, 'wrong-key'));
     const error = await run(inputs(), d).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ActionError);
-    expect((error as ActionError).kind).toBe('refused');
-    expect((error as ActionError).message).toContain('The credentials were refused');
+    expect(error).toBeInstanceOf(ApiError);
+    const failure = describeFailure(error, d.signal);
+    expect(failure.kind).toBe('refused');
+    expect(failure.message).toContain('The credentials were refused');
   });
 
   it('fails as service trouble when the start answers with the wrong number of test ids', async () => {

@@ -82,6 +82,8 @@ export interface StepDeps {
   workflow: WorkflowRun;
   artifacts: Artifacts;
   tools: ToolCache;
+  /** The environment a child process the step starts begins from (proxy settings, PATH). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ActionDeps extends StepDeps {

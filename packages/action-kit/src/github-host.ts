@@ -89,10 +89,13 @@ async function publish(title: string, result: ActionResult): Promise<void> {
   }
   for (const annotation of result.annotations) {
     const properties = annotation.title !== undefined ? { title: redactSecrets(annotation.title) } : {};
-    core[annotation.level](redactSecrets(annotation.message), properties);
+    annotate[annotation.level](redactSecrets(annotation.message), properties);
   }
   if (result.failure) core.setFailed(result.failure.message);
 }
+
+/** Named one by one: a computed `core[level]` would keep every part of the toolkit in the bundles. */
+const annotate = { error: core.error, warning: core.warning, notice: core.notice };
 
 /** The runner cancels with SIGINT, then SIGTERM, then kills: listening keeps the process alive to clean up. */
 function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
@@ -142,6 +145,7 @@ function stepDeps(signal: AbortSignal): StepDeps {
     },
     artifacts: githubArtifacts,
     tools: githubToolCache,
+    env,
   };
 }
 

@@ -38,6 +38,7 @@ export function testStepDeps(overrides: Partial<StepDeps> = {}): TestStepDeps {
     workflow: {},
     artifacts: { upload: async () => undefined },
     tools: noToolCache,
+    env: process.env,
     ...overrides,
   } as TestStepDeps;
 }

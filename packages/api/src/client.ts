@@ -15,7 +15,8 @@ import {
   type MobileRegion,
 } from './core/regions.ts';
 import type { RetryPolicy } from './core/retry.ts';
-import { createDispatcher, HttpTransport, type Logger, type Timeouts } from './core/transport.ts';
+import { ConnectionPools } from './core/pools.ts';
+import { DEFAULT_TIMEOUTS, HttpTransport, type Logger, type Timeouts } from './core/transport.ts';
 import { MobileClient } from './mobile/index.ts';
 
 export interface SauceClientOptions {
@@ -58,20 +59,21 @@ export class SauceClient {
   readonly authoring: AuthoringClient;
   readonly mobile: MobileClient;
   readonly automation: AutomationClient;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #pools: ConnectionPools;
   readonly #region: AutomationRegion;
   readonly #dashboardUrl: string | undefined;
 
   constructor(options: SauceClientOptions = {}) {
     checkOptions(options);
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? createDispatcher(options.timeouts);
+    this.#pools = new ConnectionPools({
+      dispatcher: options.dispatcher,
+      connectMs: options.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
+    });
     this.#region = options.region ?? 'us-west-1';
     this.#dashboardUrl = options.dashboardUrl ?? options.apiUrl;
 
     const shared = {
-      dispatcher: this.#dispatcher,
+      pools: this.#pools,
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
@@ -124,7 +126,7 @@ export class SauceClient {
 
   /** Closes the connection pools when the client created them. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    await this.#pools.close();
   }
 }
 

@@ -133,7 +133,7 @@ describe('SauceClient', () => {
     await c.mobile.http.send({ operation: 'c', method: 'GET', path: '/api/1/c' });
     expect(server.requests).toHaveLength(3);
     expect(server.connections).toBe(1);
-    expect(c.automation.http.dispatcher).toBe(c.mobile.uploadHttp.dispatcher);
+    expect(c.automation.http.pools).toBe(c.mobile.uploadHttp.pools);
     await c.close();
     await expect(c.automation.http.send({ operation: 'd', method: 'GET', path: '/x' })).rejects.toThrow();
   });

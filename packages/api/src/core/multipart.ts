@@ -6,7 +6,7 @@ import { createReadStream, ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
-import FormData from 'form-data';
+import type FormData from 'form-data';
 import type { RequestBody } from './transport.ts';
 
 export interface MultipartFile {
@@ -33,11 +33,13 @@ export async function multipartBody(
   onProgress?: (progress: UploadProgress) => void,
 ): Promise<StreamBody> {
   const sizes = await Promise.all(files.map(async (file) => (await stat(file.path)).size));
+  // Loaded by the first upload only; a CommonJS package loaded on demand is its default export.
+  const Form = (await import('form-data')).default;
   const boundary = `----sauce-actions-${crypto.randomUUID()}`;
 
   /** The form, with file parts read from disk, or with empty stand-ins when only measuring. */
   const build = (measure: boolean): { form: FormData; streams: ReadStream[] } => {
-    const form = new FormData();
+    const form = new Form();
     const streams: ReadStream[] = [];
     form.setBoundary(boundary);
     for (const [name, value] of fields) form.append(name, value);

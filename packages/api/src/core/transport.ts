@@ -4,10 +4,11 @@
  * retries where repeating is safe, and errors that never carry a credential.
  */
 import type { Readable } from 'node:stream';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { authHeaders, redact, redactDeep, secretsOf, type Credentials } from './credentials.ts';
 import { AttemptTimer, readText } from './deadline.ts';
 import { ApiError, reasonPhrase, serviceErrorOf, TransportError } from './errors.ts';
+import { ConnectionPools, loadUndici } from './pools.ts';
 import { backoffDelay, retryPolicy, serverDelayMs, sleep, type RetryPolicy } from './retry.ts';
 import { trimTrailingSlash } from './regions.ts';
 import { USER_AGENT } from './version.ts';
@@ -83,6 +84,8 @@ export interface TransportOptions {
   credentials?: Credentials;
   /** An undici dispatcher (Agent, ProxyAgent, MockAgent). Default: one per transport, honouring HTTP(S)_PROXY and NO_PROXY. */
   dispatcher?: Dispatcher;
+  /** Pools shared with other transports of a client; they win over `dispatcher`. */
+  pools?: ConnectionPools;
   retry?: Partial<RetryPolicy>;
   timeouts?: Partial<Timeouts>;
   logger?: Logger;
@@ -109,14 +112,6 @@ const NOT_SENT_CODES = new Set([
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** Creates the default dispatcher: keep-alive pools per origin, proxies from the environment. */
-export function createDispatcher(timeouts: Partial<Timeouts> = {}): Dispatcher {
-  return new EnvHttpProxyAgent({
-    connect: { timeout: timeouts.connectMs ?? DEFAULT_TIMEOUTS.connectMs },
-    keepAliveTimeout: 4_000,
-  });
-}
-
 export class HttpTransport {
   readonly baseUrl: string;
   readonly credentials: Credentials | undefined;
@@ -124,8 +119,8 @@ export class HttpTransport {
   readonly timeouts: Timeouts;
   readonly logger: Logger;
   readonly userAgent: string;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #pools: ConnectionPools;
+  readonly #ownsPools: boolean;
 
   constructor(options: TransportOptions) {
     this.baseUrl = trimTrailingSlash(stripUserInfo(options.baseUrl));
@@ -134,8 +129,10 @@ export class HttpTransport {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.logger = options.logger ?? silentLogger;
     this.userAgent = options.userAgent ?? USER_AGENT;
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? createDispatcher(this.timeouts);
+    this.#ownsPools = options.pools === undefined;
+    this.#pools =
+      options.pools ??
+      new ConnectionPools({ dispatcher: options.dispatcher, connectMs: this.timeouts.connectMs });
   }
 
   /** A transport for another base address sharing this one's dispatcher, policy and logger. */
@@ -143,7 +140,7 @@ export class HttpTransport {
     return new HttpTransport({
       baseUrl,
       ...(credentials ? { credentials } : {}),
-      dispatcher: this.#dispatcher,
+      pools: this.#pools,
       retry: this.retry,
       timeouts: this.timeouts,
       logger: this.logger,
@@ -151,13 +148,13 @@ export class HttpTransport {
     });
   }
 
-  get dispatcher(): Dispatcher {
-    return this.#dispatcher;
+  get pools(): ConnectionPools {
+    return this.#pools;
   }
 
   /** Closes the connection pools when this transport created them. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsPools) await this.#pools.close();
   }
 
   /** Sends a request and reads the answer as JSON (default), text, a stream or nothing. */
@@ -171,6 +168,7 @@ export class HttpTransport {
     const idempotent = spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method);
     const timeouts = { ...this.timeouts, ...spec.timeouts };
 
+    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
     for (let attempt = 0; ; attempt++) {
       if (spec.signal?.aborted) throw this.#transportError(spec, displayUrl, spec.signal.reason, secrets);
       const started = performance.now();
@@ -181,7 +179,7 @@ export class HttpTransport {
         const { body, headers: bodyHeaders } = encodeBody(spec.body);
         response = await request(url, {
           method: spec.method,
-          dispatcher: this.#dispatcher,
+          dispatcher,
           headers: {
             'user-agent': this.userAgent,
             accept: spec.responseType === 'stream' ? '*/*' : 'application/json',

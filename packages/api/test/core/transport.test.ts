@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, TransportError } from '../../src/index.ts';
 import { BasicCredentials, BearerCredentials } from '../../src/core/credentials.ts';
-import { createDispatcher, HttpTransport, queryString, segment } from '../../src/core/transport.ts';
+import { createDispatcher } from '../../src/core/pools.ts';
+import { HttpTransport, queryString, segment } from '../../src/core/transport.ts';
 import { PACKAGE_VERSION, USER_AGENT } from '../../src/core/version.ts';
 import { json, startServer, stopAll } from '../support/server.ts';
 
@@ -222,7 +223,7 @@ describe('connections', () => {
     await other.send({ operation: 'b', method: 'GET', path: '/b' });
     expect(server.requests.map((request) => request.url)).toEqual(['/a', '/prefix/b']);
     expect(server.connections).toBe(1);
-    expect(other.dispatcher).toBe(http.dispatcher);
+    expect(other.pools).toBe(http.pools);
   });
 });
 
@@ -246,7 +247,8 @@ describe('proxy from the environment', () => {
     const target = await startServer((_request, response) => json(response, 200, { from: 'target' }));
     const proxy = await startServer((_request, response) => json(response, 200, { from: 'proxy' }));
     setProxyEnvironment(proxy.url);
-    const http = transport(target.url, { dispatcher: createDispatcher() });
+    const dispatcher = await createDispatcher(10_000);
+    const http = transport(target.url, { dispatcher });
     transports.push(http);
     const answer = await http.send({ operation: 'probe', method: 'GET', path: '/x', query: { a: 1 } });
     expect(answer.body).toEqual({ from: 'proxy' });
@@ -255,7 +257,7 @@ describe('proxy from the environment', () => {
     ]);
     expect(proxy.requests[0]?.headers.authorization).toMatch(/^Basic /);
     expect(target.requests).toHaveLength(0);
-    await http.dispatcher.close();
+    await dispatcher.close();
   });
 
   it('bypasses the proxy for hosts in NO_PROXY', async () => {

@@ -1,0 +1,46 @@
+/**
+ * The connection pools the transports of one client share, made on the first request. undici is
+ * the largest part of the client: loaded with the pools, a program that stops before its first
+ * request (a step refusing its inputs) never pays for it.
+ */
+import type * as UndiciModule from 'undici';
+import type { Dispatcher } from 'undici';
+
+export type Undici = typeof UndiciModule;
+
+let undici: Promise<Undici> | undefined;
+
+/** undici, loaded once. A CommonJS package loaded on demand is its default export, bundled or not. */
+export function loadUndici(): Promise<Undici> {
+  undici ??= import('undici').then((loaded) => (loaded as unknown as { default: Undici }).default);
+  return undici;
+}
+
+/** The default dispatcher: keep-alive pools per origin, proxies from HTTP(S)_PROXY and NO_PROXY. */
+export async function createDispatcher(connectMs: number): Promise<Dispatcher> {
+  const { EnvHttpProxyAgent } = await loadUndici();
+  return new EnvHttpProxyAgent({ connect: { timeout: connectMs }, keepAliveTimeout: 4_000 });
+}
+
+export class ConnectionPools {
+  readonly #given: Dispatcher | undefined;
+  readonly #connectMs: number;
+  #made: Promise<Dispatcher> | undefined;
+
+  /** `dispatcher`: one of the caller's (a proxy, a mock), used as it is and closed by the caller. */
+  constructor(options: { dispatcher?: Dispatcher | undefined; connectMs: number }) {
+    this.#given = options.dispatcher;
+    this.#connectMs = options.connectMs;
+  }
+
+  dispatcher(): Promise<Dispatcher> {
+    if (this.#given) return Promise.resolve(this.#given);
+    this.#made ??= createDispatcher(this.#connectMs);
+    return this.#made;
+  }
+
+  /** Closes the pools made here; a given dispatcher is its owner's to close. */
+  async close(): Promise<void> {
+    if (this.#made) await (await this.#made).close();
+  }
+}
