@@ -30,7 +30,9 @@ try {
   console.log(
     `\none build of ${names.length} actions: ${files.length} files, ${kib(total)} in all, ${buildMs.toFixed(0)} ms; Node ${process.version}, ${runs} start-ups each, load average ${os.loadavg()[0]?.toFixed(2)}\n`,
   );
-  console.log('| action | loaded at start | loaded on first use | start-up median | bare node median | above bare node |');
+  console.log(
+    '| action | loaded at start | loaded on first use | start-up median | bare node median | above bare node |',
+  );
   console.log('|---|---|---|---|---|---|');
   const cwd = await mkdtemp(path.join(work, 'cwd-'));
   for (const name of names) {
@@ -95,5 +97,7 @@ function median(values: number[]): number {
 }
 
 function kib(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(2)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(2)} MiB`
+    : `${(bytes / 1024).toFixed(0)} KiB`;
 }

@@ -54,7 +54,10 @@ const toolkitWithoutSideEffects: Plugin = {
   name: 'toolkit-without-side-effects',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData === 'resolved' || !/node_modules[\\/]@actions[\\/](core|http-client|exec|io)[\\/]/.test(args.importer)) {
+      if (
+        args.pluginData === 'resolved' ||
+        !/node_modules[\\/]@actions[\\/](core|http-client|exec|io)[\\/]/.test(args.importer)
+      ) {
         return undefined;
       }
       const result = await pluginBuild.resolve(args.path, {
@@ -64,7 +67,12 @@ const toolkitWithoutSideEffects: Plugin = {
         pluginData: 'resolved',
       });
       if (result.errors.length > 0) return undefined;
-      return { path: result.path, external: result.external, namespace: result.namespace, sideEffects: false };
+      return {
+        path: result.path,
+        external: result.external,
+        namespace: result.namespace,
+        sideEffects: false,
+      };
     });
   },
 };

@@ -2,7 +2,6 @@
 import { existsSync } from 'node:fs';
 import {
   abortReasonOf,
-  ActionError,
   describeFailure,
   type ActionResult,
   type Failure,
@@ -76,11 +75,6 @@ async function bounded(
   const deadline = withDeadline(deps.signal, inputs.timeoutMs);
   try {
     await operation(deadline.signal);
-  } catch (error) {
-    // Only this deadline's signal tells that the request was cut short by `timeout`.
-    const failure = describeFailure(error, deadline.signal);
-    if (failure.kind === 'timeout') throw new ActionError('timeout', failure.message, { cause: error });
-    throw error;
   } finally {
     deadline.dispose();
   }
