@@ -69,8 +69,13 @@ interface Contender {
   /** The client's resident memory once ready and at its peak. */
   finish(): Promise<{ idleRss: number; peakRss: number }>;
   ms: number[];
-  emulator?: ListeningProcess;
-  memory?: { idleRss: number; peakRss: number; emulatorIdleRss?: number; emulatorPeakRss?: number };
+  emulator?: ListeningProcess | undefined;
+  memory?: {
+    idleRss: number;
+    peakRss: number;
+    emulatorIdleRss?: number | undefined;
+    emulatorPeakRss?: number | undefined;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -128,16 +128,21 @@ async function runPhases(
     ...options.env,
     ...inputs,
   };
+  // Only the main phase is cancelled; the runner still runs post steps afterwards.
+  const { cancelAfterMs: _cancelAfterMs, ...uncancelled } = options;
   const run = (
     phase: PhaseResult['phase'],
     entry: string,
     extra: Record<string, string>,
   ): Promise<PhaseResult> =>
-    runPhase(phase, path.join(actionDir, entry), { ...env, ...extra }, workspace, runnerTemp, {
-      ...options,
-      // Only the main phase is cancelled; the runner still runs post steps afterwards.
-      ...(phase === 'main' ? {} : { cancelAfterMs: undefined }),
-    });
+    runPhase(
+      phase,
+      path.join(actionDir, entry),
+      { ...env, ...extra },
+      workspace,
+      runnerTemp,
+      phase === 'main' ? options : uncancelled,
+    );
 
   let pre: PhaseResult | undefined;
   if (metadata.runs.pre && condition(metadata.runs['pre-if'], true)) {

@@ -102,7 +102,8 @@ describe('SauceClient', () => {
     );
     expect(basic.automation.username).toBe('alice');
 
-    const bearer = client({ apiKey: undefined, oidcToken: 'tok', oidcConfigKey: 'cfg' });
+    // The token wins over the API key.
+    const bearer = client({ oidcToken: 'tok', oidcConfigKey: 'cfg' });
     expect(bearer.mobile.http.credentials).toBeInstanceOf(BearerCredentials);
     expect(bearer.mobile.uploadHttp.credentials?.authorizationHeader()).toBe('Bearer tok');
 

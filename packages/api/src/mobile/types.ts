@@ -415,5 +415,5 @@ export interface MobileIterateOptions {
   /** Stop after this many items. */
   maxItems?: number;
   signal?: AbortSignal;
-  timeouts?: CallOptions['timeouts'];
+  timeouts?: NonNullable<CallOptions['timeouts']>;
 }

@@ -329,7 +329,11 @@ describe('answers', () => {
         path: '/api/upload/',
         failureOf: (body) => {
           const record = body as { status?: string; code?: number; message?: string };
-          return record.status === 'fail' ? { code: record.code, message: record.message } : undefined;
+          if (record.status !== 'fail') return undefined;
+          return {
+            ...(record.code !== undefined ? { code: record.code } : {}),
+            ...(record.message !== undefined ? { message: record.message } : {}),
+          };
         },
       })
       .catch((error: unknown) => error);

@@ -23,8 +23,8 @@ export function cronProblem(cron: string): string | undefined {
 export interface TimingInput {
   cron: string;
   timezone: string;
-  startDate?: string;
-  endDate?: string;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
   enabled: boolean;
   /** Runs left before maxRuns is reached; null when unlimited. */
   remainingRuns: number | null;

@@ -35,10 +35,10 @@ export function useAuthoringValidation(app: FastifyInstance): void {
     // No body at all is validated as `{}`, so that a required member is still reported missing.
     const check = (data: unknown) => {
       const ok = validate(data ?? {});
-      check.errors = validate.errors;
+      check.errors = validate.errors ?? null;
       return ok;
     };
-    check.errors = validate.errors;
+    check.errors = validate.errors ?? null;
     return check;
   });
 

@@ -24,7 +24,7 @@ export interface NewJobInput {
   /** Build name the job belongs to (the run's build). */
   build: string;
   browser: string;
-  browserVersion?: string;
+  browserVersion?: string | undefined;
   os: string;
   /** Whether the simulated job ends passed (true) or failed (false). */
   passes: boolean;

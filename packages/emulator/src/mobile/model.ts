@@ -5,8 +5,8 @@ export interface MobileAccount {
   id: number;
   email: string;
   apiKey: string;
-  oidcToken?: string;
-  oidcConfigKey?: string;
+  oidcToken?: string | undefined;
+  oidcConfigKey?: string | undefined;
   role: MobileRole;
   permissions: string[];
 }
@@ -36,7 +36,7 @@ export interface Build {
   fileName: string;
   storedFile: string;
   fileSize: number;
-  symbolsFile?: string;
+  symbolsFile?: string | undefined;
   uploadedAt: number;
   uploadedVia: string;
   uploaderEmail: string;

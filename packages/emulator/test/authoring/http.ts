@@ -32,7 +32,7 @@ export function authoringClient(baseUrl: () => string) {
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, { method, headers, body });
+    const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
     return {

@@ -67,7 +67,11 @@ export async function call(
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);
   }
-  const response = await fetch(`${h.url}${urlPath}`, { method, headers, body });
+  const response = await fetch(`${h.url}${urlPath}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as Answer['body']) : {} };
 }

@@ -32,10 +32,10 @@ export type NewBuild = Pick<
 
 export interface CopyRequest {
   folderName: string;
-  appName?: string;
-  groups?: string[];
-  projectGroups?: string[];
-  allowAllTesters?: boolean;
+  appName?: string | undefined;
+  groups?: string[] | undefined;
+  projectGroups?: string[] | undefined;
+  allowAllTesters?: boolean | undefined;
 }
 
 export interface CopiedBuild {
