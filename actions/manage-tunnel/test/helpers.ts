@@ -1,11 +1,16 @@
 /** What the tests of manage-tunnel share: the emulator's admin endpoints and running the bundle. */
 import path from 'node:path';
 import { runStep, type StepOptions, type StepResult } from '@sauce-actions/action-harness';
-import type { Tunnel } from '@sauce-actions/api';
+import { SauceClient, type Tunnel } from '@sauce-actions/api';
 
 export const ACTION_DIR = path.resolve(import.meta.dirname, '..');
 export const USERNAME = 'demo';
 export const ACCESS_KEY = 'demo-access-key';
+
+/** A client of the emulator's demo account, as the action's host would make it. */
+export function emulatorClient(base: string): SauceClient {
+  return new SauceClient({ region: 'us-west-1', apiUrl: base, username: USERNAME, accessKey: ACCESS_KEY });
+}
 
 export async function admin<T>(base: string, method: string, route: string, body?: unknown): Promise<T> {
   const response = await fetch(`${base}/_emulator/${route}`, {

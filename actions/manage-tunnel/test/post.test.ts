@@ -3,14 +3,14 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { InputReader, inputSource, memoryState, systemClock } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
-import { ApiError, SauceClient, type Tunnel } from '@sauce-actions/api';
+import { ApiError, type SauceClient, type Tunnel } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanUp } from '../src/cleanup.ts';
 import { post, runPost } from '../src/post.ts';
 import { isRunning, stopProcess } from '../src/process.ts';
 import { parseCleanup, serializeCleanup, STATE_KEY, type CleanupState } from '../src/state.ts';
-import { ACCESS_KEY, createTunnel, tunnelById, USERNAME } from './helpers.ts';
+import { ACCESS_KEY, createTunnel, emulatorClient, tunnelById, USERNAME } from './helpers.ts';
 
 let emulator: RunningEmulator;
 let client: SauceClient;
@@ -18,12 +18,7 @@ const pids: number[] = [];
 
 beforeEach(async () => {
   emulator = await startEmulator({ port: 0 });
-  client = new SauceClient({
-    region: 'us-west-1',
-    apiUrl: emulator.url,
-    username: USERNAME,
-    accessKey: ACCESS_KEY,
-  });
+  client = emulatorClient(emulator.url);
 });
 
 afterEach(async () => {

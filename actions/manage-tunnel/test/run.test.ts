@@ -1,25 +1,28 @@
 /** `wait`, `list` and `stop` through `run` and its deps, against the emulator in this process. */
 import { CancelledError } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
-import { SauceClient, type Tunnel } from '@sauce-actions/api';
+import type { SauceClient, Tunnel } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FindInputs } from '../src/inputs.ts';
 import { run, type TunnelDeps } from '../src/run.ts';
 import { STATE_KEY } from '../src/state.ts';
-import { ACCESS_KEY, admin, allTunnels, createTunnel, tunnelById, USERNAME } from './helpers.ts';
+import {
+  ACCESS_KEY,
+  admin,
+  allTunnels,
+  createTunnel,
+  emulatorClient,
+  tunnelById,
+  USERNAME,
+} from './helpers.ts';
 
 let emulator: RunningEmulator;
 let client: SauceClient;
 
 beforeEach(async () => {
   emulator = await startEmulator({ port: 0, jobDurationMs: 60_000 });
-  client = new SauceClient({
-    region: 'us-west-1',
-    apiUrl: emulator.url,
-    username: USERNAME,
-    accessKey: ACCESS_KEY,
-  });
+  client = emulatorClient(emulator.url);
 });
 
 afterEach(async () => {

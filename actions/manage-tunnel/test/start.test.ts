@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import type { StepResult } from '@sauce-actions/action-harness';
 import { CancelledError, memoryState, type ToolCache } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
-import { SauceClient } from '@sauce-actions/api';
+import type { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StartInputs, StartSettings } from '../src/inputs.ts';
@@ -23,7 +23,16 @@ import { isRunning } from '../src/process.ts';
 import { run } from '../src/run.ts';
 import { STATE_KEY } from '../src/state.ts';
 import { writeFakeSauceConnect } from './fake-sc.ts';
-import { ACCESS_KEY, ACTION_DIR, allTunnels, errors, runAction, tunnelById, USERNAME } from './helpers.ts';
+import {
+  ACCESS_KEY,
+  ACTION_DIR,
+  allTunnels,
+  emulatorClient,
+  errors,
+  runAction,
+  tunnelById,
+  USERNAME,
+} from './helpers.ts';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -275,12 +284,7 @@ describe('start through run', () => {
   let client: SauceClient;
 
   beforeEach(() => {
-    client = new SauceClient({
-      region: 'us-west-1',
-      apiUrl: emulator.url,
-      username: USERNAME,
-      accessKey: ACCESS_KEY,
-    });
+    client = emulatorClient(emulator.url);
   });
 
   afterEach(async () => {

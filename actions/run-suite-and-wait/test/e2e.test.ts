@@ -5,42 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runStep, type StepResult } from '@sauce-actions/action-harness';
-import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
+import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GREEN_SUITE, seed } from './seed.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const ACCESS_KEY = 'demo-access-key';
-const GREEN_SUITE = '3e0a6b2d-8c41-4f7a-9b5e-6d2c1a0f9e77';
-
-function seed(): Seed {
-  const base = defaultSeed();
-  const target = (browserName: string) => ({
-    capabilities: { browserName, browserVersion: 'latest', platformName: 'Linux' },
-  });
-  return {
-    ...base,
-    authoring: {
-      ...base.authoring,
-      testSuites: [...(base.authoring.testSuites ?? []), { id: GREEN_SUITE, name: 'Green' }],
-      testCases: [
-        ...(base.authoring.testCases ?? []),
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaa01',
-          name: 'Home loads',
-          testSuiteId: GREEN_SUITE,
-          runSettings: { primaryTarget: target('chrome'), additionalTargets: [target('firefox')] },
-        },
-        {
-          id: 'aaaaaaaaaaaaaaaaaaaaaa02',
-          name: 'Cart opens',
-          testSuiteId: GREEN_SUITE,
-          runSettings: { primaryTarget: target('edge') },
-        },
-      ],
-    },
-  };
-}
-
 let emulator: RunningEmulator;
 const steps: StepResult[] = [];
 

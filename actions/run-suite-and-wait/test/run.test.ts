@@ -17,43 +17,11 @@ import {
 } from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
 import { SauceClient } from '@sauce-actions/api';
-import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
+import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readInputs, type SuiteInputs } from '../src/inputs.ts';
 import { run, type SuiteDeps } from '../src/run.ts';
-
-const GREEN_SUITE = '3e0a6b2d-8c41-4f7a-9b5e-6d2c1a0f9e77';
-const GREEN_CASES = ['aaaaaaaaaaaaaaaaaaaaaa01', 'aaaaaaaaaaaaaaaaaaaaaa02'] as const;
-
-/** The default seed with a suite whose three jobs all pass. */
-function seed(): Seed {
-  const base = defaultSeed();
-  const target = (browserName: string) => ({
-    capabilities: { browserName, browserVersion: 'latest', platformName: 'Linux' },
-  });
-  return {
-    ...base,
-    authoring: {
-      ...base.authoring,
-      testSuites: [...(base.authoring.testSuites ?? []), { id: GREEN_SUITE, name: 'Green' }],
-      testCases: [
-        ...(base.authoring.testCases ?? []),
-        {
-          id: GREEN_CASES[0],
-          name: 'Home loads',
-          testSuiteId: GREEN_SUITE,
-          runSettings: { primaryTarget: target('chrome'), additionalTargets: [target('firefox')] },
-        },
-        {
-          id: GREEN_CASES[1],
-          name: 'Cart opens',
-          testSuiteId: GREEN_SUITE,
-          runSettings: { primaryTarget: target('edge') },
-        },
-      ],
-    },
-  };
-}
+import { GREEN_CASES, GREEN_SUITE, seed } from './seed.ts';
 
 interface JournalEntry {
   method: string;

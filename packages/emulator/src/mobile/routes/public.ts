@@ -10,6 +10,7 @@ import { NO_REST_AUTH } from '../actor.ts';
 import { MobileError, notFound } from '../errors.ts';
 import type { Build } from '../model.ts';
 import { sendStored } from './builds.ts';
+import { escapeHtml } from '../../dashboard/html.ts';
 
 type Params = Record<string, string>;
 
@@ -18,10 +19,6 @@ const ICON = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 function buildForCode(ctx: EmulatorContext, code: string): Build {
   const store = ctx.mobile;
