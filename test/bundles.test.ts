@@ -5,6 +5,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { runStep } from '@sauce-actions/action-harness';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,25 @@ const LOADED_ON_FIRST_USE = [
   '@actions/tool-cache',
   '@actions/http-client',
 ];
+
+/**
+ * What the sources read from each package they load on first use, as the bundles give it: a
+ * CommonJS package loaded so is only a default export once bundled, an ES module keeps its names.
+ */
+const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unknown[]> = {
+  '@actions/artifact': (m) => [m.DefaultArtifactClient],
+  '@actions/tool-cache': (m) => [m.find, m.downloadTool, m.extractTar, m.extractZip, m.cacheDir],
+  undici: (m) => {
+    const undici = m.default as Record<string, unknown>;
+    return [undici.EnvHttpProxyAgent, undici.request];
+  },
+  'form-data': (m) => [m.default],
+  yaml: (m) => {
+    const yaml = m.default as Record<string, unknown>;
+    return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq];
+  },
+  xmlbuilder2: (m) => [(m.default as Record<string, unknown>).create],
+};
 
 /** The source files of every output an entry imports statically, transitively. */
 function loadedAtStart(entry: string): string[] {
@@ -99,6 +119,22 @@ describe('committed bundles', () => {
       LOADED_ON_FIRST_USE.some((pkg) => source.includes(`node_modules/${pkg}/`)),
     );
     expect(heavy).toEqual([]);
+  });
+
+  it('give each part loaded on first use in the shape the sources read it', async () => {
+    const lazy = Object.entries(metafile.outputs).flatMap(([output, meta]) => {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(meta.entryPoint ?? '')?.[1];
+      return pkg ? [{ pkg, file: path.join(ROOT, output) }] : [];
+    });
+    expect(lazy.map(({ pkg }) => pkg).sort()).toEqual(Object.keys(READ_ON_FIRST_USE).sort());
+    for (const { pkg, file } of lazy) {
+      const loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      const read = READ_ON_FIRST_USE[pkg]!(loaded);
+      expect(
+        read.map((value) => typeof value),
+        pkg,
+      ).toEqual(read.map(() => 'function'));
+    }
   });
 
   it.each(names)('%s runs as the runner runs it, and refuses a missing input by name', async (name) => {
