@@ -24,7 +24,6 @@ beforeAll(async () => {
 /** Packages only some runs need: none may be loaded when an action starts. */
 const LOADED_ON_FIRST_USE = [
   'undici',
-  'form-data',
   'mime-db',
   'yaml',
   'xmlbuilder2',
@@ -44,7 +43,6 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
     const undici = m.default as Record<string, unknown>;
     return [undici.EnvHttpProxyAgent, undici.request];
   },
-  'form-data': (m) => [m.default],
   yaml: (m) => {
     const yaml = m.default as Record<string, unknown>;
     return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq];

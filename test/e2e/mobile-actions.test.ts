@@ -2,7 +2,7 @@
  * End to end: the committed bundles of upload-build and invite-testers, run through the
  * runner-faithful harness against the emulator, as a workflow would run them.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runStep, type StepResult } from '@sauce-actions/action-harness';
@@ -204,6 +204,31 @@ describe('upload-build failures', () => {
     expect(message).toContain('region us-east-1');
     expect(message).toContain('eu-central-1, legacy');
     expect(result.masks).toContain(WRONG_KEY);
+  });
+
+  it('refuses a wrong key with a 60 MiB file without sending the file', async () => {
+    await mkdir(path.join(workspace, 'large'));
+    await createSampleApk(path.join(workspace, 'large', 'big.apk'), {
+      packageId: 'com.example.big',
+      name: 'Big',
+      version: '1.0',
+      versionCode: 1,
+      padding: 60 * 1024 * 1024,
+    });
+    const before = await uploadRequests();
+    const wrong = await step('upload-build', { file: 'large/big.apk', 'api-key': WRONG_KEY, email: EMAIL });
+    expect(wrong.exitCode).toBe(1);
+    expect(errorsOf(wrong)[0]).toMatch(/^The API key was refused by the service at .* \(code 5\)/);
+    expect(await uploadRequests()).toBe(before);
+    // Without the email only the upload can tell, and the log says so.
+    const unchecked = await step('upload-build', { file: 'large/big.apk', 'api-key': WRONG_KEY });
+    expect(unchecked.exitCode).toBe(1);
+    expect(unchecked.log).toContain('The API key is checked only by the upload itself: set `email`');
+    expect(await uploadRequests()).toBe(before + 1);
+    const right = await step('upload-build', { file: 'large/big.apk', 'api-key': API_KEY, email: EMAIL });
+    expect(right.exitCode).toBe(0);
+    expect(right.outputs['app-name']).toBe('Big');
+    expect(right.log).toContain('Uploading large/big.apk (60.0 MiB');
   });
 
   it.each([

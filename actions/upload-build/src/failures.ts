@@ -13,10 +13,12 @@ export function explainUploadFailure(
       { cause: error },
     );
   }
-  if (!(error instanceof ApiError) || error.code === undefined) return error;
+  if (!(error instanceof ApiError)) return error;
   const { region, apiUrl } = context.connection;
   const said = error.serviceMessage ? ` The service said: ${error.serviceMessage}.` : '';
-  switch (String(error.code)) {
+  // The credentials check before a large upload is a REST call, whose refusal may be a bare 401.
+  const code = error.code ?? (error.status === 401 ? 5 : undefined);
+  switch (String(code)) {
     case '1':
       return new ActionError(
         'refused',

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createProgressReporter,
+  formatBytes,
   mobileBuildUrl,
   mobileInviteUrl,
   mobileWebBase,
@@ -16,8 +17,11 @@ import type { UploadInputs } from './inputs.ts';
 import { uploadSummary, type UploadOutputs, type UploadReport } from './report.ts';
 
 export interface UploadDeps extends Pick<StepDeps, 'logger' | 'workspace' | 'signal'> {
-  client: { mobile: Pick<MobileClient, 'upload'> };
+  client: { mobile: Pick<MobileClient, 'upload' | 'projects'> };
 }
+
+/** Above this size a refused key would cost a wasted upload: the credentials are checked first. */
+export const CHECK_CREDENTIALS_ABOVE_BYTES = 20 * 1024 * 1024;
 
 export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<ActionResult<UploadOutputs>> {
   const { connection } = inputs;
@@ -27,9 +31,10 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
     inputs.symbolsFile !== undefined ? path.resolve(deps.workspace, inputs.symbolsFile) : undefined;
   await checkOptionalFile('symbols-file', symbolsFile);
   const releaseNotes = await releaseNotesOf(inputs, deps.workspace);
+  if (size > CHECK_CREDENTIALS_ABOVE_BYTES) await checkCredentials(inputs, deps, file, size);
 
   deps.logger.info(
-    `Uploading ${path.relative(deps.workspace, file) || file} (${size} bytes) to ${connection.apiUrl ?? connection.region}`,
+    `Uploading ${path.relative(deps.workspace, file) || file} (${formatBytes(size)}) to ${connection.apiUrl ?? connection.region}`,
   );
   let result: MobileUploadResult;
   try {
@@ -82,6 +87,32 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
     tags: Array.isArray(result.tags) && result.tags.length > 0 ? result.tags.map(String) : inputs.tags,
   };
   return { outputs: report.outputs, summary: uploadSummary(report), annotations: [] };
+}
+
+/**
+ * One small authenticated request before a large file: a refused key then costs that request, not
+ * the upload. The REST interface needs the email with an API key; without it only the upload
+ * itself can tell.
+ */
+async function checkCredentials(
+  inputs: UploadInputs,
+  deps: UploadDeps,
+  file: string,
+  size: number,
+): Promise<void> {
+  const { connection } = inputs;
+  if (connection.oidcToken === undefined && connection.email === undefined) {
+    deps.logger.info(
+      `The API key is checked only by the upload itself: set \`email\` so that a wrong key is found before ${formatBytes(size)} are sent.`,
+    );
+    return;
+  }
+  try {
+    await deps.client.mobile.projects.list({ perPage: 1 }, { signal: deps.signal });
+  } catch (error) {
+    throw explainUploadFailure(error, { connection, file: path.basename(file), timeoutMs: inputs.timeoutMs });
+  }
+  deps.logger.debug('The credentials were accepted; sending the file.');
 }
 
 async function releaseNotesOf(inputs: UploadInputs, workspace: string): Promise<string | undefined> {

@@ -65,10 +65,12 @@ const RESULT: MobileUploadResult = {
 
 function deps(
   upload: (file: string, options?: MobileUploadOptions) => Promise<MobileUploadResult>,
+  listProjects: () => Promise<unknown> = async () => ({ status: 'ok', projects: [] }),
 ): UploadDeps & TestStepDeps {
+  const projects = { list: listProjects } as unknown as UploadDeps['client']['mobile']['projects'];
   return {
     ...testStepDeps({ workspace }),
-    client: { mobile: { upload: (file, options) => upload(file, options) } },
+    client: { mobile: { upload: (file, options) => upload(file, options), projects } },
   };
 }
 
@@ -163,6 +165,64 @@ describe('upload-build run', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain('matches 2 files (a.apk, b.apk)');
+  });
+
+  it('checks the credentials before sending a file of more than 20 MiB, and sends nothing when refused', async () => {
+    writeApp('big.apk', 21 * 1024 * 1024);
+    const upload = vi.fn(async () => RESULT);
+    const listProjects = vi.fn(async () => {
+      throw new ApiError({ operation: 'listProjects', method: 'GET', url: '/api/2/projects/', status: 401 });
+    });
+    const connection = {
+      service: 'mobile' as const,
+      region: 'us-east-1' as const,
+      apiKey: 'k',
+      email: 'a@b.c',
+    };
+    const error = await run(inputs({ file: 'big.apk', connection }), deps(upload, listProjects)).catch(
+      (e: unknown) => e,
+    );
+    expect(listProjects).toHaveBeenCalledOnce();
+    expect(upload).not.toHaveBeenCalled();
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as ActionError).kind).toBe('refused');
+    expect((error as Error).message).toMatch(
+      /^The API key was refused by the us-east-1 data center \(code 5\)/,
+    );
+
+    const accepted = vi.fn(async () => ({ status: 'ok', projects: [] }));
+    const step = deps(upload, accepted);
+    await run(inputs({ file: 'big.apk', connection }), step);
+    expect(accepted).toHaveBeenCalledOnce();
+    expect(upload).toHaveBeenCalledOnce();
+    expect(step.logger.lines()[0]).toBe(`Uploading big.apk (21.0 MiB) to us-east-1`);
+  });
+
+  it('says that only the upload checks a key given without its email, and sends no check', async () => {
+    writeApp('big.apk', 21 * 1024 * 1024);
+    const listProjects = vi.fn(async () => ({}));
+    const step = deps(async () => RESULT, listProjects);
+    await run(inputs({ file: 'big.apk' }), step);
+    expect(listProjects).not.toHaveBeenCalled();
+    expect(step.logger.lines()[0]).toBe(
+      'The API key is checked only by the upload itself: set `email` so that a wrong key is found before 21.0 MiB are sent.',
+    );
+  });
+
+  it('sends no check before a small file', async () => {
+    writeApp();
+    const listProjects = vi.fn(async () => ({}));
+    const connection = {
+      service: 'mobile' as const,
+      region: 'us-east-1' as const,
+      apiKey: 'k',
+      email: 'a@b.c',
+    };
+    await run(
+      inputs({ connection }),
+      deps(async () => RESULT, listProjects),
+    );
+    expect(listProjects).not.toHaveBeenCalled();
   });
 
   it('words a service that does not take the file in time as a timeout naming `timeout`', async () => {

@@ -1,12 +1,16 @@
 /**
- * Multipart bodies streamed from disk with a known Content-Length, built with form-data.
- * Files are never read whole into memory; progress is reported as bytes leave the process.
+ * Multipart bodies streamed from disk, with their exact length known before the first byte.
+ *
+ * A file goes to the socket in 1 MiB chunks read into two buffers used in turn, the next chunk
+ * read while the last one is sent: an upload of any size holds about 2 MiB and makes no copy
+ * between the disk and the socket. Reusing a buffer is safe because a chunk is only asked for once
+ * the chunk before it has left the process: a socket accepts a write without waiting only when
+ * its queue stays below its high-water mark (16 to 64 KiB, far less than a chunk), and otherwise
+ * the request waits for the queue to drain before it takes the next chunk.
  */
-import { createReadStream, ReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import type FormData from 'form-data';
 import type { RequestBody } from './transport.ts';
 
 export interface MultipartFile {
@@ -19,12 +23,16 @@ export interface MultipartFile {
   contentType?: string;
 }
 
+/** Bytes of the files (not of the whole body) that have left the process. */
 export interface UploadProgress {
   sentBytes: number;
   totalBytes: number;
 }
 
 export type StreamBody = Extract<RequestBody, { kind: 'stream' }>;
+
+const CHUNK_BYTES = 1024 * 1024;
+const CRLF = Buffer.from('\r\n');
 
 /** Builds a multipart body that can be opened again for a retry, with its exact length. */
 export async function multipartBody(
@@ -33,52 +41,92 @@ export async function multipartBody(
   onProgress?: (progress: UploadProgress) => void,
 ): Promise<StreamBody> {
   const sizes = await Promise.all(files.map(async (file) => (await stat(file.path)).size));
-  // Loaded by the first upload only; a CommonJS package loaded on demand is its default export.
-  const Form = (await import('form-data')).default;
-  const boundary = `----sauce-actions-${crypto.randomUUID()}`;
+  const boundary = `----sauce-actions-${randomUUID()}`;
+  const fieldParts = Buffer.from(
+    fields
+      .map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`,
+      )
+      .join(''),
+  );
+  const fileHeads = files.map((file) =>
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; ` +
+        `filename="${quoted(file.fileName ?? path.basename(file.path))}"\r\n` +
+        `Content-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+    ),
+  );
+  const end = Buffer.from(`--${boundary}--\r\n`);
+  const totalBytes = sizes.reduce((sum, size) => sum + size, 0);
+  const length =
+    fieldParts.length +
+    fileHeads.reduce((sum, head, index) => sum + head.length + (sizes[index] ?? 0) + CRLF.length, 0) +
+    end.length;
 
-  /** The form, with file parts read from disk, or with empty stand-ins when only measuring. */
-  const build = (measure: boolean): { form: FormData; streams: ReadStream[] } => {
-    const form = new Form();
-    const streams: ReadStream[] = [];
-    form.setBoundary(boundary);
-    for (const [name, value] of fields) form.append(name, value);
-    files.forEach((file, index) => {
-      const size = sizes[index] ?? 0;
-      // form-data cannot measure an empty stream synchronously; an empty file is an empty buffer.
-      const content = measure || size === 0 ? Buffer.alloc(0) : createReadStream(file.path);
-      if (content instanceof ReadStream) streams.push(content);
-      form.append(file.field, content, {
-        filename: file.fileName ?? path.basename(file.path),
-        contentType: file.contentType ?? 'application/octet-stream',
-        knownLength: size,
-      });
-    });
-    return { form, streams };
-  };
+  async function* chunks(): AsyncGenerator<Buffer, void, undefined> {
+    if (fieldParts.length > 0) yield fieldParts;
+    let sentBytes = 0;
+    for (const [index, file] of files.entries()) {
+      yield fileHeads[index] as Buffer;
+      for await (const chunk of fileChunks(file.path, sizes[index] ?? 0)) {
+        yield chunk;
+        // Asked for the next chunk: this one has been written.
+        sentBytes += chunk.length;
+        onProgress?.({ sentBytes, totalBytes });
+      }
+      yield CRLF;
+    }
+    yield end;
+  }
 
-  const length = build(true).form.getLengthSync();
   return {
     kind: 'stream',
     contentType: `multipart/form-data; boundary=${boundary}`,
     length,
-    open: () => {
-      const { form, streams } = build(false);
-      let sent = 0;
-      const output = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          sent += chunk.length;
-          onProgress?.({ sentBytes: sent, totalBytes: length });
-          callback(null, chunk);
-        },
-      });
-      // form-data is a legacy stream: neither errors nor an early end of the request reach
-      // its files on their own, so forward errors and close the files when the body closes.
-      form.on('error', (error: Error) => output.destroy(error));
-      output.on('close', () => {
-        for (const stream of streams) stream.destroy();
-      });
-      return form.pipe(output);
-    },
+    open: chunks,
   };
+}
+
+/** The first `size` bytes of a file, a chunk at a time, the next one read while this one is sent. */
+async function* fileChunks(file: string, size: number): AsyncGenerator<Buffer, void, undefined> {
+  if (size === 0) return;
+  const handle = await open(file, 'r');
+  let next: Promise<Buffer> | undefined;
+  try {
+    const buffers = [Buffer.allocUnsafeSlow(Math.min(CHUNK_BYTES, size))];
+    if (size > CHUNK_BYTES) buffers.push(Buffer.allocUnsafeSlow(CHUNK_BYTES));
+    let position = 0;
+    let turn = 0;
+    next = readChunk(handle, file, buffers[0] as Buffer, 0, size);
+    while (next) {
+      const chunk = await next;
+      position += chunk.length;
+      turn = (turn + 1) % buffers.length;
+      next = position < size ? readChunk(handle, file, buffers[turn] as Buffer, position, size) : undefined;
+      yield chunk;
+    }
+  } finally {
+    // A request given up mid-file may leave a read going: it ends before the file closes.
+    await next?.catch(() => {});
+    await handle.close();
+  }
+}
+
+async function readChunk(
+  handle: FileHandle,
+  file: string,
+  buffer: Buffer,
+  position: number,
+  size: number,
+): Promise<Buffer> {
+  const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+  // The length was announced before sending: a file that shrinks meanwhile cannot be sent.
+  if (bytesRead === 0) throw new Error(`${file} became shorter while it was being sent`);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** A name in a quoted header parameter, escaped as browsers do. */
+function quoted(name: string): string {
+  return name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }

@@ -44,7 +44,7 @@ export type RequestBody =
       contentType: string;
       length?: number;
       /** Opens the body afresh; called once per attempt so a retried request resends it whole. */
-      open: () => Readable | Buffer;
+      open: () => Readable | Buffer | AsyncIterable<Uint8Array>;
     };
 
 export type ResponseType = 'json' | 'text' | 'stream' | 'none';
@@ -187,7 +187,9 @@ export class HttpTransport {
             ...spec.headers,
             ...authHeaders(credentials),
           },
-          ...(body !== undefined ? { body } : {}),
+          // undici writes an async iterable chunk by chunk, waiting for the socket to drain in
+          // between; its types name the stream bodies only.
+          ...(body !== undefined ? { body: body as string | Buffer | Readable } : {}),
           headersTimeout: timeouts.headersMs,
           bodyTimeout: timeouts.bodyMs,
           signal: timer.signal,
@@ -345,7 +347,7 @@ export class HttpTransport {
 }
 
 function encodeBody(body: RequestBody | undefined): {
-  body?: string | Buffer | Readable;
+  body?: string | Buffer | Readable | AsyncIterable<Uint8Array>;
   headers: Record<string, string>;
 } {
   if (!body) return { headers: {} };

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,10 +79,61 @@ describe('multipartBody', () => {
     expect(sha(upload!.content)).toBe(sha(data));
     expect(symbols?.headers).toContain('filename="sym.txt"');
     expect(symbols?.content.length).toBe(0);
-    expect(progress.at(-1)).toEqual({ sentBytes: body.length, totalBytes: body.length });
+    // Progress counts the files' bytes, not the multipart framing around them.
+    expect(progress.at(-1)).toEqual({ sentBytes: data.length, totalBytes: data.length });
     expect(progress.map((update) => update.sentBytes)).toEqual(
       [...progress.map((u) => u.sentBytes)].sort((a, b) => a - b),
     );
+  });
+
+  it('sends a file of many chunks intact to a receiver slower than the disk, holding two buffers', async () => {
+    const file = path.join(dir, 'large.apk');
+    // Not a whole number of chunks, so that the last one is short.
+    const data = randomBytes(5 * 1024 * 1024 + 12_345);
+    await writeFile(file, data);
+    const progress: UploadProgress[] = [];
+    const body = await multipartBody([['api_key', 'k']], [{ field: 'file', path: file }], (update) =>
+      progress.push(update),
+    );
+    const received: Buffer[] = [];
+    const server = createServer((request, response) => {
+      // Reads in small bites with pauses, so that the sender's socket fills and must drain.
+      request.on('data', (chunk: Buffer) => {
+        received.push(Buffer.from(chunk));
+        request.pause();
+        setTimeout(() => request.resume(), 1);
+      });
+      request.on('end', () => response.end('{"status":"ok"}'));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    const http = new HttpTransport({ baseUrl: `http://127.0.0.1:${port}`, retry: { retries: 0 } });
+    transports.push(http);
+    try {
+      await http.send({ operation: 'upload', method: 'POST', path: '/api/upload/', body });
+    } finally {
+      server.close();
+    }
+    const all = Buffer.concat(received);
+    expect(all.length).toBe(body.length);
+    const boundary = /boundary=(.+)$/.exec(body.contentType)![1]!;
+    const [, upload] = parts(all, boundary);
+    expect(upload!.content.length).toBe(data.length);
+    expect(sha(upload!.content)).toBe(sha(data));
+    expect(progress.map((update) => update.sentBytes)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => Math.min(n * 1024 * 1024, data.length)),
+    );
+  });
+
+  it('names fields and files safely, whatever characters they hold', async () => {
+    const file = path.join(dir, 'a"b\r\nc.apk');
+    await writeFile(file, 'x');
+    const body = await multipartBody([['note"\r\nX-Injected: 1', 'v']], [{ field: 'file', path: file }]);
+    const text = (await readAll(body.open())).toString();
+    expect(text).toContain('name="note%22%0D%0AX-Injected: 1"');
+    expect(text).toContain('filename="a%22b%0D%0Ac.apk"');
+    expect(text).not.toMatch(/^X-Injected/m);
   });
 
   it('opens afresh for a retry, sending the whole body again', async () => {
@@ -120,7 +173,7 @@ describe('multipartBody', () => {
   });
 });
 
-async function readAll(stream: Readable | Buffer): Promise<Buffer> {
+async function readAll(stream: Readable | Buffer | AsyncIterable<Uint8Array>): Promise<Buffer> {
   if (Buffer.isBuffer(stream)) return stream;
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));

@@ -132,7 +132,9 @@ describe('mobile upload', () => {
     expect(await symbols.text()).toBe('com.example.a -> a:\n');
 
     const last = progress.at(-1)!;
-    expect(last).toEqual({ sentBytes: upload!.body.length, totalBytes: upload!.body.length });
+    // Progress counts the files' bytes, not the multipart framing around them.
+    const fileBytes = appBytes.length + Buffer.byteLength('com.example.a -> a:\n');
+    expect(last).toEqual({ sentBytes: fileBytes, totalBytes: fileBytes });
     expect(progress.map((p) => p.sentBytes)).toEqual(
       [...progress.map((p) => p.sentBytes)].sort((a, b) => a - b),
     );
