@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Metafile } from 'esbuild';
 import { actionNames, buildActions, DIST_DIR, ROOT } from '../scripts/build-actions.ts';
+import { median } from './support/processes.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '11' } } });
 const runs = Number(values.runs);
@@ -89,11 +90,6 @@ function startUps(entry: string, cwd: string): { bundle: number; bare: number } 
     bare.push(b);
   }
   return { bundle: median(bundle), bare: median(bare) };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 function kib(bytes: number): string {

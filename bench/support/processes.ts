@@ -1,7 +1,6 @@
 /**
  * What the benchmarks share: child processes that print a "listening on" line (the emulator's
- * command line, a reference server), their memory from /proc, workers that run on request, and a
- * few helpers for figures.
+ * command line, a reference server), their memory from /proc, and a few helpers for figures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -90,75 +89,6 @@ export function stop(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
-}
-
-/**
- * A worker kept alive through a benchmark (`node <args>` with an IPC channel): the parent asks it
- * for one run at a time, so that runs of several workers can take turns and share the machine's
- * ups and downs, then for its memory. The worker side is `serveRuns`.
- */
-export interface Worker {
-  /** One run; resolves with its time in milliseconds. */
-  run(): Promise<number>;
-  /** Its resident memory once ready (idle) and at its peak, in bytes; the worker then exits. */
-  finish(): Promise<{ idleRss: number; peakRss: number }>;
-  kill(): void;
-}
-
-type WorkerMessage =
-  { ready: true } | { ms: number } | { idleRss: number; peakRss: number } | { error: string };
-
-export async function startWorker(args: readonly string[], timeoutMs: number): Promise<Worker> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = (request: string | undefined): Promise<WorkerMessage> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`worker ${args.join(' ')} did not answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const onExit = (code: number | null) => {
-        clearTimeout(timer);
-        reject(new Error(`worker ${args.join(' ')} exited (${code})`));
-      };
-      child.once('exit', onExit);
-      child.once('message', (message: WorkerMessage) => {
-        clearTimeout(timer);
-        child.off('exit', onExit);
-        if ('error' in message) reject(new Error(`worker ${args.join(' ')}: ${message.error}`));
-        else resolve(message);
-      });
-      if (request !== undefined) child.send(request);
-    });
-  await next(undefined);
-  return {
-    run: async () => (next('run') as Promise<{ ms: number }>).then((m) => m.ms),
-    finish: () => next('finish') as Promise<{ idleRss: number; peakRss: number }>,
-    kill: () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
-}
-
-/** The worker side: answers `run` with one timed run and `finish` with its memory, then exits. */
-export function serveRuns(run: () => Promise<void>): void {
-  const send = (message: WorkerMessage) => process.send!(message);
-  const idleRss = process.memoryUsage().rss;
-  process.on('message', (request: string) => {
-    if (request === 'finish') {
-      send({ idleRss, peakRss: process.resourceUsage().maxRSS * 1024 });
-      process.disconnect();
-      return;
-    }
-    const start = performance.now();
-    run().then(
-      () => send({ ms: performance.now() - start }),
-      (error: unknown) => {
-        send({ error: (error as Error).stack ?? String(error) });
-        process.disconnect();
-      },
-    );
-  });
-  send({ ready: true });
 }
 
 export function median(values: readonly number[]): number {
