@@ -117,7 +117,7 @@ function inputsRead(code: string): Set<string> {
   ]);
 }
 
-/** Keys of the action's one `...Outputs` type, the object handed to `setOutputs`. */
+/** Keys of the action's one `...Outputs` type, the outputs its `run` returns. */
 function outputsSet(code: string): string[] {
   const types = [...code.matchAll(/(?:type|interface)\s+\w*Outputs\s*=?\s*\{([^}]*)\}/g)];
   expect(types, 'one type named ...Outputs lists the outputs').toHaveLength(1);

@@ -10,7 +10,7 @@ import {
   type ActionResult,
   type StepDeps,
 } from '@sauce-actions/action-kit';
-import type { MobileClient, MobileUploadResult } from '@sauce-actions/api';
+import { ApiError, type MobileClient, type MobileUploadResult } from '@sauce-actions/api';
 import { explainUploadFailure } from './failures.ts';
 import { checkAppFile, checkOptionalFile, resolveAppFile } from './files.ts';
 import type { UploadInputs } from './inputs.ts';
@@ -110,7 +110,20 @@ async function checkCredentials(
   try {
     await deps.client.mobile.projects.list({ perPage: 1 }, { signal: deps.signal });
   } catch (error) {
-    throw explainUploadFailure(error, { connection, file: path.basename(file), timeoutMs: inputs.timeoutMs });
+    // Only a refused key ends the step here; anything else (a role that may not list projects,
+    // trouble on the REST side) is for the upload itself to tell.
+    const refusedKey = error instanceof ApiError && (error.status === 401 || String(error.code) === '5');
+    if (refusedKey || deps.signal.aborted) {
+      throw explainUploadFailure(error, {
+        connection,
+        file: path.basename(file),
+        timeoutMs: inputs.timeoutMs,
+      });
+    }
+    deps.logger.warning(
+      `Could not check the credentials before the upload (${(error as Error).message}); sending the file anyway.`,
+    );
+    return;
   }
   deps.logger.debug('The credentials were accepted; sending the file.');
 }

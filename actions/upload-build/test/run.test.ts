@@ -198,6 +198,30 @@ describe('upload-build run', () => {
     expect(step.logger.lines()[0]).toBe(`Uploading big.apk (21.0 MiB) to us-east-1`);
   });
 
+  it('sends the file anyway, with a warning, when the check fails for another reason than the key', async () => {
+    writeApp('big.apk', 21 * 1024 * 1024);
+    const upload = vi.fn(async () => RESULT);
+    const connection = {
+      service: 'mobile' as const,
+      region: 'us-east-1' as const,
+      apiKey: 'k',
+      email: 'a@b.c',
+    };
+    for (const status of [403, 503]) {
+      const step = deps(upload, async () => {
+        throw new ApiError({ operation: 'listProjects', method: 'GET', url: '/api/2/projects/', status });
+      });
+      const result = await run(inputs({ file: 'big.apk', connection }), step);
+      expect(result.outputs['build-id']).toBe('77');
+      expect(step.logger.lines('warning')[0]).toMatch(
+        new RegExp(
+          `^Could not check the credentials before the upload \\(listProjects: ${status} .*\\); sending the file anyway\\.$`,
+        ),
+      );
+    }
+    expect(upload).toHaveBeenCalledTimes(2);
+  });
+
   it('says that only the upload checks a key given without its email, and sends no check', async () => {
     writeApp('big.apk', 21 * 1024 * 1024);
     const listProjects = vi.fn(async () => ({}));
