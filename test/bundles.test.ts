@@ -33,16 +33,14 @@ const LOADED_ON_FIRST_USE = [
 ];
 
 /**
- * What the sources read from each package they load on first use, as the bundles give it: a
- * CommonJS package loaded so is only a default export once bundled, an ES module keeps its names.
+ * What the sources read from each module they load on first use (a package, or a module of ours
+ * that gathers parts of one), as the bundles give it: a CommonJS package loaded so is only a
+ * default export once bundled, an ES module keeps its names.
  */
 const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unknown[]> = {
   '@actions/artifact': (m) => [m.DefaultArtifactClient],
   '@actions/tool-cache': (m) => [m.find, m.downloadTool, m.extractTar, m.extractZip, m.cacheDir],
-  undici: (m) => {
-    const undici = m.default as Record<string, unknown>;
-    return [undici.EnvHttpProxyAgent, undici.request];
-  },
+  'packages/api/src/core/undici-parts.ts': (m) => [m.EnvHttpProxyAgent, m.request],
   yaml: (m) => {
     const yaml = m.default as Record<string, unknown>;
     return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq];
@@ -121,8 +119,10 @@ describe('committed bundles', () => {
 
   it('give each part loaded on first use in the shape the sources read it', async () => {
     const lazy = Object.entries(metafile.outputs).flatMap(([output, meta]) => {
-      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(meta.entryPoint ?? '')?.[1];
-      return pkg ? [{ pkg, file: path.join(ROOT, output) }] : [];
+      const entry = meta.entryPoint;
+      if (entry === undefined || /^actions\/[^/]+\/src\/main\.ts$/.test(entry)) return [];
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(entry)?.[1] ?? entry;
+      return [{ pkg, file: path.join(ROOT, output) }];
     });
     expect(lazy.map(({ pkg }) => pkg).sort()).toEqual(Object.keys(READ_ON_FIRST_USE).sort());
     for (const { pkg, file } of lazy) {

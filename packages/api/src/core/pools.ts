@@ -3,16 +3,15 @@
  * the largest part of the client: loaded with the pools, a program that stops before its first
  * request (a step refusing its inputs) never pays for it.
  */
-import type * as UndiciModule from 'undici';
 import type { Dispatcher } from 'undici';
 
-export type Undici = typeof UndiciModule;
+export type UndiciParts = typeof import('./undici-parts.ts');
 
-let undici: Promise<Undici> | undefined;
+let undici: Promise<UndiciParts> | undefined;
 
-/** undici, loaded once. A CommonJS package loaded on demand is its default export, bundled or not. */
-export function loadUndici(): Promise<Undici> {
-  undici ??= import('undici').then((loaded) => (loaded as unknown as { default: Undici }).default);
+/** The parts of undici the client uses, loaded once. */
+export function loadUndici(): Promise<UndiciParts> {
+  undici ??= import('./undici-parts.ts');
   return undici;
 }
 

@@ -177,9 +177,8 @@ export class HttpTransport {
       let response: Dispatcher.ResponseData;
       try {
         const { body, headers: bodyHeaders } = encodeBody(spec.body);
-        response = await request(url, {
+        response = await request(url, dispatcher, {
           method: spec.method,
-          dispatcher,
           headers: {
             'user-agent': this.userAgent,
             accept: spec.responseType === 'stream' ? '*/*' : 'application/json',

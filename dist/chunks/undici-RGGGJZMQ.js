@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a}from"./chunk-34MTWDL5.js";import"./chunk-XBPPTJU7.js";export default a();
