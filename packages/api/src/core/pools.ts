@@ -4,8 +4,9 @@
  * request (a step refusing its inputs) never pays for it.
  */
 import type { Dispatcher } from 'undici';
+import type * as UndiciPartsModule from './undici-parts.ts';
 
-export type UndiciParts = typeof import('./undici-parts.ts');
+export type UndiciParts = typeof UndiciPartsModule;
 
 let undici: Promise<UndiciParts> | undefined;
 
