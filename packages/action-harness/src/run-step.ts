@@ -36,7 +36,15 @@ export interface StepOptions {
    * `cancelGraceMs` (default 7.5 s), then SIGKILL 2.5 s later. The post phase still runs.
    */
   cancelAfterMs?: number;
+  /** Cancels the main phase, as `cancelAfterMs` does, as soon as its output matches. */
+  cancelOn?: RegExp;
   cancelGraceMs?: number;
+  /**
+   * The first signal of a cancel (default SIGINT, as the runner sends). SIGTERM skips the grace
+   * of SIGINT; SIGKILL kills the step outright, as a runner that loses its job does: only the
+   * post phase is left to clean up.
+   */
+  cancelSignal?: 'SIGINT' | 'SIGTERM' | 'SIGKILL';
 }
 
 export interface PhaseResult {
@@ -129,7 +137,7 @@ async function runPhases(
     ...inputs,
   };
   // Only the main phase is cancelled; the runner still runs post steps afterwards.
-  const { cancelAfterMs: _cancelAfterMs, ...uncancelled } = options;
+  const { cancelAfterMs: _cancelAfterMs, cancelOn: _cancelOn, ...uncancelled } = options;
   const run = (
     phase: PhaseResult['phase'],
     entry: string,
@@ -252,29 +260,34 @@ async function runPhase(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   let timedOut = false;
   let cancelled = false;
   const timers: NodeJS.Timeout[] = [];
   const later = (ms: number, fn: () => void): void => {
     timers.push(setTimeout(fn, ms));
   };
+  const cancel = (): void => {
+    if (cancelled) return;
+    cancelled = true;
+    const first = options.cancelSignal ?? 'SIGINT';
+    child.kill(first);
+    if (first === 'SIGKILL') return;
+    later(first === 'SIGINT' ? (options.cancelGraceMs ?? 7500) : 0, () => {
+      child.kill('SIGTERM');
+      later(2500, () => child.kill('SIGKILL'));
+    });
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    if (options.cancelOn?.test(stdout)) cancel();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   later(options.timeoutMs ?? 60_000, () => {
     timedOut = true;
     child.kill('SIGTERM');
     later(2000, () => child.kill('SIGKILL'));
   });
-  if (options.cancelAfterMs !== undefined) {
-    later(options.cancelAfterMs, () => {
-      cancelled = true;
-      child.kill('SIGINT');
-      later(options.cancelGraceMs ?? 7500, () => {
-        child.kill('SIGTERM');
-        later(2500, () => child.kill('SIGKILL'));
-      });
-    });
-  }
+  if (options.cancelAfterMs !== undefined) later(options.cancelAfterMs, cancel);
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, sig) => resolve([code, sig]));

@@ -108,4 +108,31 @@ describe('runStep', () => {
       await step.cleanup();
     }
   });
+
+  it('cancels as soon as the output shows a stage, with the signal asked for', async () => {
+    const started = performance.now();
+    const step = await runStep({
+      actionDir: waiter,
+      cancelOn: /waiting for the cancel/,
+      cancelAfterMs: 20_000,
+    });
+    try {
+      expect(step.cancelled).toBe(true);
+      expect(step.outputs).toEqual({ 'stopped-by': 'SIGINT' });
+      expect(performance.now() - started).toBeLessThan(15_000);
+    } finally {
+      await step.cleanup();
+    }
+  });
+
+  it('kills the main phase outright with SIGKILL, and the post phase still gets its state', async () => {
+    const step = await runStep({ actionDir: waiter, cancelOn: /waiting/, cancelSignal: 'SIGKILL' });
+    try {
+      expect(step.signal).toBe('SIGKILL');
+      expect(step.outputs).toEqual({});
+      expect(step.post?.outputs).toEqual({ cleaned: 'tunnel-7', pre: '1' });
+    } finally {
+      await step.cleanup();
+    }
+  });
 });
