@@ -13,7 +13,10 @@ export type FailureKind =
   | 'input'
   /** The service refused a request (4xx, a failure code): fixing the inputs or the account helps. */
   | 'refused'
-  /** The service kept answering 429 after the client's retries. */
+  /**
+   * The service answered 429 and the client could not wait it out: its retries were spent, or the
+   * wait asked for would pass the step's deadline or the longest wait the client accepts.
+   */
   | 'rate-limited'
   /** The service failed or could not be reached: running again later may help. */
   | 'service'
@@ -89,13 +92,15 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
     return abortFailure(reason instanceof StepTimeoutError ? 'timeout' : 'cancelled', reason, error);
   }
   if (error instanceof ApiError) {
-    if (error.status === 429) {
+    // A 429 means the request was not carried out: the limit, never the service, is the trouble.
+    if (error.isRateLimited) return { kind: 'rate-limited', message: rateLimitedMessage(error) };
+    if (error.isClientError) return { kind: 'refused', message: `${error.message}. ${clientHint(error)}` };
+    if (error.mayHaveBeenProcessed) {
       return {
-        kind: 'rate-limited',
-        message: `Sauce Labs kept answering 429 Too Many Requests after several tries: ${error.message}. The account's request limit is shared by every job using it: run fewer steps against it at once (a matrix's \`max-parallel\`), or run the job again later.`,
+        kind: 'service',
+        message: `Sauce Labs failed while handling the request: ${error.message}. ${mayHaveBeenDone(error.operation)} If the service is in trouble, https://status.saucelabs.com says so.`,
       };
     }
-    if (error.isClientError) return { kind: 'refused', message: `${error.message}. ${clientHint(error)}` };
     return {
       kind: 'service',
       message: `Sauce Labs could not handle the request: ${error.message}. This is trouble on the service side, not in the inputs: run the job again later, and check https://status.saucelabs.com if it persists.`,
@@ -103,9 +108,24 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
   }
   if (error instanceof TransportError) {
     if (error.kind === 'aborted') return abortFailure('cancelled', undefined, error);
+    // Only a failure to connect points at the address or the network: once the request was sent,
+    // the address was right.
+    if (error.kind === 'connect') {
+      return {
+        kind: 'service',
+        message: `Could not reach Sauce Labs: ${error.message}. Check \`region\` and \`api-url\`, and that this machine can reach the service (proxy, firewall); then run the job again.`,
+      };
+    }
+    const what =
+      error.kind === 'timeout'
+        ? 'Sauce Labs did not answer in time after the request was sent'
+        : 'The connection to Sauce Labs was cut after the request was sent';
+    if (error.mayHaveBeenProcessed) {
+      return { kind: 'service', message: `${what}: ${error.message}. ${mayHaveBeenDone(error.operation)}` };
+    }
     return {
       kind: 'service',
-      message: `Could not reach Sauce Labs: ${error.message}. Check \`region\` and \`api-url\`, and that this machine can reach the service (proxy, firewall); then run the job again.`,
+      message: `${what}: ${error.message}. The connection was made, so the address is right: the service or the network on the way dropped it. Run the job again later, and check https://status.saucelabs.com if it persists.`,
     };
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -117,16 +137,79 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
 
 function abortFailure(kind: 'timeout' | 'cancelled', reason: unknown, error: unknown): Failure {
   const during = error instanceof TransportError ? ` during ${error.operation}` : '';
+  // Stopped while waiting for the answer to a request that starts or creates something.
+  const sent =
+    error instanceof TransportError && error.mayHaveBeenProcessed
+      ? ` ${error.operation} was on its way: the service may have ${effectOf(error.operation).effect}; check ${effectOf(error.operation).where} before running the step again.`
+      : '';
   if (kind === 'timeout') {
     const what = reason instanceof StepTimeoutError ? reason.message : 'the step timed out';
     const input = reason instanceof StepTimeoutError ? reason.input : 'timeout';
     return {
       kind,
-      message: `Timed out: ${what}${during}. Raise \`${input}\` if the step needs longer.`,
+      message: `Timed out: ${what}${during}.${sent} Raise \`${input}\` if the step needs longer.`,
     };
   }
   const how = reason instanceof Error ? reason.message : 'the run was cancelled';
-  return { kind, message: `Cancelled: ${how}${during}.` };
+  return { kind, message: `Cancelled: ${how}${during}.${sent}` };
+}
+
+function rateLimitedMessage(error: ApiError): string {
+  const share =
+    "The account's request limit is shared by every job using it: run fewer steps against it at once (a matrix's `max-parallel`)";
+  const asked =
+    error.retryAfterMs !== undefined
+      ? ` and asked to wait ${formatDuration(Math.ceil(error.retryAfterMs / 1000) * 1000)}`
+      : '';
+  switch (error.notRetriedBecause) {
+    case 'wait-past-deadline':
+      return `Sauce Labs answered 429 Too Many Requests${asked}, past the step's deadline, so the request was not sent again: ${error.message}. Nothing was carried out. ${share}, raise the step's \`timeout\`, or run the job again later.`;
+    case 'wait-too-long':
+      return `Sauce Labs answered 429 Too Many Requests${asked}, longer than the client waits, so the request was not sent again: ${error.message}. Nothing was carried out. ${share}, or run the job again later.`;
+    default: {
+      const how =
+        error.attempts > 1
+          ? `kept answering 429 Too Many Requests after ${error.attempts} tries`
+          : 'answered 429 Too Many Requests';
+      return `Sauce Labs ${how}: ${error.message}. ${share}, or run the job again later.`;
+    }
+  }
+}
+
+/** What a request that starts or creates something did, and where to see whether it did. */
+const EFFECTS: Record<string, { effect: string; where: string }> = {
+  runSuite: {
+    effect: 'started the suite run',
+    where: "the suite's runs in Sauce Labs AI test authoring (or the builds on the dashboard)",
+  },
+  runTestCase: {
+    effect: 'started the test case run',
+    where: "the test case's runs in Sauce Labs AI test authoring (or the builds on the dashboard)",
+  },
+  startJsTests: { effect: 'started the jobs', where: 'the jobs on the Sauce Labs dashboard' },
+  uploadBuild: {
+    effect: 'stored the build',
+    where: "the project's builds in Sauce Labs mobile app distribution",
+  },
+  inviteToBuild: {
+    effect: 'invited the testers',
+    where: "the build's testers in Sauce Labs mobile app distribution",
+  },
+  addTesters: { effect: 'added the testers', where: 'the testers in Sauce Labs mobile app distribution' },
+  createTesterGroup: {
+    effect: 'created the group',
+    where: 'the tester groups in Sauce Labs mobile app distribution',
+  },
+};
+
+function effectOf(operation: string): { effect: string; where: string } {
+  return EFFECTS[operation] ?? { effect: 'carried it out', where: 'on Sauce Labs whether it took effect' };
+}
+
+/** Why a request was not repeated, and what to look at before the step runs again. */
+function mayHaveBeenDone(operation: string): string {
+  const { effect, where } = effectOf(operation);
+  return `The service may have ${effect} all the same, so ${operation} was not sent again (that could do it twice): check ${where} before running the step again.`;
 }
 
 /** The deadline or cancellation behind an error, followed through its causes. */

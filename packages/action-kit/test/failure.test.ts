@@ -1,5 +1,6 @@
-import { ApiError, TransportError } from '@sauce-actions/api';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { ApiError, SauceClient, TransportError } from '@sauce-actions/api';
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   abortReasonOf,
   ActionError,
@@ -80,4 +81,138 @@ describe('describeFailure', () => {
     expect(message).not.toContain('s3cret-value');
     expect(message).toContain('***');
   });
+});
+
+describe('describeFailure of requests the client could not complete', () => {
+  const ORIGIN = 'https://api.us-west-1.saucelabs.com';
+  const RUN_PATH = '/v1/ai-authoring/testsuites/s1/run';
+  const clients: SauceClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  /** A client whose service gives `answers` in turn; an Error answer cuts the connection. */
+  function clientAnswering(
+    answers: ({ status: number; headers?: Record<string, string> } | Error)[],
+    retry: ConstructorParameters<typeof SauceClient>[0] = {},
+  ) {
+    const agent = new MockAgent({ enableCallHistory: true });
+    agent.disableNetConnect();
+    const pool = agent.get(ORIGIN);
+    for (const answer of answers) {
+      const interceptor = pool.intercept({ path: () => true, method: () => true });
+      if (answer instanceof Error) interceptor.replyWithError(answer);
+      else
+        interceptor.reply(answer.status, { message: 'from the service' }, { headers: answer.headers ?? {} });
+    }
+    const client = new SauceClient({
+      username: 'alice',
+      accessKey: 'secret-access-key',
+      dispatcher: agent,
+      retry: { minDelayMs: 1, maxDelayMs: 2 },
+      ...retry,
+    });
+    clients.push(client);
+    return { client, sent: () => agent.getCallHistory()?.calls().length ?? 0 };
+  }
+
+  const cut = () => Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+
+  it('words a 429 whose wait would pass the deadline as rate-limited, with the wait asked for', async () => {
+    const { client, sent } = clientAnswering([{ status: 429, headers: { 'retry-after': '120' } }]);
+    const error = await client.authoring.testSuites
+      .run('s1', {}, { deadline: Date.now() + 10_000 })
+      .catch((failure: unknown) => failure);
+    const failure = describeFailure(error);
+    expect(failure.kind).toBe('rate-limited');
+    expect(failure.message).toContain("asked to wait 2m, past the step's deadline");
+    expect(failure.message).toContain('max-parallel');
+    expect(failure.message).toContain('`timeout`');
+    expect(failure.message).toContain('Nothing was carried out');
+    expect(sent()).toBe(1);
+  });
+
+  it('words 429s that outlast the retries as rate-limited, never as service trouble', async () => {
+    const { client, sent } = clientAnswering([{ status: 429 }, { status: 429 }, { status: 429 }], {
+      retry: { minDelayMs: 1, maxDelayMs: 2, rateLimitRetries: 2 },
+    });
+    const error = await client.authoring.testSuites.run('s1').catch((failure: unknown) => failure);
+    const failure = describeFailure(error);
+    expect(failure.kind).toBe('rate-limited');
+    expect(failure.message).toContain('kept answering 429 Too Many Requests after 3 tries');
+    expect(failure.message).toContain('max-parallel');
+    expect(failure.message).not.toContain('service side');
+    expect(sent()).toBe(3);
+  });
+
+  it('says a suite run cut off after sending may have started, and where to check, not the address', async () => {
+    const { client, sent } = clientAnswering([cut()]);
+    const error = await client.authoring.testSuites.run('s1').catch((failure: unknown) => failure);
+    const failure = describeFailure(error);
+    expect(failure.kind).toBe('service');
+    expect(failure.message).toMatch(
+      /^The connection to Sauce Labs was cut after the request was sent: runSuite: /,
+    );
+    expect(failure.message).toContain(
+      "The service may have started the suite run all the same, so runSuite was not sent again (that could do it twice): check the suite's runs in Sauce Labs AI test authoring",
+    );
+    expect(failure.message).not.toContain('api-url');
+    expect(failure.message).not.toContain('proxy');
+    expect(sent()).toBe(1);
+  });
+
+  it('says a suite run answered 503 may have started', async () => {
+    const { client, sent } = clientAnswering([{ status: 503 }]);
+    const error = await client.authoring.testSuites.run('s1').catch((failure: unknown) => failure);
+    const failure = describeFailure(error);
+    expect(failure.kind).toBe('service');
+    expect(failure.message).toContain(`runSuite: 503 from the service`);
+    expect(failure.message).toContain('may have started the suite run all the same');
+    expect(failure.message).toContain('before running the step again');
+    expect(sent()).toBe(1);
+  });
+
+  it('keeps the address and network advice for failures to connect only', async () => {
+    const { client } = clientAnswering([cut(), cut()], {
+      retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 },
+    });
+    const error = await client.authoring.testSuites.get('s1').catch((failure: unknown) => failure);
+    const failure = describeFailure(error);
+    expect(failure.kind).toBe('service');
+    expect(failure.message).toContain(
+      'The connection to Sauce Labs was cut after the request was sent: getTestSuite: UND_ERR_SOCKET',
+    );
+    expect(failure.message).toContain('the address is right');
+    expect(failure.message).not.toContain('api-url');
+    expect(failure.message).not.toContain('may have');
+
+    const refused = new TransportError({
+      ...RUN_REQUEST,
+      kind: 'connect',
+      code: 'ECONNREFUSED',
+      message: 'ECONNREFUSED',
+    });
+    expect(describeFailure(refused).message).toContain('Check `region` and `api-url`');
+  });
+
+  it('says where to check when the deadline stopped a request on its way', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get(ORIGIN).intercept({ path: RUN_PATH, method: 'POST' }).reply(201, {}).delay(1000);
+    const client = new SauceClient({ username: 'alice', accessKey: 'secret-access-key', dispatcher: agent });
+    clients.push(client);
+    const step = new AbortController();
+    setTimeout(() => step.abort(new StepTimeoutError(60_000)), 30);
+    const error = await client.authoring.testSuites
+      .run('s1', {}, { signal: step.signal })
+      .catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ kind: 'aborted', mayHaveBeenProcessed: true });
+    const failure = describeFailure(error, step.signal);
+    expect(failure.kind).toBe('timeout');
+    expect(failure.message).toBe(
+      "Timed out: the `timeout` of 1m passed during runSuite. runSuite was on its way: the service may have started the suite run; check the suite's runs in Sauce Labs AI test authoring (or the builds on the dashboard) before running the step again. Raise `timeout` if the step needs longer.",
+    );
+  });
+
+  const RUN_REQUEST = { operation: 'runSuite', method: 'POST', url: RUN_PATH };
 });

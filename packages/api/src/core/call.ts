@@ -4,14 +4,23 @@ import type { Timeouts } from './transport.ts';
 export interface CallOptions {
   /** Aborts the request (and any retry wait). */
   signal?: AbortSignal;
+  /**
+   * When the call must be over, in milliseconds since the epoch (a step's deadline, at which
+   * `signal` aborts). A wait the service asks for that would end later is not started: the call
+   * fails at once, saying how long the service asked to wait.
+   */
+  deadline?: number;
   /** Overrides the client's timeouts for this call. */
   timeouts?: Partial<Timeouts>;
 }
 
 /** Keeps only the call options a request spec takes. */
-export function callSpec(options: CallOptions | undefined): Pick<CallOptions, 'signal' | 'timeouts'> {
+export function callSpec(
+  options: CallOptions | undefined,
+): Pick<CallOptions, 'signal' | 'deadline' | 'timeouts'> {
   return {
     ...(options?.signal ? { signal: options.signal } : {}),
+    ...(options?.deadline !== undefined ? { deadline: options.deadline } : {}),
     ...(options?.timeouts ? { timeouts: options.timeouts } : {}),
   };
 }

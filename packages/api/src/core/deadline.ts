@@ -1,7 +1,8 @@
 /**
- * Precise timers for the phases of one attempt. undici's own header and body timeouts run on a
- * coarse clock (about a second), so a short timeout would fire late; these fire on time and abort
- * the attempt through its signal. undici's stay in place as a backstop.
+ * Time limits of a request: the caller's deadline, and precise timers for the phases of one
+ * attempt. undici's own header and body timeouts run on a coarse clock (about a second), so a
+ * short timeout would fire late; these fire on time and abort the attempt through its signal.
+ * undici's stay in place as a backstop.
  */
 
 /** The reason an attempt's signal is aborted with when a phase runs out of time. */
@@ -61,4 +62,21 @@ export async function readText(body: AsyncIterable<Buffer>, timer: AttemptTimer)
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+const signalDeadlines = new WeakMap<AbortSignal, number>();
+
+/**
+ * Records that `signal` aborts on its own at `endsAt` (milliseconds since the epoch; a step's
+ * deadline), so that a request sent with it does not start a wait the deadline would cut short.
+ */
+export function markDeadline(signal: AbortSignal, endsAt: number): void {
+  signalDeadlines.set(signal, endsAt);
+}
+
+/** When a request must be over: the earlier of an explicit deadline and its signal's marked one. */
+export function deadlineOf(signal: AbortSignal | undefined, deadline?: number): number | undefined {
+  const marked = signal ? signalDeadlines.get(signal) : undefined;
+  if (marked === undefined) return deadline;
+  return deadline === undefined ? marked : Math.min(marked, deadline);
 }

@@ -13,9 +13,28 @@ export interface ApiErrorDetails {
   serviceMessage?: string;
   /** How long the service asked to wait before trying again, when it said so. */
   retryAfterMs?: number;
+  /** How many times the request was sent; 1 when it was not repeated. */
+  attempts?: number;
+  /** Why the client stopped repeating a request it would otherwise have sent again. */
+  notRetriedBecause?: NotRetriedReason;
+  /** The longest wait the client could still accept when it stopped (`wait-too-long`, `wait-past-deadline`). */
+  waitLimitMs?: number;
+  /**
+   * True when the request was not safe to repeat (it creates or starts something), reached the
+   * service and got a server error: the service may have carried it out, so it was not sent again.
+   */
+  mayHaveBeenProcessed?: boolean;
   /** The parsed error body, for callers that need more than code and message. */
   body?: unknown;
 }
+
+/**
+ * Why a request that could have been repeated was not:
+ * - `retries-spent`: every retry the policy allows was used;
+ * - `wait-too-long`: the service asked for a longer wait than the policy's `maxServerDelayMs`;
+ * - `wait-past-deadline`: the next try would come after the caller's deadline.
+ */
+export type NotRetriedReason = 'retries-spent' | 'wait-too-long' | 'wait-past-deadline';
 
 /** The service answered, and the answer is a failure. */
 export class ApiError extends Error {
@@ -27,6 +46,10 @@ export class ApiError extends Error {
   readonly code: string | number | undefined;
   readonly serviceMessage: string | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly attempts: number;
+  readonly notRetriedBecause: NotRetriedReason | undefined;
+  readonly waitLimitMs: number | undefined;
+  readonly mayHaveBeenProcessed: boolean;
   readonly body: unknown;
 
   constructor(details: ApiErrorDetails) {
@@ -38,7 +61,34 @@ export class ApiError extends Error {
     this.code = details.code;
     this.serviceMessage = details.serviceMessage;
     this.retryAfterMs = details.retryAfterMs;
+    this.attempts = details.attempts ?? 1;
+    this.notRetriedBecause = details.notRetriedBecause;
+    this.waitLimitMs = details.waitLimitMs;
+    this.mayHaveBeenProcessed = details.mayHaveBeenProcessed ?? false;
     this.body = details.body;
+  }
+
+  /** The service refused the request for its rate: it was not carried out, and can be sent later. */
+  get isRateLimited(): boolean {
+    return this.status === 429;
+  }
+
+  /** Everything the error was made from, to build a copy (for example with secrets masked). */
+  get details(): ApiErrorDetails {
+    return {
+      operation: this.operation,
+      method: this.method,
+      url: this.url,
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      ...(this.code !== undefined ? { code: this.code } : {}),
+      ...(this.serviceMessage !== undefined ? { serviceMessage: this.serviceMessage } : {}),
+      ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
+      attempts: this.attempts,
+      ...(this.notRetriedBecause !== undefined ? { notRetriedBecause: this.notRetriedBecause } : {}),
+      ...(this.waitLimitMs !== undefined ? { waitLimitMs: this.waitLimitMs } : {}),
+      mayHaveBeenProcessed: this.mayHaveBeenProcessed,
+      ...(this.body !== undefined ? { body: this.body } : {}),
+    };
   }
 
   /** True when the request itself was at fault (4xx or a failure code): fixing the input is what helps. */
@@ -65,7 +115,39 @@ function formatApiErrorMessage(d: ApiErrorDetails): string {
     : d.status !== undefined
       ? ` ${reasonPhrase(d.status)}`
       : '';
-  return `${d.operation}: ${statusPart}${codePart}${message} (${d.method} ${d.url})`;
+  const attempts = d.attempts !== undefined && d.attempts > 1 ? `, ${d.attempts} attempts` : '';
+  return `${d.operation}: ${statusPart}${codePart}${message}${retryNote(d)} (${d.method} ${d.url}${attempts})`;
+}
+
+/** What the client did about an answer it could have waited out, or why it did not send again. */
+function retryNote(d: ApiErrorDetails): string {
+  if (d.mayHaveBeenProcessed) return '; the service may have carried it out, so it was not sent again';
+  const asked =
+    d.retryAfterMs !== undefined ? `the service asked to wait ${formatWait(d.retryAfterMs)}` : undefined;
+  const limit = d.waitLimitMs !== undefined ? formatWait(d.waitLimitMs) : undefined;
+  switch (d.notRetriedBecause) {
+    case 'wait-too-long':
+      return `; ${asked ?? 'the next try was too far off'}, longer than the ${limit ?? 'longest wait'} the client waits at most, so it was not sent again`;
+    case 'wait-past-deadline': {
+      const away = limit !== undefined ? ` (${limit} away)` : '';
+      return asked
+        ? `; ${asked}, which ends after the deadline${away}, so it was not sent again`
+        : `; the next try would come after the deadline${away}, so it was not sent again`;
+    }
+    default:
+      return '';
+  }
+}
+
+/** A wait in words: milliseconds below a second, then seconds, minutes and hours. */
+function formatWait(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m ${seconds % 60}s`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours}h` : `${hours}h ${minutes % 60}m`;
 }
 
 /** The request did not get an answer: connection failure, timeout or abort. */
@@ -74,10 +156,19 @@ export class TransportError extends Error {
   readonly operation: string;
   readonly method: string;
   readonly url: string;
-  /** `connect` (never reached the service), `timeout`, `aborted` or `network` (cut after sending). */
+  /**
+   * `connect` (never reached the service), `timeout` (no answer in time), `aborted` (the caller's
+   * signal) or `network` (the connection was cut once the request was on its way).
+   */
   readonly kind: 'connect' | 'timeout' | 'aborted' | 'network';
   /** Network error code such as ECONNREFUSED or UND_ERR_HEADERS_TIMEOUT. */
   readonly code: string | undefined;
+  /**
+   * True when the request was not safe to repeat (it creates or starts something) and may have
+   * reached the service before the connection failed or the answer was late: the service may have
+   * carried it out, so it was not sent again. What it did must be checked before sending it anew.
+   */
+  readonly mayHaveBeenProcessed: boolean;
 
   constructor(details: {
     operation: string;
@@ -86,6 +177,7 @@ export class TransportError extends Error {
     kind: TransportError['kind'];
     code?: string;
     message: string;
+    mayHaveBeenProcessed?: boolean;
     cause?: unknown;
   }) {
     super(
@@ -97,6 +189,7 @@ export class TransportError extends Error {
     this.url = details.url;
     this.kind = details.kind;
     this.code = details.code;
+    this.mayHaveBeenProcessed = details.mayHaveBeenProcessed ?? false;
   }
 
   get isClientError(): boolean {

@@ -1,13 +1,24 @@
 /** Retry policy: exponential backoff with full jitter, honouring what the service asks for. */
 
 export interface RetryPolicy {
-  /** Retries after the first attempt (0 disables retrying). */
+  /**
+   * Retries after a failure that may pass (a server error, a timeout, a cut or refused connection),
+   * where repeating is safe; 0 disables them.
+   */
   retries: number;
+  /**
+   * Retries after 429 Too Many Requests, for every method, POSTs included: a 429 means the request
+   * was not carried out. Counted apart from `retries` and larger: an account's limit is shared by
+   * every job using it, so a step can miss the next window several times in a row while the others
+   * take it, and each wait is the one the service asked for (bounded by `maxServerDelayMs` and by
+   * the caller's deadline), so more tries do not press the service harder. 0 disables them.
+   */
+  rateLimitRetries: number;
   /** Base delay of the backoff. */
   minDelayMs: number;
   /** Upper bound of one backoff delay. */
   maxDelayMs: number;
-  /** Statuses worth repeating a safe request for. */
+  /** Statuses worth repeating a safe request for (429 is waited out apart, see `rateLimitRetries`). */
   retryStatuses: readonly number[];
   /** Longest wait the client accepts from Retry-After or X-Ratelimit-Reset; a longer one fails at once. */
   maxServerDelayMs: number;
@@ -17,9 +28,10 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   retries: 4,
+  rateLimitRetries: 10,
   minDelayMs: 500,
   maxDelayMs: 20_000,
-  retryStatuses: [429, 502, 503, 504],
+  retryStatuses: [502, 503, 504],
   maxServerDelayMs: 120_000,
   random: Math.random,
 };

@@ -6,8 +6,8 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { authHeaders, redact, redactDeep, secretsOf, type Credentials } from './credentials.ts';
-import { AttemptTimer, readText } from './deadline.ts';
-import { ApiError, reasonPhrase, serviceErrorOf, TransportError } from './errors.ts';
+import { AttemptTimer, deadlineOf, readText } from './deadline.ts';
+import { ApiError, reasonPhrase, serviceErrorOf, TransportError, type NotRetriedReason } from './errors.ts';
 import { ConnectionPools, loadUndici } from './pools.ts';
 import { backoffDelay, retryPolicy, serverDelayMs, sleep, type RetryPolicy } from './retry.ts';
 import { trimTrailingSlash } from './regions.ts';
@@ -62,9 +62,16 @@ export interface RequestSpec {
   credentials?: Credentials | null;
   signal?: AbortSignal;
   /**
+   * When the request must be over (milliseconds since the epoch), where `signal` aborts on its
+   * own; a signal marked with `markDeadline` brings its own. No retry wait is started that would
+   * end later: the request fails at once with its last answer.
+   */
+  deadline?: number;
+  /**
    * Whether the request may be repeated after it could have reached the service.
    * Defaults to true for GET, HEAD, PUT and DELETE. A request that is not idempotent is only
-   * retried when the connection failed before anything was sent.
+   * repeated when the connection failed before anything was sent, or when the service answered
+   * 429 (it did not carry the request out).
    */
   idempotent?: boolean;
   timeouts?: Partial<Timeouts>;
@@ -109,6 +116,14 @@ const NOT_SENT_CODES = new Set([
   'ENETUNREACH',
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
+  // The certificate was refused during the handshake, before the request (a proxy that
+  // intercepts TLS, a gateway with a wrong certificate): the address or the network is at fault.
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -167,14 +182,21 @@ export class HttpTransport {
     const displayUrl = redact(pathAndQuery, secrets);
     const idempotent = spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method);
     const timeouts = { ...this.timeouts, ...spec.timeouts };
+    const deadline = deadlineOf(spec.signal, spec.deadline);
+    const policy = this.retry;
+    let attempts = 0;
+    // Two budgets: failures that may pass (where repeating is safe), and 429s (always safe).
+    let retriesSpent = 0;
+    let rateLimitRetriesSpent = 0;
 
     const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       if (spec.signal?.aborted) throw this.#transportError(spec, displayUrl, spec.signal.reason, secrets);
       const started = performance.now();
       const timer = new AttemptTimer(spec.signal);
       timer.headers(timeouts.headersMs);
       let response: Dispatcher.ResponseData;
+      attempts++;
       try {
         const { body, headers: bodyHeaders } = encodeBody(spec.body);
         response = await request(url, dispatcher, {
@@ -195,16 +217,27 @@ export class HttpTransport {
         });
       } catch (error) {
         timer.clear();
-        const failure = this.#transportError(spec, displayUrl, error, secrets);
+        const failure = this.#transportError(spec, displayUrl, error, secrets, {
+          inFlight: true,
+          idempotent,
+        });
         const retryable =
           failure.kind === 'connect' ||
           (idempotent && (failure.kind === 'network' || failure.kind === 'timeout'));
-        if (!retryable || attempt >= this.retry.retries) throw failure;
-        const delay = backoffDelay(this.retry, attempt);
-        this.logger.warn(
-          `${spec.operation}: ${failure.code ?? failure.kind}; retrying in ${formatMs(delay)} (attempt ${attempt + 2} of ${this.retry.retries + 1})`,
+        if (!retryable) throw failure;
+        const plan = this.#retryPlan(
+          undefined,
+          backoffDelay(policy, retriesSpent),
+          retriesSpent,
+          policy.retries,
+          deadline,
         );
-        await this.#wait(delay, spec, displayUrl);
+        if (!('delayMs' in plan)) throw failure;
+        retriesSpent++;
+        this.logger.warn(
+          `${spec.operation}: ${failure.code ?? failure.kind}; retrying in ${formatMs(plan.delayMs)} (attempt ${retriesSpent + 1} of ${policy.retries + 1})`,
+        );
+        await this.#wait(plan.delayMs, spec, displayUrl);
         continue;
       }
 
@@ -218,8 +251,8 @@ export class HttpTransport {
       );
 
       if (status >= 200 && status < 300) {
-        const body = await this.#readBody(spec, displayUrl, response, secrets, timer).finally(() =>
-          timer.clear(),
+        const body = await this.#readBody(spec, displayUrl, response, secrets, timer, idempotent).finally(
+          () => timer.clear(),
         );
         const failure = spec.failureOf?.(body);
         if (failure) {
@@ -229,6 +262,7 @@ export class HttpTransport {
             url: displayUrl,
             ...(failure.code !== undefined ? { code: failure.code } : {}),
             ...(failure.message ? { serviceMessage: redact(failure.message, secrets) } : {}),
+            attempts,
             body: redactDeep(body, secrets),
           });
         }
@@ -241,15 +275,41 @@ export class HttpTransport {
       );
       // A reset time is sent with every answer; it is a reason to wait only when the limit was hit.
       const waitMs = serverDelayMs(headers, Date.now(), { rateLimitReset: status === 429 });
-      const retryable = idempotent && this.retry.retryStatuses.includes(status);
-      const withinServerLimit = waitMs === undefined || waitMs <= this.retry.maxServerDelayMs;
-      if (retryable && withinServerLimit && attempt < this.retry.retries) {
-        const delay = waitMs ?? backoffDelay(this.retry, attempt);
-        this.logger.warn(
-          `${spec.operation}: ${status} ${reasonPhrase(status)}; retrying in ${formatMs(delay)} (attempt ${attempt + 2} of ${this.retry.retries + 1})`,
+      let plan: RetryPlan = { stop: undefined };
+      if (status === 429) {
+        // The service refused the request for its rate without carrying it out: whatever the
+        // method, sending it again cannot make anything twice.
+        plan = this.#retryPlan(
+          waitMs,
+          backoffDelay(policy, rateLimitRetriesSpent),
+          rateLimitRetriesSpent,
+          policy.rateLimitRetries,
+          deadline,
         );
-        await this.#wait(delay, spec, displayUrl);
-        continue;
+        if ('delayMs' in plan) {
+          rateLimitRetriesSpent++;
+          this.logger.warn(
+            `${spec.operation}: 429 ${reasonPhrase(429)}; retrying in ${formatMs(plan.delayMs)}${waitMs !== undefined ? ', as the service asked' : ''} (retry ${rateLimitRetriesSpent} of ${policy.rateLimitRetries} for the rate limit)`,
+          );
+          await this.#wait(plan.delayMs, spec, displayUrl);
+          continue;
+        }
+      } else if (idempotent && policy.retryStatuses.includes(status)) {
+        plan = this.#retryPlan(
+          waitMs,
+          backoffDelay(policy, retriesSpent),
+          retriesSpent,
+          policy.retries,
+          deadline,
+        );
+        if ('delayMs' in plan) {
+          retriesSpent++;
+          this.logger.warn(
+            `${spec.operation}: ${status} ${reasonPhrase(status)}; retrying in ${formatMs(plan.delayMs)} (attempt ${retriesSpent + 1} of ${policy.retries + 1})`,
+          );
+          await this.#wait(plan.delayMs, spec, displayUrl);
+          continue;
+        }
       }
       const { code, message } = serviceErrorOf(errorBody);
       throw new ApiError({
@@ -260,9 +320,37 @@ export class HttpTransport {
         ...(code !== undefined ? { code } : {}),
         ...(message ? { serviceMessage: redact(message, secrets) } : {}),
         ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
+        attempts,
+        ...(plan.stop !== undefined ? { notRetriedBecause: plan.stop } : {}),
+        ...(plan.waitLimitMs !== undefined ? { waitLimitMs: plan.waitLimitMs } : {}),
+        // A server error may come after the work was done (a gateway that gave up waiting).
+        ...(!idempotent && status >= 500 ? { mayHaveBeenProcessed: true } : {}),
         body: errorBody,
       });
     }
+  }
+
+  /**
+   * Whether to send a request again and after how long: the wait the service asked for, else the
+   * backoff; not when the budget is spent, the service asks for more than the policy accepts, or
+   * the wait would end after the caller's deadline (the request would be aborted before it).
+   */
+  #retryPlan(
+    askedMs: number | undefined,
+    backoffMs: number,
+    spent: number,
+    budget: number,
+    deadline: number | undefined,
+  ): RetryPlan {
+    // A budget of 0 means retrying is off: nothing was given up, so nothing is said about it.
+    if (spent >= budget) return { stop: budget > 0 ? 'retries-spent' : undefined };
+    const delayMs = askedMs ?? backoffMs;
+    const leftMs = deadline === undefined ? Infinity : Math.max(0, deadline - Date.now());
+    const maxMs = askedMs === undefined ? Infinity : this.retry.maxServerDelayMs;
+    if (delayMs < leftMs && delayMs <= maxMs) return { delayMs };
+    return leftMs <= maxMs
+      ? { stop: 'wait-past-deadline', waitLimitMs: leftMs }
+      : { stop: 'wait-too-long', waitLimitMs: maxMs };
   }
 
   async #wait(ms: number, spec: RequestSpec, displayUrl: string): Promise<void> {
@@ -284,6 +372,7 @@ export class HttpTransport {
     response: Dispatcher.ResponseData,
     secrets: string[],
     timer: AttemptTimer,
+    idempotent: boolean,
   ): Promise<unknown> {
     const type = spec.responseType ?? 'json';
     if (type === 'stream') return response.body;
@@ -310,11 +399,29 @@ export class HttpTransport {
       }
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      throw this.#transportError(spec, displayUrl, error, secrets);
+      throw this.#transportError(spec, displayUrl, error, secrets, {
+        inFlight: true,
+        idempotent,
+        answered: response.statusCode,
+      });
     }
   }
 
-  #transportError(spec: RequestSpec, displayUrl: string, error: unknown, secrets: string[]): TransportError {
+  /**
+   * Words a failure to get an answer. `inFlight` says the request may have reached the service
+   * (it was being sent or answered), as opposed to an abort before sending or during a wait;
+   * `answered` is the status of an answer whose body was then cut off.
+   */
+  #transportError(
+    spec: RequestSpec,
+    displayUrl: string,
+    error: unknown,
+    secrets: string[],
+    attempt: { inFlight: boolean; idempotent: boolean; answered?: number } = {
+      inFlight: false,
+      idempotent: true,
+    },
+  ): TransportError {
     if (error instanceof TransportError) return error;
     const code = errorCode(error);
     const aborted = spec.signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
@@ -325,13 +432,24 @@ export class HttpTransport {
         : code && TIMEOUT_CODES.has(code)
           ? 'timeout'
           : 'network';
+    // Repeating a request that changes something could do it twice: the caller must check first.
+    const mayHaveBeenProcessed = attempt.inFlight && !attempt.idempotent && kind !== 'connect';
     const detail = error instanceof Error ? error.message : String(error);
-    const message =
+    const what =
       kind === 'aborted'
         ? 'request aborted'
         : kind === 'timeout'
           ? `timed out (${code})`
           : `${code ?? 'network error'}: ${redact(detail, secrets)}`;
+    const message = !mayHaveBeenProcessed
+      ? what
+      : attempt.answered !== undefined
+        ? `the service answered ${attempt.answered} but the answer was cut off (${what}); it carried out the request, so it was not sent again`
+        : kind === 'aborted'
+          ? `${what} while it was on its way; the service may have carried it out`
+          : kind === 'timeout'
+            ? `no answer came after the request was sent (${what}); the service may have carried it out, so it was not sent again`
+            : `the connection was cut after the request was sent (${what}); the service may have carried it out, so it was not sent again`;
     return new TransportError({
       operation: spec.operation,
       method: spec.method,
@@ -339,11 +457,15 @@ export class HttpTransport {
       kind,
       ...(code ? { code } : {}),
       message,
+      ...(mayHaveBeenProcessed ? { mayHaveBeenProcessed } : {}),
       // Why the caller aborted (its deadline, a cancellation) stays readable on the error.
       ...(kind === 'aborted' && spec.signal?.aborted ? { cause: spec.signal.reason } : {}),
     });
   }
 }
+
+/** Whether and when to send a request again: after `delayMs`, or not, and why not. */
+type RetryPlan = { delayMs: number } | { stop: NotRetriedReason | undefined; waitLimitMs?: number };
 
 function encodeBody(body: RequestBody | undefined): {
   body?: string | Buffer | Readable | AsyncIterable<Uint8Array>;

@@ -87,7 +87,9 @@ describe('retries against a local server', () => {
       .send({ operation: 'probe', method: 'GET', path: '/x' })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
-    expect((failure as ApiError).message).toBe('probe: 503 status 503 (GET /x)');
+    expect((failure as ApiError).message).toBe('probe: 503 status 503 (GET /x, 3 attempts)');
+    expect((failure as ApiError).attempts).toBe(3);
+    expect((failure as ApiError).notRetriedBecause).toBe('retries-spent');
     expect(server.requests).toHaveLength(3);
   });
 
@@ -114,13 +116,32 @@ describe('retries against a local server', () => {
     }
   });
 
-  it.each([429, 503])('never repeats a POST answered %i', async (status) => {
-    const server = await statusSequence([status]);
-    const failure = await transport(server.url)
-      .send({ operation: 'create', method: 'POST', path: '/x', body: { kind: 'json', value: { a: 1 } } })
-      .catch((error: unknown) => error);
-    expect((failure as ApiError).status).toBe(status);
-    expect(server.requests).toHaveLength(1);
+  it.each([500, 502, 503, 504])(
+    'never repeats a POST answered %i, and says it may have been done',
+    async (status) => {
+      const server = await statusSequence([status]);
+      const failure = await transport(server.url)
+        .send({ operation: 'create', method: 'POST', path: '/x', body: { kind: 'json', value: { a: 1 } } })
+        .catch((error: unknown) => error);
+      expect((failure as ApiError).status).toBe(status);
+      expect((failure as ApiError).mayHaveBeenProcessed).toBe(true);
+      expect((failure as ApiError).message).toBe(
+        `create: ${status} status ${status}; the service may have carried it out, so it was not sent again (POST /x)`,
+      );
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+
+  it('repeats a POST answered 429: the service did not carry it out', async () => {
+    const server = await statusSequence([429, 429]);
+    const answer = await transport(server.url).send({
+      operation: 'create',
+      method: 'POST',
+      path: '/x',
+      body: { kind: 'json', value: { a: 1 } },
+    });
+    expect(answer.body).toEqual({ ok: true });
+    expect(server.requests.map((request) => request.body.toString())).toEqual(Array(3).fill('{"a":1}'));
   });
 
   it('never repeats a POST whose connection was cut after the request was sent', async () => {
@@ -132,6 +153,7 @@ describe('retries against a local server', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).kind).toBe('network');
+    expect((failure as TransportError).mayHaveBeenProcessed).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -183,6 +205,8 @@ describe('retries against a local server', () => {
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).kind).toBe('connect');
     expect((failure as TransportError).code).toBe('ECONNREFUSED');
+    // Nothing reached the service: trying again is safe, and nothing needs checking.
+    expect((failure as TransportError).mayHaveBeenProcessed).toBe(false);
     expect(warnings).toHaveLength(2);
   });
 
@@ -236,6 +260,10 @@ describe('retries against a local server', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(429);
     expect((failure as ApiError).retryAfterMs).toBe(3_600_000);
+    expect((failure as ApiError).notRetriedBecause).toBe('wait-too-long');
+    expect((failure as ApiError).message).toBe(
+      'probe: 429 status 429; the service asked to wait 1h, longer than the 1s the client waits at most, so it was not sent again (GET /x)',
+    );
     expect(server.requests).toHaveLength(1);
   });
 
