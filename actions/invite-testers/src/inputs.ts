@@ -6,7 +6,6 @@ import {
   type InputReader,
   type MobileConnection,
 } from '@sauce-actions/action-kit';
-import { checkEmails } from './emails.ts';
 
 export interface InviteInputs {
   connection: MobileConnection;
@@ -24,7 +23,7 @@ export interface InviteInputs {
 export function readInputs(read: InputReader): InviteInputs {
   const connection = readMobileConnection(read, { needsEmail: true });
   const groups = read.list('groups');
-  const testers = checkEmails(read.list('testers'));
+  const testers = read.emails('testers');
   const testerGroup = read.string('tester-group');
   if (testers.length > 0 && testerGroup === undefined) {
     throw new InputError(
@@ -42,8 +41,14 @@ export function readInputs(read: InputReader): InviteInputs {
   }
   return {
     connection,
-    projectId: read.requiredString('project-id'),
-    buildId: read.requiredString('build-id'),
+    projectId: read.id('project-id', 'positive-integer', {
+      required: true,
+      hint: 'the `project-id` output of upload-build',
+    }),
+    buildId: read.id('build-id', 'positive-integer', {
+      required: true,
+      hint: 'the `build-id` output of upload-build',
+    }),
     groups,
     testers,
     ...present('testerGroup', testerGroup),

@@ -1,5 +1,10 @@
 /** Puts testers into their group, makes sure the groups exist, then invites the groups to the build. */
 import { ActionError, describeFailure, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
+import {
+  checkTesterGroups,
+  findTesterGroup,
+  unknownGroupsMessage,
+} from '@sauce-actions/action-kit/tester-groups';
 import { ApiError, type MobileClient, type MobileTesterGroup } from '@sauce-actions/api';
 import type { InviteInputs } from './inputs.ts';
 import { inviteSummary, type InviteOutputs, type InviteReport } from './report.ts';
@@ -37,21 +42,15 @@ async function invite(inputs: InviteInputs, deps: InviteDeps, report: InviteRepo
   const { outputs } = report;
   const call = { signal: deps.signal };
 
-  const existing = (await testerGroups.list(call)).groups ?? [];
-  const unknown: string[] = [];
-  for (const wanted of inputs.groups) {
-    const group = findGroup(existing, wanted);
-    if (group) outputs['invited-groups'].push(group.name);
-    else unknown.push(wanted);
-  }
-  if (unknown.length > 0 && !inputs.createGroups) {
-    const known = existing.map((g) => g.name).join(', ') || 'none';
+  const check = await checkTesterGroups(testerGroups, inputs.groups, call);
+  outputs['invited-groups'].push(...check.found.map((group) => group.name));
+  if (check.unknown.length > 0 && !inputs.createGroups) {
     throw new ActionError(
       'refused',
-      `Unknown tester group${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (the account has: ${known}). Fix \`groups\`, or set \`create-groups: true\` to create them.`,
+      unknownGroupsMessage(check, 'Fix `groups`, or set `create-groups: true` to create them.'),
     );
   }
-  for (const name of unknown) {
+  for (const name of check.unknown) {
     const group = await testerGroups.create(name, call);
     deps.logger.info(`Created tester group ${group.name}`);
     outputs['created-groups'].push(group.name);
@@ -62,7 +61,7 @@ async function invite(inputs: InviteInputs, deps: InviteDeps, report: InviteRepo
     await testers.add({ emails: inputs.testers, group: inputs.testerGroup }, call);
     // The answer holds only a status: the group's members say who made it in.
     const after = (await testerGroups.list(call)).groups ?? [];
-    const group = findGroup(after, inputs.testerGroup);
+    const group = findTesterGroup(after, inputs.testerGroup);
     const members = new Set(membersOf(group).map((email) => email.toLowerCase()));
     outputs['added-testers'] = inputs.testers.filter((email) => members.has(email.toLowerCase()));
     outputs['refused-testers'] = inputs.testers.filter((email) => !members.has(email.toLowerCase()));
@@ -104,11 +103,6 @@ async function invite(inputs: InviteInputs, deps: InviteDeps, report: InviteRepo
   deps.logger.info(
     `Invited ${outputs['invited-groups'].join(', ')} to build ${inputs.buildId} of project ${inputs.projectId}${inputs.notify ? ', with emails' : ''}`,
   );
-}
-
-/** A group named exactly so, or whose id is the given text. */
-function findGroup(groups: readonly MobileTesterGroup[], nameOrId: string): MobileTesterGroup | undefined {
-  return groups.find((g) => g.name === nameOrId) ?? groups.find((g) => String(g.id) === nameOrId);
 }
 
 /** `testers` is documented as an array holding arrays of `{ email }`; flat lists are read too. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
+import { createClient, InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import {
   ApiError,
@@ -182,7 +182,9 @@ describe('invite-testers inputs', () => {
         testers: 'ok@example.com, not-an-email, a@b',
         'tester-group': 'g',
       }),
-    ).toThrow('has invalid emails: "not-an-email", "a@b"');
+    ).toThrow(
+      'Input "testers" has invalid emails: "not-an-email", "a@b". Allowed: email addresses (`name@host`, such as `alice@example.com`), separated by commas or newlines.',
+    );
     expect(() => read({ 'project-id': '1', 'build-id': '2', testers: 'ok@example.com' })).toThrow(
       /Input "tester-group" is required/,
     );
@@ -196,7 +198,109 @@ describe('invite-testers inputs', () => {
   });
 });
 
+describe('invite-testers ids', () => {
+  const read = (values: Record<string, string>) =>
+    readInputs(
+      new InputReader(
+        inputSource(
+          {
+            'api-key': 'k',
+            email: 'me@example.com',
+            groups: 'qa',
+            'project-id': '12',
+            'build-id': '77',
+            ...values,
+          },
+          { env: {} },
+        ),
+      ),
+    );
+
+  it('reads the ids as positive whole numbers', () => {
+    expect(read({ 'project-id': ' 012 ', 'build-id': '77' })).toMatchObject({
+      projectId: '12',
+      buildId: '77',
+    });
+  });
+
+  it.each([
+    ['abc', 'has "abc", which is not a positive whole number'],
+    ['0', 'has "0", which is not positive'],
+    ['-1', 'has "-1", which is not a positive whole number'],
+    ['1.5', 'has "1.5", which is not a positive whole number'],
+    ['99999999999999999999', 'has "99999999999999999999", which is too large for an id'],
+    [
+      '${{ steps.upload.outputs.build-id }}',
+      'has "${{ steps.upload.outputs.build-id }}", which is not a positive whole number',
+    ],
+  ])('refuses the build id %s, saying what an id is and where it comes from', (value, problem) => {
+    for (const input of ['project-id', 'build-id']) {
+      let message = '';
+      try {
+        read({ [input]: value });
+      } catch (error) {
+        expect(error).toBeInstanceOf(InputError);
+        message = (error as Error).message;
+      }
+      expect(message).toBe(
+        `Input "${input}" ${problem}. Allowed: a positive whole number such as \`1234\`, at most 9007199254740991 (the \`${input}\` output of upload-build).`,
+      );
+    }
+  });
+
+  it('needs both ids, naming their form', () => {
+    expect(() => read({ 'build-id': '' })).toThrow(
+      'Input "build-id" is required but was empty. Allowed: a positive whole number such as `1234`, at most 9007199254740991 (the `build-id` output of upload-build).',
+    );
+  });
+});
+
 describe('invite-testers against the emulator', () => {
+  it('refuses bad ids and emails as the host reads them, with no request sent', async () => {
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      for (const values of [
+        { 'build-id': 'abc' },
+        { 'project-id': '0' },
+        { 'build-id': '99999999999999999999' },
+        { email: 'demo' },
+        { testers: 'dave', 'tester-group': 'nightly' },
+      ]) {
+        const attempt = async () => {
+          const parsed = readInputs(
+            new InputReader(
+              inputSource(
+                {
+                  'api-url': emulator.url,
+                  email: 'demo@example.com',
+                  'api-key': 'demo-api-key',
+                  'project-id': '1',
+                  'build-id': '1',
+                  groups: 'qa',
+                  ...values,
+                },
+                { env: {} },
+              ),
+            ),
+          );
+          const client = createClient(parsed.connection, testStepDeps().logger);
+          try {
+            return await run(parsed, { ...testStepDeps(), client });
+          } finally {
+            await client.close();
+          }
+        };
+        await expect(attempt(), JSON.stringify(values)).rejects.toThrow(InputError);
+      }
+      const journal = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as {
+        requests: unknown[];
+      };
+      expect(journal.requests).toEqual([]);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('invites a group and new testers to an uploaded build', async () => {
     const emulator = await startEmulator({ port: 0 });
     const client = new SauceClient({

@@ -1,7 +1,7 @@
 /**
- * What the post step does: stops what the main step started or waited for, whatever happened in
- * the job. Only what the saved state names is touched, so a tunnel someone else started is never
- * deleted.
+ * What the post step does: stops what the main step started (and, with `stop-on-exit: true`, the
+ * tunnel it waited for), whatever happened in the job. Only what the saved state names is
+ * touched, so a tunnel someone else started is deleted only when the workflow asked for it.
  */
 import { describeFailure, type Failure, type StepDeps } from '@sauce-actions/action-kit';
 import { ApiError } from '@sauce-actions/api';
@@ -89,7 +89,13 @@ async function deleteIfUp(
   const deletion = await deps.tunnels.delete(tunnel.id, { reason: 'manage-tunnel post step' }, call);
   report.deleted.push(tunnel.id);
   const jobs = typeof deletion.jobs_running === 'number' ? deletion.jobs_running : 0;
-  deps.logger.info(
-    `Deleted tunnel ${label}${jobs > 0 ? `; ${jobs} job(s) were still running through it` : ''}.`,
-  );
+  const running = jobs > 0 ? `; ${jobs} job(s) were still running through it` : '';
+  if (tunnel.origin === 'started') {
+    deps.logger.info(`Deleted tunnel ${label}${running}.`);
+    return;
+  }
+  // Only `stop-on-exit: true` saves a tunnel the step waited for; its jobs may be other workflows'.
+  const message = `Deleted tunnel ${label}, which this step waited for (\`stop-on-exit: true\`)${running}.`;
+  if (jobs > 0) deps.logger.warning(message);
+  else deps.logger.info(message);
 }

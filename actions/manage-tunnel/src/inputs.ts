@@ -1,9 +1,11 @@
 /** The inputs of manage-tunnel, read and checked before any request or launch. */
 import {
   InputError,
+  POLL_INTERVAL_BOUNDS,
   present,
   quoteValue,
   readSauceConnection,
+  TIMEOUT_BOUNDS,
   type InputReader,
   type SauceConnection,
 } from '@sauce-actions/action-kit';
@@ -15,6 +17,23 @@ export type Operation = (typeof OPERATIONS)[number];
 
 export const DEFAULT_SC_VERSION = '5.4.1';
 
+/**
+ * What the post step stops. `started`: only the Sauce Connect and tunnel this step started.
+ * `true`: also a tunnel it only waited for, which other jobs may be sharing. `false`: nothing.
+ */
+export const STOP_ON_EXIT = ['started', 'true', 'false'] as const;
+export type StopOnExit = (typeof STOP_ON_EXIT)[number];
+
+/** Whether the post step stops the Sauce Connect and the tunnel this step started. */
+export function stopsStarted(mode: StopOnExit): boolean {
+  return mode !== 'false';
+}
+
+/** Whether the post step deletes a tunnel this step only waited for (one others may share). */
+export function stopsWaitedFor(mode: StopOnExit): boolean {
+  return mode === 'true';
+}
+
 /** The longest wait of each operation: `wait` for its tunnel, `start` per launch, the others in all. */
 const DEFAULT_TIMEOUT_MS: Record<Operation, number> = {
   wait: 5 * 60_000,
@@ -25,8 +44,8 @@ const DEFAULT_TIMEOUT_MS: Record<Operation, number> = {
 
 interface CommonInputs {
   connection: SauceConnection;
-  /** Whether the post step stops what this step waited for or started. */
-  stopOnExit: boolean;
+  /** What the post step stops: what this step started, also what it waited for, or nothing. */
+  stopOnExit: StopOnExit;
   timeoutMs: number;
   pollIntervalMs: number;
 }
@@ -64,9 +83,9 @@ export function readInputs(read: InputReader): TunnelInputs {
   const connection = readSauceConnection(read);
   const common: CommonInputs = {
     connection,
-    stopOnExit: read.boolean('stop-on-exit', true),
-    timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS[operation], { minMs: 1000 }),
-    pollIntervalMs: read.duration('poll-interval', operation === 'start' ? 1000 : 5000, { minMs: 100 }),
+    stopOnExit: readStopOnExit(read),
+    timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS[operation], TIMEOUT_BOUNDS),
+    pollIntervalMs: read.duration('poll-interval', operation === 'start' ? 1000 : 5000, POLL_INTERVAL_BOUNDS),
   };
   if (operation === 'start') {
     if (tunnelName === undefined) {
@@ -90,6 +109,17 @@ export function readInputs(read: InputReader): TunnelInputs {
     operation,
     target: { ...present('name', tunnelName), ...present('id', tunnelId) },
   };
+}
+
+/** `stop-on-exit`: the three values by name; `yes` or `always` are more likely slips than intent. */
+function readStopOnExit(read: InputReader): StopOnExit {
+  const value = read.string('stop-on-exit') ?? 'started';
+  if ((STOP_ON_EXIT as readonly string[]).includes(value)) return value as StopOnExit;
+  throw new InputError(
+    'stop-on-exit',
+    `has ${quoteValue(value)}`,
+    '`started` (the post step stops only the Sauce Connect and tunnel this step started), `true` (also a tunnel it waited for, which other jobs may share) or `false` (nothing)',
+  );
 }
 
 function readStartSettings(read: InputReader): StartSettings {

@@ -2,7 +2,7 @@
 import { SummaryBuilder } from '@sauce-actions/action-kit';
 import type { Tunnel } from '@sauce-actions/api';
 import type { CleanupReport } from './cleanup.ts';
-import type { Operation } from './inputs.ts';
+import type { Operation, StopOnExit } from './inputs.ts';
 import type { StoppedTunnel } from './stop.ts';
 import { TUNNEL_TABLE_HEADER, tunnelRow } from './tunnels.ts';
 
@@ -27,8 +27,8 @@ export interface TunnelReport {
   /** `start`: how many launches it took, and the process. */
   attempts?: number;
   pid?: number;
-  /** Whether the post step will stop the tunnel. */
-  stopOnExit: boolean;
+  /** What the post step will stop. */
+  stopOnExit: StopOnExit;
 }
 
 export function tunnelOutputs(report: TunnelReport): TunnelOutputs {
@@ -54,6 +54,17 @@ export function tunnelOutputs(report: TunnelReport): TunnelOutputs {
   return { 'tunnel-id': '', tunnels: '[]', 'log-file': logFile };
 }
 
+/** What becomes of the tunnel when the job ends. */
+function afterTheJob(operation: Operation, stopOnExit: StopOnExit): string {
+  if (stopOnExit === 'false') return 'The tunnel stays up after the job (`stop-on-exit: false`).';
+  if (operation === 'start') {
+    return 'The post step of this action stops Sauce Connect and the tunnel at the end of the job, whatever its outcome.';
+  }
+  return stopOnExit === 'true'
+    ? 'The post step of this action deletes the tunnel at the end of the job, whatever its outcome (`stop-on-exit: true`): other jobs using it lose it then.'
+    : 'The tunnel stays up after the job: this step only waited for it, and others may be using it (`stop-on-exit: started`).';
+}
+
 /** The summary of what the operation did; '' when it did nothing worth a summary (a failed wait). */
 export function tunnelSummary(report: TunnelReport): string {
   const summary = new SummaryBuilder();
@@ -66,11 +77,7 @@ export function tunnelSummary(report: TunnelReport): string {
         ['Starts needed', report.attempts],
         ['Sauce Connect log', report.logFile],
       ])
-      .paragraph(
-        report.stopOnExit
-          ? 'The post step of this action stops the tunnel at the end of the job, whatever its outcome.'
-          : 'The tunnel stays up after the job (`stop-on-exit: false`).',
-      );
+      .paragraph(afterTheJob(report.operation, report.stopOnExit));
   } else if (report.listed) {
     summary.heading(`Tunnels of ${report.username}`);
     if (report.listed.length === 0) summary.paragraph('No tunnel is listed.');

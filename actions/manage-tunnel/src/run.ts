@@ -8,7 +8,7 @@ import {
   type StepDeps,
 } from '@sauce-actions/action-kit';
 import { withDeadline } from '@sauce-actions/action-kit/cancellation';
-import type { FindInputs, StartInputs, TunnelInputs } from './inputs.ts';
+import { stopsWaitedFor, type FindInputs, type StartInputs, type TunnelInputs } from './inputs.ts';
 import { tunnelOutputs, tunnelSummary, type TunnelOutputs, type TunnelReport } from './report.ts';
 import { logFilePath, startTunnel } from './start.ts';
 import { serializeCleanup, STATE_KEY, type CleanupState } from './state.ts';
@@ -96,8 +96,10 @@ async function waitOperation(inputs: FindInputs, deps: TunnelDeps, report: Tunne
     signal: deps.signal,
   });
   deps.logger.info(`Tunnel ${tunnel.id} ("${tunnel.tunnel_identifier ?? ''}") is running.`);
-  if (inputs.stopOnExit) {
-    saveCleanup(deps, { tunnels: [{ id: tunnel.id, name: tunnel.tunnel_identifier }] });
+  // A tunnel this step only waited for is often shared: deleting it would break every other job
+  // using it, so only `stop-on-exit: true` asks for that.
+  if (stopsWaitedFor(inputs.stopOnExit)) {
+    saveCleanup(deps, { tunnels: [{ id: tunnel.id, name: tunnel.tunnel_identifier, origin: 'waited' }] });
   }
   report.tunnel = tunnel;
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ActionError, formatDuration, present, type StepDeps } from '@sauce-actions/action-kit';
 import type { Tunnel } from '@sauce-actions/api';
-import type { StartInputs } from './inputs.ts';
+import { stopsStarted, type StartInputs } from './inputs.ts';
 import { isReady, launch, readinessUrl, type Environment } from './launch.ts';
 import { uploadLog } from './log-artifact.ts';
 import { isRunning, stopProcess } from './process.ts';
@@ -106,7 +106,7 @@ async function attemptStart(
   }
   const launched: LaunchedProcess = { pid: child.pid, executable, logFile, tunnelName };
   // Saved at once: should this step be cut short, the post step still stops the process.
-  if (inputs.stopOnExit) deps.saveCleanup({ tunnels: [], process: launched });
+  if (stopsStarted(inputs.stopOnExit)) deps.saveCleanup({ tunnels: [], process: launched });
   deps.logger.info(`Started Sauce Connect (pid ${child.pid}); waiting until it is ready.`);
 
   try {
@@ -115,8 +115,11 @@ async function attemptStart(
       await stopLaunched(deps, launched, FAILED_LAUNCH_GRACE_MS);
       return { failure: tunnel };
     }
-    if (inputs.stopOnExit) {
-      deps.saveCleanup({ tunnels: [{ id: tunnel.id, name: tunnel.tunnel_identifier }], process: launched });
+    if (stopsStarted(inputs.stopOnExit)) {
+      deps.saveCleanup({
+        tunnels: [{ id: tunnel.id, name: tunnel.tunnel_identifier, origin: 'started' }],
+        process: launched,
+      });
     }
     return { tunnel, process: launched };
   } catch (error) {

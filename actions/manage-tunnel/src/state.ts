@@ -12,9 +12,16 @@ export interface LaunchedProcess {
   tunnelName: string;
 }
 
+/** A tunnel to delete: `started` by this step, or one it only `waited` for (`stop-on-exit: true`). */
+export interface SavedTunnel {
+  id: string;
+  name: string | null;
+  origin: 'started' | 'waited';
+}
+
 export interface CleanupState {
   /** Tunnels to delete through the interface if still listed. */
-  tunnels: { id: string; name: string | null }[];
+  tunnels: SavedTunnel[];
   /** The launched process, if any. */
   process?: LaunchedProcess;
 }
@@ -50,7 +57,14 @@ export function parseCleanup(text: string): CleanupState {
     ? record.tunnels.flatMap((item: unknown) => {
         const t = item as Record<string, unknown> | null;
         return t && typeof t.id === 'string' && t.id !== ''
-          ? [{ id: t.id, name: typeof t.name === 'string' ? t.name : null }]
+          ? [
+              {
+                id: t.id,
+                name: typeof t.name === 'string' ? t.name : null,
+                // Unsaid, it is worded as the more careful case: a tunnel others may share.
+                origin: t.origin === 'started' ? ('started' as const) : ('waited' as const),
+              },
+            ]
           : [];
       })
     : [];

@@ -41,7 +41,7 @@ describe('readInputs', () => {
       connection: { service: 'sauce', region: 'us-west-1', username: USERNAME, accessKey: ACCESS_KEY },
       operation: 'wait',
       target: { name: 'ci' },
-      stopOnExit: true,
+      stopOnExit: 'started',
       timeoutMs: 5 * 60_000,
       pollIntervalMs: 5000,
     });
@@ -62,12 +62,12 @@ describe('readInputs', () => {
       pollIntervalMs: 1000,
     });
     expect(
-      read({ 'tunnel-id': 't1', timeout: '90s', 'poll-interval': '500ms', 'stop-on-exit': 'false' }),
+      read({ 'tunnel-id': 't1', timeout: '90s', 'poll-interval': '2s', 'stop-on-exit': 'false' }),
     ).toEqual(
       expect.objectContaining({
         timeoutMs: 90_000,
-        pollIntervalMs: 500,
-        stopOnExit: false,
+        pollIntervalMs: 2000,
+        stopOnExit: 'false',
         target: { id: 't1' },
       }),
     );
@@ -142,13 +142,42 @@ describe('readInputs', () => {
     expect(refusal({ ...start, 'sc-path': 'missing/sc' }).message).toContain('which does not exist');
   });
 
-  it('refuses bad waits and booleans', () => {
+  it('refuses bad waits', () => {
     expect(refusal({ 'tunnel-name': 'x', timeout: '500ms' }).input).toBe('timeout');
     expect(refusal({ 'tunnel-name': 'x', timeout: 'soon' }).input).toBe('timeout');
     expect(refusal({ 'tunnel-name': 'x', 'poll-interval': '10ms' }).input).toBe('poll-interval');
-    expect(refusal({ 'tunnel-name': 'x', 'stop-on-exit': 'yes' }).message).toContain(
-      'Input "stop-on-exit" has "yes", which is not a boolean',
-    );
+  });
+
+  it.each([
+    ['timeout', '2147484', 'has 2147484, which is longer than 24h', 'from 1s to 24h'],
+    ['timeout', '25h', 'has 25h, which is longer than 24h', 'from 1s to 24h'],
+    ['timeout', '0', 'has 0, which is shorter than 1s', 'from 1s to 24h'],
+    ['timeout', '-5', 'has "-5", which is not a duration', 'from 1s to 24h'],
+    ['timeout', '1e400', 'has "1e400", which is not a duration', 'from 1s to 24h'],
+    ['poll-interval', '2147484', 'has 2147484, which is longer than 10m', 'from 1s to 10m'],
+    ['poll-interval', '11m', 'has 11m, which is longer than 10m', 'from 1s to 10m'],
+    ['poll-interval', '500ms', 'has 500ms, which is shorter than 1s', 'from 1s to 10m'],
+    ['poll-interval', 'NaN', 'has "NaN", which is not a duration', 'from 1s to 10m'],
+    ['poll-interval', '10 minutes', 'has "10 minutes", which is not a duration', 'from 1s to 10m'],
+    ['poll-interval', '30x', 'has "30x", which is not a duration', 'from 1s to 10m'],
+  ])('bounds the %s like every other action: %s is refused', (input, value, problem, range) => {
+    for (const operation of ['wait', 'start', 'list']) {
+      expect(refusal({ operation, 'tunnel-name': 'x', [input]: value }).message).toBe(
+        `Input "${input}" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\` or \`h\` (\`90s\`, \`30m\`, \`1h30m\`), ${range}.`,
+      );
+    }
+  });
+
+  it('reads stop-on-exit as started (the default), true or false, and refuses anything else', () => {
+    expect(read({ 'tunnel-name': 'x' }).stopOnExit).toBe('started');
+    for (const value of ['started', 'true', 'false'] as const) {
+      expect(read({ 'tunnel-name': 'x', 'stop-on-exit': value }).stopOnExit).toBe(value);
+    }
+    for (const value of ['yes', 'True', 'always', 'waited', '1']) {
+      expect(refusal({ 'tunnel-name': 'x', 'stop-on-exit': value }).message).toBe(
+        `Input "stop-on-exit" has "${value}". Allowed: \`started\` (the post step stops only the Sauce Connect and tunnel this step started), \`true\` (also a tunnel it waited for, which other jobs may share) or \`false\` (nothing).`,
+      );
+    }
   });
 
   it('takes the credentials from the environment, and refuses none at all', () => {

@@ -47,12 +47,12 @@ function expectNoKey(result: StepResult): void {
 }
 
 describe('wait', () => {
-  it('waits until the named tunnel runs, outputs its id, and the post step deletes it', async () => {
+  it('waits until the named tunnel runs, outputs its id, and by default leaves it up after the job', async () => {
     const tunnel = await createTunnel(emulator.url, { tunnel_identifier: 'ci-tunnel', status: 'booting' });
     setTimeout(() => {
       void admin(emulator.url, 'PATCH', `tunnels/${tunnel.id}`, { status: 'running' });
     }, 700);
-    const result = await step({ 'tunnel-name': 'ci-tunnel', 'poll-interval': '200ms', timeout: '15s' });
+    const result = await step({ 'tunnel-name': 'ci-tunnel', 'poll-interval': '1s', timeout: '15s' });
 
     expect(errors(result)).toBe('');
     expect(result.exitCode).toBe(0);
@@ -63,12 +63,28 @@ describe('wait', () => {
     });
     expect(result.log).toContain(`${tunnel.id} booting`);
     expect(result.summary).toContain('ci-tunnel');
-    expect(JSON.parse(result.state.cleanup as string)).toEqual({
-      tunnels: [{ id: tunnel.id, name: 'ci-tunnel' }],
-    });
-
+    expect(result.summary).toContain('`stop-on-exit: started`');
+    // A tunnel the step only waited for may be shared: the post step leaves it alone.
+    expect(result.state.cleanup).toBeUndefined();
     expect(result.post?.exitCode).toBe(0);
-    expect(result.post?.log).toContain(`Deleted tunnel ${tunnel.id}`);
+    expect(result.post?.log).toContain('Nothing to clean up');
+    expect((await tunnelById(emulator.url, tunnel.id))?.status).toBe('running');
+    expectNoKey(result);
+  });
+
+  it('deletes the tunnel it waited for in the post step with stop-on-exit true', async () => {
+    const tunnel = await createTunnel(emulator.url, { tunnel_identifier: 'ci-tunnel', status: 'running' });
+    const result = await step({ 'tunnel-name': 'ci-tunnel', 'stop-on-exit': 'true', 'poll-interval': '1s' });
+
+    expect(errors(result)).toBe('');
+    expect(result.outputs['tunnel-id']).toBe(tunnel.id);
+    expect(JSON.parse(result.state.cleanup as string)).toEqual({
+      tunnels: [{ id: tunnel.id, name: 'ci-tunnel', origin: 'waited' }],
+    });
+    expect(result.post?.exitCode).toBe(0);
+    expect(result.post?.log).toContain(
+      `Deleted tunnel ${tunnel.id} ("ci-tunnel"), which this step waited for (\`stop-on-exit: true\`).`,
+    );
     expect(await tunnelById(emulator.url, tunnel.id)).toMatchObject({
       status: 'terminated',
       user_shutdown: true,
@@ -78,9 +94,18 @@ describe('wait', () => {
     expectNoKey(result);
   });
 
+  it('refuses a stop-on-exit that is not started, true or false, before any request', async () => {
+    const result = await step({ 'tunnel-name': 'demo-tunnel', 'stop-on-exit': 'yes' });
+    expect(result.exitCode).toBe(1);
+    expect(errors(result)).toContain('Input "stop-on-exit" has "yes". Allowed: `started`');
+    expect(result.post?.log).toContain('Nothing to clean up');
+    const journal = await admin<{ requests: unknown[] }>(emulator.url, 'GET', 'requests');
+    expect(journal.requests).toEqual([]);
+  });
+
   it('finds a tunnel by id', async () => {
     const demo = await demoTunnel();
-    const result = await step({ 'tunnel-id': demo.id, 'stop-on-exit': 'false', 'poll-interval': '200ms' });
+    const result = await step({ 'tunnel-id': demo.id, 'stop-on-exit': 'false', 'poll-interval': '1s' });
     expect(result.exitCode).toBe(0);
     expect(result.outputs['tunnel-id']).toBe(demo.id);
   });
@@ -109,7 +134,7 @@ describe('wait', () => {
     });
     await createTunnel(emulator.url, { tunnel_identifier: 'theirs', status: 'booting' });
     const started = Date.now();
-    const result = await step({ 'tunnel-name': 'theirs', timeout: '1s', 'poll-interval': '200ms' });
+    const result = await step({ 'tunnel-name': 'theirs', timeout: '1s', 'poll-interval': '1s' });
 
     expect(result.exitCode).toBe(1);
     expect(Date.now() - started).toBeLessThan(15_000);

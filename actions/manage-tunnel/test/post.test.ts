@@ -10,7 +10,14 @@ import { cleanUp } from '../src/cleanup.ts';
 import { post, runPost } from '../src/post.ts';
 import { isRunning, stopProcess } from '../src/process.ts';
 import { parseCleanup, serializeCleanup, STATE_KEY, type CleanupState } from '../src/state.ts';
-import { ACCESS_KEY, createTunnel, emulatorClient, tunnelById, USERNAME } from './helpers.ts';
+import { ACCESS_KEY, allTunnels, createTunnel, emulatorClient, tunnelById, USERNAME } from './helpers.ts';
+
+const CONNECTION = {
+  service: 'sauce' as const,
+  region: 'us-west-1' as const,
+  username: USERNAME,
+  accessKey: ACCESS_KEY,
+};
 
 let emulator: RunningEmulator;
 let client: SauceClient;
@@ -75,9 +82,9 @@ describe('post step cleanup', () => {
     const report = await cleanUp(
       {
         tunnels: [
-          { id: up.id, name: 'mine' },
-          { id: down.id, name: 'mine-too' },
-          { id: 'unknown-id', name: null },
+          { id: up.id, name: 'mine', origin: 'started' },
+          { id: down.id, name: 'mine-too', origin: 'started' },
+          { id: 'unknown-id', name: null, origin: 'waited' },
         ],
       },
       deps,
@@ -146,11 +153,18 @@ describe('post step cleanup', () => {
   });
 
   it('reads back the saved state, and treats malformed state as nothing to clean up', () => {
-    const state = {
-      tunnels: [{ id: 'abc', name: 'n' }],
+    const state: CleanupState = {
+      tunnels: [
+        { id: 'abc', name: 'n', origin: 'started' },
+        { id: 'def', name: null, origin: 'waited' },
+      ],
       process: { pid: 42, executable: '/sc', logFile: '/sc.log', tunnelName: 'n' },
     };
     expect(parseCleanup(serializeCleanup(state))).toEqual(state);
+    // A tunnel saved without its origin is worded as one others may share.
+    expect(parseCleanup('{"tunnels":[{"id":"t1","name":"n"}]}')).toEqual({
+      tunnels: [{ id: 't1', name: 'n', origin: 'waited' }],
+    });
     expect(parseCleanup('not json')).toEqual({ tunnels: [] });
     expect(parseCleanup('{"tunnels":[{"id":""}],"process":{"pid":-1}}')).toEqual({ tunnels: [] });
   });
@@ -161,7 +175,9 @@ describe('post step', () => {
     expect(post.hasWork(memoryState())).toBe(false);
     expect(post.hasWork(memoryState({ [STATE_KEY]: '{"tunnels":[]}' }))).toBe(false);
     expect(post.hasWork(memoryState({ [STATE_KEY]: 'garbage' }))).toBe(false);
-    expect(post.hasWork(memoryState({ [STATE_KEY]: '{"tunnels":[{"id":"t1","name":null}]}' }))).toBe(true);
+    expect(
+      post.hasWork(memoryState({ [STATE_KEY]: '{"tunnels":[{"id":"t1","name":null,"origin":"waited"}]}' })),
+    ).toBe(true);
     const process = { pid: 42, executable: '/sc', logFile: '/sc.log', tunnelName: 'n' };
     expect(post.hasWork(memoryState({ [STATE_KEY]: serializeCleanup({ tunnels: [], process }) }))).toBe(true);
   });
@@ -170,7 +186,7 @@ describe('post step', () => {
     const tunnel = await createTunnel(emulator.url, { tunnel_identifier: 'ci', status: 'running' });
     const pid = await detached('process.on("SIGINT", () => process.exit(0)); process.send("ready")');
     const deps = postDeps({
-      tunnels: [{ id: tunnel.id, name: 'ci' }],
+      tunnels: [{ id: tunnel.id, name: 'ci', origin: 'started' }],
       process: { pid, executable: process.execPath, logFile: '/sc.log', tunnelName: 'ci' },
     });
     const result = await runPost(
@@ -199,12 +215,47 @@ describe('post step', () => {
     ]);
   });
 
+  it('deletes a tunnel it waited for only as saved (stop-on-exit true), warning of the jobs still using it', async () => {
+    const demo = (await allTunnels(emulator.url)).find((t) => t.tunnel_identifier === 'demo-tunnel');
+    if (!demo) throw new Error('the seed has no demo-tunnel');
+    const started = await fetch(`${emulator.url}/rest/v1/${USERNAME}/js-tests`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${USERNAME}:${ACCESS_KEY}`).toString('base64')}`,
+      },
+      body: JSON.stringify({
+        platforms: [['Windows 11', 'chrome', 'latest']],
+        url: 'https://example.com/tests.html',
+        framework: 'custom',
+        tunnelIdentifier: 'demo-tunnel',
+      }),
+    });
+    expect(started.status).toBe(200);
+    const deps = postDeps({ tunnels: [{ id: demo.id, name: 'demo-tunnel', origin: 'waited' }] });
+    const result = await runPost({ connection: CONNECTION }, { ...deps, client });
+
+    expect(result.failure).toBeUndefined();
+    expect((await tunnelById(emulator.url, demo.id))?.status).toBe('terminated');
+    expect(deps.logger.lines('warning')).toEqual([
+      `Deleted tunnel ${demo.id} ("demo-tunnel"), which this step waited for (\`stop-on-exit: true\`); 1 job(s) were still running through it.`,
+    ]);
+  });
+
+  it('only notes a saved tunnel that no longer exists: never a failure', async () => {
+    const deps = postDeps({ tunnels: [{ id: 'no-such-tunnel', name: 'ci', origin: 'waited' }] });
+    const result = await runPost({ connection: CONNECTION }, { ...deps, client });
+    expect(result.failure).toBeUndefined();
+    expect(result.summary).toContain('<li>Tunnel no-such-tunnel was already shut down.</li>');
+    expect(deps.logger.lines('info')).toEqual(['Tunnel no-such-tunnel ("ci") is already shut down.']);
+  });
+
   it('reports a tunnel it could not delete as a failure, after cleaning up the others', async () => {
     const up = await createTunnel(emulator.url, { tunnel_identifier: 'ci', status: 'running' });
     const deps = postDeps({
       tunnels: [
-        { id: 'broken', name: 'ci' },
-        { id: up.id, name: 'ci' },
+        { id: 'broken', name: 'ci', origin: 'started' },
+        { id: up.id, name: 'ci', origin: 'started' },
       ],
     });
     const tunnels = client.automation.tunnels;

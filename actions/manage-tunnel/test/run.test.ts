@@ -35,7 +35,7 @@ function inputs(operation: FindInputs['operation'], overrides: Partial<FindInput
     connection: { service: 'sauce', region: 'us-west-1', username: USERNAME, accessKey: ACCESS_KEY },
     operation,
     target: {},
-    stopOnExit: true,
+    stopOnExit: 'started',
     timeoutMs: 10_000,
     pollIntervalMs: 100,
     ...overrides,
@@ -53,7 +53,7 @@ async function demoTunnel(): Promise<Tunnel> {
 }
 
 describe('wait', () => {
-  it('waits until the named tunnel runs, and saves it for the post step', async () => {
+  it('waits until the named tunnel runs, and by default leaves it to whoever started it', async () => {
     const tunnel = await createTunnel(emulator.url, { tunnel_identifier: 'ci-tunnel', status: 'booting' });
     setTimeout(() => {
       void admin(emulator.url, 'PATCH', `tunnels/${tunnel.id}`, { status: 'running' });
@@ -72,19 +72,33 @@ describe('wait', () => {
     // One line per change of what is seen, not one per check.
     expect(lines.filter((line) => line.includes('booting'))).toHaveLength(1);
     expect(lines).toContain(`Tunnel ${tunnel.id} ("ci-tunnel") is running.`);
-    expect(JSON.parse(step.state.get(STATE_KEY))).toEqual({
-      tunnels: [{ id: tunnel.id, name: 'ci-tunnel' }],
-    });
+    // `stop-on-exit: started`: a tunnel this step only waited for is not the post step's to delete.
+    expect(step.state.saved.size).toBe(0);
     expect(result.summary).toContain('<h2>Tunnel ci-tunnel is running</h2>');
     expect(result.summary).toContain(`<td>${tunnel.id}</td>`);
-    expect(result.summary).toContain('The post step of this action stops the tunnel');
+    expect(result.summary).toContain(
+      'The tunnel stays up after the job: this step only waited for it, and others may be using it (`stop-on-exit: started`).',
+    );
     expect(result.annotations).toEqual([]);
+  });
+
+  it('saves the tunnel it waited for, for the post step, only with stop-on-exit true', async () => {
+    const demo = await demoTunnel();
+    const step = deps();
+    const result = await run(inputs('wait', { target: { name: 'demo-tunnel' }, stopOnExit: 'true' }), step);
+    expect(result.outputs['tunnel-id']).toBe(demo.id);
+    expect(JSON.parse(step.state.get(STATE_KEY))).toEqual({
+      tunnels: [{ id: demo.id, name: 'demo-tunnel', origin: 'waited' }],
+    });
+    expect(result.summary).toContain(
+      'The post step of this action deletes the tunnel at the end of the job, whatever its outcome (`stop-on-exit: true`): other jobs using it lose it then.',
+    );
   });
 
   it('finds a tunnel by id, saving nothing with stop-on-exit false', async () => {
     const demo = await demoTunnel();
     const step = deps();
-    const result = await run(inputs('wait', { target: { id: demo.id }, stopOnExit: false }), step);
+    const result = await run(inputs('wait', { target: { id: demo.id }, stopOnExit: 'false' }), step);
     expect(result.outputs['tunnel-id']).toBe(demo.id);
     expect(step.state.saved.size).toBe(0);
     expect(result.summary).toContain('The tunnel stays up after the job (`stop-on-exit: false`).');

@@ -88,7 +88,7 @@ async function step(
 ): Promise<StepResult> {
   const result = await runAction(
     emulator.url,
-    { operation: 'start', 'status-address': statusAddress, 'poll-interval': '200ms', ...inputs },
+    { operation: 'start', 'status-address': statusAddress, 'poll-interval': '1s', ...inputs },
     { env: fakeEnv(env) },
     actionDir,
   );
@@ -132,7 +132,7 @@ describe('start', () => {
       status: 'running',
     });
     const state = JSON.parse(result.state.cleanup as string);
-    expect(state.tunnels).toEqual([{ id: tunnelId, name: 'ci-start' }]);
+    expect(state.tunnels).toEqual([{ id: tunnelId, name: 'ci-start', origin: 'started' }]);
     expect(state.process.executable).toBe(sc);
     expect(isRunning(state.process.pid)).toBe(true);
     expect(await launches()).toEqual([state.process.pid]);
@@ -306,7 +306,7 @@ describe('start through run', () => {
       },
       operation: 'start',
       tunnelName,
-      stopOnExit: true,
+      stopOnExit: 'started',
       timeoutMs: 5000,
       pollIntervalMs: 100,
       start: { scPath: sc, scVersion: '5.4.1', scArgs: [], startRetries: 0, statusAddress, ...settings },
@@ -353,12 +353,14 @@ describe('start through run', () => {
     expect(log).not.toContain(ACCESS_KEY);
     expect(result.summary).toContain('<h2>Tunnel unit-start is running</h2>');
     expect(result.summary).toContain('<td>Starts needed</td><td>1</td>');
-    expect(result.summary).toContain('The post step of this action stops the tunnel');
+    expect(result.summary).toContain(
+      'The post step of this action stops Sauce Connect and the tunnel at the end of the job, whatever its outcome.',
+    );
     expect(deps.logger.lines('info')).toContain(`Tunnel ${tunnelId} ("unit-start") is running.`);
     expect(deps.logger.lines('warning')).toEqual([]);
 
     const state = JSON.parse(deps.state.get(STATE_KEY));
-    expect(state.tunnels).toEqual([{ id: tunnelId, name: 'unit-start' }]);
+    expect(state.tunnels).toEqual([{ id: tunnelId, name: 'unit-start', origin: 'started' }]);
     expect(state.process).toMatchObject({ executable: sc, logFile, tunnelName: 'unit-start' });
     expect(isRunning(state.process.pid)).toBe(true);
 
@@ -376,9 +378,26 @@ describe('start through run', () => {
     expect(cleaned.summary).toContain(`<li>Tunnel ${tunnelId} was already shut down.</li>`);
   });
 
+  it('saves what it started for the post step with stop-on-exit true as well', async () => {
+    const { deps } = startDeps();
+    const result = await run(startInputs('also-started', {}, { stopOnExit: 'true' }), deps);
+    expect(result.failure).toBeUndefined();
+    const state = JSON.parse(deps.state.get(STATE_KEY));
+    expect(state.tunnels).toEqual([
+      { id: result.outputs['tunnel-id'], name: 'also-started', origin: 'started' },
+    ]);
+    const postDeps = testStepDeps({ state: memoryState({ [STATE_KEY]: deps.state.get(STATE_KEY) }) });
+    const cleaned = await runPost(
+      { connection: startInputs('also-started').connection },
+      { ...postDeps, client },
+    );
+    expect(cleaned.failure).toBeUndefined();
+    expect(isRunning(state.process.pid)).toBe(false);
+  });
+
   it('saves nothing for the post step with stop-on-exit false', async () => {
     const { deps } = startDeps();
-    const result = await run(startInputs('kept', {}, { stopOnExit: false }), deps);
+    const result = await run(startInputs('kept', {}, { stopOnExit: 'false' }), deps);
     expect(result.failure).toBeUndefined();
     expect(deps.state.saved.size).toBe(0);
     expect(result.summary).toContain('The tunnel stays up after the job');

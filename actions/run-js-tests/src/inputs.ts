@@ -1,9 +1,12 @@
 /** The inputs of run-js-tests, read and checked before anything is sent. */
 import {
   InputError,
+  MAX_DURATION_BOUNDS,
+  POLL_INTERVAL_BOUNDS,
   present,
   quoteValue,
   readSauceConnection,
+  TIMEOUT_BOUNDS,
   type InputReader,
   type SauceConnection,
 } from '@sauce-actions/action-kit';
@@ -20,6 +23,9 @@ export const FRAMEWORKS = [
 
 export const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 10_000;
+
+const TEST_PAGE_FORM =
+  'an http:// or https:// address of the test page, such as `https://example.com/tests.html`';
 
 export interface JsTestsInputs {
   connection: SauceConnection;
@@ -50,10 +56,14 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
       FRAMEWORKS.map((name) => `\`${name}\``).join(', '),
     );
   }
-  const maxDurationMs =
-    read.string('max-duration') !== undefined ? read.duration('max-duration', 0, { minMs: 1000 }) : undefined;
-  const url = parseTestPageUrl(read.requiredString('url'));
-  const platforms = await parsePlatforms(read.requiredString('platforms'));
+  const maxDurationMs = read.duration('max-duration', undefined, MAX_DURATION_BOUNDS);
+  const url = parseTestPageUrl(read.requiredString('url', TEST_PAGE_FORM));
+  const platforms = await parsePlatforms(
+    read.requiredString(
+      'platforms',
+      'a YAML list of `[os, browser, version]`, or one `os / browser / version` per line, such as `Windows 11 / chrome / latest`',
+    ),
+  );
   return {
     connection,
     url,
@@ -70,11 +80,8 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
     capabilities: parseCapabilities(read.string('capabilities')),
     failOnFailure: read.boolean('fail-on-failure', true),
     ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
-    timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS, { minMs: 1000 }),
-    pollIntervalMs: read.duration('poll-interval', DEFAULT_POLL_INTERVAL_MS, {
-      minMs: 500,
-      maxMs: 10 * 60_000,
-    }),
+    timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS, TIMEOUT_BOUNDS),
+    pollIntervalMs: read.duration('poll-interval', DEFAULT_POLL_INTERVAL_MS, POLL_INTERVAL_BOUNDS),
   };
 }
 
@@ -84,18 +91,10 @@ export function parseTestPageUrl(value: string, input = 'url'): string {
   try {
     url = new URL(value);
   } catch {
-    throw new InputError(
-      input,
-      `has ${quoteValue(value)}, which is not an address`,
-      'an http:// or https:// address of the test page',
-    );
+    throw new InputError(input, `has ${quoteValue(value)}, which is not an address`, TEST_PAGE_FORM);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InputError(
-      input,
-      `has ${quoteValue(value)}, which is not http or https`,
-      'an http:// or https:// address of the test page',
-    );
+    throw new InputError(input, `has ${quoteValue(value)}, which is not http or https`, TEST_PAGE_FORM);
   }
   return value;
 }

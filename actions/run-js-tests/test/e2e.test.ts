@@ -44,7 +44,7 @@ async function step(
     actionDir: ACTION_DIR,
     inputs: {
       'api-url': (options.target ?? emulator).url,
-      'poll-interval': '0.5',
+      'poll-interval': '1',
       url: 'https://example.com/tests.html',
       framework: 'custom',
       platforms: TWO_PLATFORMS,

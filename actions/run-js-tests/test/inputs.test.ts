@@ -1,7 +1,10 @@
 import path from 'node:path';
-import { InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
+import { createClient, InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
+import { testStepDeps } from '@sauce-actions/action-kit/testing';
+import { startEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
 import { parseCapabilities, parseTestPageUrl, readInputs } from '../src/inputs.ts';
+import { run } from '../src/run.ts';
 
 const WORKSPACE = path.resolve('/tmp/run-js-tests-workspace');
 
@@ -95,11 +98,56 @@ describe('run-js-tests inputs', () => {
   });
 
   it('refuses a poll interval that would flood the service, and a bad max-duration', async () => {
-    await expect(read({ ...REQUIRED, 'poll-interval': '100ms' })).rejects.toThrow(
-      /"poll-interval" has 100ms, which is shorter than 500ms/,
+    await expect(read({ ...REQUIRED, 'poll-interval': '500ms' })).rejects.toThrow(
+      /"poll-interval" has 500ms, which is shorter than 1s\. Allowed: .*, from 1s to 10m\.$/,
+    );
+    await expect(read({ ...REQUIRED, 'poll-interval': '11m' })).rejects.toThrow(
+      /"poll-interval" has 11m, which is longer than 10m/,
     );
     await expect(read({ ...REQUIRED, 'poll-interval': '1', 'max-duration': 'soon' })).rejects.toThrow(
       /"max-duration" has "soon", which is not a duration/,
+    );
+  });
+
+  it('bounds max-duration by the service maximum of 3 hours', async () => {
+    expect((await read({ ...REQUIRED, 'max-duration': '3h' })).maxDurationSeconds).toBe(10_800);
+    expect((await read({ ...REQUIRED, 'max-duration': '1.2' })).maxDurationSeconds).toBe(2);
+    for (const [value, problem] of [
+      ['3h1s', 'has 3h1s, which is longer than 3h'],
+      ['10801', 'has 10801, which is longer than 3h'],
+      ['2147484', 'has 2147484, which is longer than 3h'],
+      ['0', 'has 0, which is shorter than 1s'],
+      ['-5', 'has "-5", which is not a duration'],
+      ['1e400', 'has "1e400", which is not a duration'],
+      ['30x', 'has "30x", which is not a duration'],
+    ]) {
+      await expect(read({ ...REQUIRED, 'max-duration': value as string })).rejects.toThrow(
+        `Input "max-duration" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\` or \`h\` (\`90s\`, \`30m\`, \`1h30m\`), from 1s to 3h.`,
+      );
+    }
+  });
+
+  it('bounds the timeout: 24 hours at most, where Node timers would overflow past 24.8 days', async () => {
+    expect((await read({ ...REQUIRED, timeout: '24h' })).timeoutMs).toBe(86_400_000);
+    for (const [value, problem] of [
+      ['2147484', 'has 2147484, which is longer than 24h'],
+      ['25h', 'has 25h, which is longer than 24h'],
+      ['0', 'has 0, which is shorter than 1s'],
+      ['NaN', 'has "NaN", which is not a duration'],
+      ['10 minutes', 'has "10 minutes", which is not a duration'],
+    ]) {
+      await expect(read({ ...REQUIRED, timeout: value as string })).rejects.toThrow(
+        `Input "timeout" ${problem}. Allowed: seconds`,
+      );
+    }
+  });
+
+  it('names the form of a required input left empty', async () => {
+    await expect(read({ ...REQUIRED, url: '' })).rejects.toThrow(
+      'Input "url" is required but was empty. Allowed: an http:// or https:// address of the test page, such as `https://example.com/tests.html`.',
+    );
+    await expect(read({ ...REQUIRED, platforms: '' })).rejects.toThrow(
+      /^Input "platforms" is required but was empty\. Allowed: a YAML list of `\[os, browser, version\]`, or one `os \/ browser \/ version` per line, such as `Windows 11 \/ chrome \/ latest`\.$/,
     );
   });
 
@@ -124,5 +172,34 @@ describe('run-js-tests inputs', () => {
     expect(() => parseCapabilities('[1]')).toThrow(/"capabilities" has "\[1\]", which is not a JSON object/);
     expect(() => parseCapabilities('{idle')).toThrow(/"capabilities" is not valid JSON/);
     await expect(read({ ...REQUIRED, capabilities: '[1]' })).rejects.toThrow(InputError);
+  });
+
+  it('sends no request for a bad duration, read as the host reads it', async () => {
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      for (const values of [
+        { 'max-duration': '2147484' },
+        { 'max-duration': '3h1s' },
+        { timeout: '2147484' },
+        { 'poll-interval': '0.5' },
+      ]) {
+        const attempt = async () => {
+          const inputs = await read({ ...REQUIRED, 'api-url': emulator.url, ...values });
+          const client = createClient(inputs.connection, testStepDeps().logger);
+          try {
+            return await run(inputs, { ...testStepDeps({ workspace: WORKSPACE }), client });
+          } finally {
+            await client.close();
+          }
+        };
+        await expect(attempt(), JSON.stringify(values)).rejects.toThrow(InputError);
+      }
+      const journal = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as {
+        requests: unknown[];
+      };
+      expect(journal.requests).toEqual([]);
+    } finally {
+      await emulator.close();
+    }
   });
 });

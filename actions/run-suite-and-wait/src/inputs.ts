@@ -1,8 +1,11 @@
 /** The inputs of run-suite-and-wait, read and checked before anything is sent. */
 import {
+  checkId,
   InputError,
+  POLL_INTERVAL_BOUNDS,
   present,
   readSauceConnection,
+  TIMEOUT_BOUNDS,
   type InputReader,
   type SauceConnection,
 } from '@sauce-actions/action-kit';
@@ -44,7 +47,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
   return {
     connection,
     ...present('suite', suite),
-    ...present('testCases', testCasesText !== undefined ? await parseTestCases(testCasesText) : undefined),
+    ...present('testCases', testCasesText !== undefined ? await readTestCases(testCasesText) : undefined),
     ...present('targets', targetsText !== undefined ? await parseTargets(targetsText) : undefined),
     ...present('buildName', read.string('build-name')),
     ...present('tunnelName', read.string('tunnel-name')),
@@ -52,7 +55,22 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     stopOnCancel: read.boolean('stop-on-cancel', true),
     downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),
     ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
-    pollIntervalMs: read.duration('poll-interval', 10_000, { minMs: 1000, maxMs: 600_000 }),
-    timeoutMs: read.duration('timeout', 60 * 60_000, { minMs: 1000 }),
+    pollIntervalMs: read.duration('poll-interval', 10_000, POLL_INTERVAL_BOUNDS),
+    timeoutMs: read.duration('timeout', 60 * 60_000, TIMEOUT_BOUNDS),
   };
+}
+
+/**
+ * `test-cases`, each id checked for its form (24 hexadecimal digits) before any request: a name or
+ * a suite's UUID there would otherwise be found out only by the service, case by case.
+ */
+async function readTestCases(text: string): Promise<CaseSelection[]> {
+  const cases = await parseTestCases(text);
+  return cases.map((selection, index) => ({
+    ...selection,
+    id: checkId('test-cases', selection.id, 'hex-24', {
+      where: `item ${index + 1}`,
+      hint: "the test case's id in AI test authoring; to run a suite by id or name, use `suite`",
+    }),
+  }));
 }

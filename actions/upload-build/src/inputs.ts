@@ -3,6 +3,7 @@ import {
   InputError,
   present,
   readMobileConnection,
+  TIMEOUT_BOUNDS,
   type InputReader,
   type MobileConnection,
 } from '@sauce-actions/action-kit';
@@ -41,11 +42,18 @@ export function readInputs(read: InputReader): UploadInputs {
   const releaseNotes = read.string('release-notes');
   const releaseNotesFile = read.string('release-notes-file');
   if (releaseNotes !== undefined && releaseNotesFile !== undefined) {
-    throw new InputError('release-notes-file', 'is set together with `release-notes`', 'one of the two');
+    throw new InputError(
+      'release-notes-file',
+      'is set together with `release-notes`',
+      'either the notes as text in `release-notes`, or a path to a file holding them, relative to the workspace, in `release-notes-file`',
+    );
   }
   return {
     connection: readMobileConnection(read),
-    file: read.requiredString('file'),
+    file: read.requiredString(
+      'file',
+      'the path of the app file (APK, AAB, IPA or macOS ZIP) relative to the workspace, or a glob matching exactly one, such as `app/build/outputs/apk/release/*.apk`',
+    ),
     ...present('appName', read.string('app-name')),
     ...present('symbolsFile', read.string('symbols-file')),
     groups: read.list('groups'),
@@ -59,6 +67,6 @@ export function readInputs(read: InputReader): UploadInputs {
     uploadToVendor: read.boolean('upload-to-vendor', false),
     ...present('platform', read.enum('platform', PLATFORMS)),
     metadata: read.keyValues('metadata'),
-    timeoutMs: read.duration('timeout', 30 * 60_000, { minMs: 1000 }),
+    timeoutMs: read.duration('timeout', 30 * 60_000, TIMEOUT_BOUNDS),
   };
 }

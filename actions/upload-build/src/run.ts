@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  ActionError,
   createProgressReporter,
   formatBytes,
   mobileBuildUrl,
@@ -10,6 +11,11 @@ import {
   type ActionResult,
   type StepDeps,
 } from '@sauce-actions/action-kit';
+import {
+  checkTesterGroups,
+  unknownGroupsMessage,
+  type TesterGroupCheck,
+} from '@sauce-actions/action-kit/tester-groups';
 import { ApiError, type MobileClient, type MobileUploadResult } from '@sauce-actions/api';
 import { explainUploadFailure } from './failures.ts';
 import { checkAppFile, checkOptionalFile, resolveAppFile } from './files.ts';
@@ -17,7 +23,7 @@ import type { UploadInputs } from './inputs.ts';
 import { uploadSummary, type UploadOutputs, type UploadReport } from './report.ts';
 
 export interface UploadDeps extends Pick<StepDeps, 'logger' | 'workspace' | 'signal'> {
-  client: { mobile: Pick<MobileClient, 'upload' | 'projects'> };
+  client: { mobile: Pick<MobileClient, 'upload' | 'projects' | 'testerGroups'> };
 }
 
 /** Above this size a refused key would cost a wasted upload: the credentials are checked first. */
@@ -31,7 +37,11 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
     inputs.symbolsFile !== undefined ? path.resolve(deps.workspace, inputs.symbolsFile) : undefined;
   await checkOptionalFile('symbols-file', symbolsFile);
   const releaseNotes = await releaseNotesOf(inputs, deps.workspace);
-  if (size > CHECK_CREDENTIALS_ABOVE_BYTES) await checkCredentials(inputs, deps, file, size);
+  const groups = await checkGroups(inputs, deps, file);
+  // Listing the groups has already proved the credentials.
+  if (size > CHECK_CREDENTIALS_ABOVE_BYTES && !groups.checked) {
+    await checkCredentials(inputs, deps, file, size);
+  }
 
   deps.logger.info(
     `Uploading ${path.relative(deps.workspace, file) || file} (${formatBytes(size)}) to ${connection.apiUrl ?? connection.region}`,
@@ -43,7 +53,7 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
       {
         ...(inputs.appName !== undefined ? { appName: inputs.appName } : {}),
         ...(symbolsFile !== undefined ? { symbolsFile } : {}),
-        ...(inputs.groups.length > 0 ? { groups: inputs.groups } : {}),
+        ...(groups.names.length > 0 ? { groups: groups.names } : {}),
         notify: inputs.notify,
         ...(releaseNotes !== undefined ? { releaseNotes } : {}),
         autoUpdate: inputs.autoUpdate,
@@ -83,10 +93,66 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
     sizeBytes: typeof result.file_size === 'number' ? result.file_size : size,
     platform: result.platform ?? inputs.platform ?? '',
     inviteUrl: result.invite_testers_url || mobileInviteUrl(webBase, projectId, buildId),
-    groups: inputs.groups,
+    groups: groups.names,
     tags: Array.isArray(result.tags) && result.tags.length > 0 ? result.tags.map(String) : inputs.tags,
   };
   return { outputs: report.outputs, summary: uploadSummary(report), annotations: [] };
+}
+
+/** The tester groups to send, and whether the account's list confirmed them. */
+interface GroupsToSend {
+  /** Names as the account has them when checked (an id given becomes its group's name), else as given. */
+  names: string[];
+  checked: boolean;
+}
+
+/**
+ * The groups of `groups` must exist before the file is sent: the service ignores unknown ones,
+ * and the testers would then never see the build. The REST interface needs `email` with an API
+ * key (or an OIDC token); without it the groups go unchecked, with a warning.
+ */
+async function checkGroups(inputs: UploadInputs, deps: UploadDeps, file: string): Promise<GroupsToSend> {
+  const { connection, groups } = inputs;
+  if (groups.length === 0) return { names: [], checked: false };
+  if (connection.oidcToken === undefined && connection.email === undefined) {
+    deps.logger.warning(
+      `The tester groups (${groups.join(', ')}) were not checked: set \`email\` with \`api-key\` so that a group that does not exist is found before the file is sent.`,
+    );
+    return { names: groups, checked: false };
+  }
+  let check: TesterGroupCheck;
+  try {
+    check = await checkTesterGroups(deps.client.mobile.testerGroups, groups, { signal: deps.signal });
+  } catch (error) {
+    if (isRefusedKey(error) || deps.signal.aborted) {
+      throw explainUploadFailure(error, {
+        connection,
+        file: path.basename(file),
+        timeoutMs: inputs.timeoutMs,
+      });
+    }
+    // As with the credentials check: trouble on the REST side is for the upload itself to tell.
+    deps.logger.warning(
+      `Could not check the tester groups before the upload (${(error as Error).message}); sending the file with \`groups\` unchecked.`,
+    );
+    return { names: groups, checked: false };
+  }
+  if (check.unknown.length > 0) {
+    throw new ActionError(
+      'refused',
+      unknownGroupsMessage(
+        check,
+        'Fix `groups`: the file was not sent. To create groups, run invite-testers with `create-groups: true` after the upload instead.',
+      ),
+    );
+  }
+  deps.logger.debug(`The tester groups exist: ${check.found.map((g) => g.name).join(', ')}.`);
+  return { names: check.found.map((g) => g.name), checked: true };
+}
+
+/** A key the service refused: a bare 401 on REST, code 5 on the upload interface. */
+function isRefusedKey(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || String(error.code) === '5');
 }
 
 /**
@@ -112,8 +178,7 @@ async function checkCredentials(
   } catch (error) {
     // Only a refused key ends the step here; anything else (a role that may not list projects,
     // trouble on the REST side) is for the upload itself to tell.
-    const refusedKey = error instanceof ApiError && (error.status === 401 || String(error.code) === '5');
-    if (refusedKey || deps.signal.aborted) {
+    if (isRefusedKey(error) || deps.signal.aborted) {
       throw explainUploadFailure(error, {
         connection,
         file: path.basename(file),

@@ -1,16 +1,27 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ActionError, InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
+import {
+  ActionError,
+  createClient,
+  InputError,
+  InputReader,
+  inputSource,
+  type ActionResult,
+} from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
 import {
   ApiError,
   TransportError,
+  type MobileTesterGroup,
   type MobileUploadOptions,
   type MobileUploadResult,
 } from '@sauce-actions/api';
+import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
+import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readInputs, type UploadInputs } from '../src/inputs.ts';
+import type { UploadOutputs } from '../src/report.ts';
 import { run, type UploadDeps } from '../src/run.ts';
 
 let workspace: string;
@@ -63,16 +74,33 @@ const RESULT: MobileUploadResult = {
   landing_page_mode: 'open',
 };
 
+/** The account's tester groups in the fakes. */
+const GROUPS: MobileTesterGroup[] = [
+  { id: 1, name: 'qa', testers: [[]] },
+  { id: 2, name: 'beta', testers: [[]] },
+];
+
 function deps(
   upload: (file: string, options?: MobileUploadOptions) => Promise<MobileUploadResult>,
   listProjects: () => Promise<unknown> = async () => ({ status: 'ok', projects: [] }),
+  listGroups: () => Promise<unknown> = async () => ({ status: 'ok', groups: structuredClone(GROUPS) }),
 ): UploadDeps & TestStepDeps {
-  const projects = { list: listProjects } as unknown as UploadDeps['client']['mobile']['projects'];
-  return {
-    ...testStepDeps({ workspace }),
-    client: { mobile: { upload: (file, options) => upload(file, options), projects } },
+  type Mobile = UploadDeps['client']['mobile'];
+  const mobile: Mobile = {
+    upload: (file, options) => upload(file, options),
+    projects: { list: listProjects } as unknown as Mobile['projects'],
+    testerGroups: { list: listGroups } as unknown as Mobile['testerGroups'],
   };
+  return { ...testStepDeps({ workspace }), client: { mobile } };
 }
+
+/** An API key with its email: the REST interface, and so the group and credential checks, are open. */
+const WITH_EMAIL = {
+  service: 'mobile' as const,
+  region: 'us-east-1' as const,
+  apiKey: 'k',
+  email: 'a@b.c',
+};
 
 function writeApp(name = 'app.apk', bytes = 2048): string {
   const file = path.join(workspace, name);
@@ -249,6 +277,128 @@ describe('upload-build run', () => {
     expect(listProjects).not.toHaveBeenCalled();
   });
 
+  it('checks the groups before sending the file, and sends nothing when one does not exist', async () => {
+    writeApp();
+    const upload = vi.fn(async () => RESULT);
+    const listGroups = vi.fn(async () => ({ status: 'ok', groups: structuredClone(GROUPS) }));
+    const error = await run(
+      inputs({ groups: ['qa', 'nope', 'gone'], connection: WITH_EMAIL }),
+      deps(upload, undefined, listGroups),
+    ).catch((e: unknown) => e);
+    expect(listGroups).toHaveBeenCalledOnce();
+    expect(upload).not.toHaveBeenCalled();
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as ActionError).kind).toBe('refused');
+    expect((error as Error).message).toBe(
+      'Unknown tester groups: nope, gone (the account has: qa, beta). Fix `groups`: the file was not sent. To create groups, run invite-testers with `create-groups: true` after the upload instead.',
+    );
+  });
+
+  it('sends the checked groups by the names the account has them under', async () => {
+    writeApp();
+    let sent: MobileUploadOptions | undefined;
+    const step = deps(async (_file, options) => {
+      sent = options;
+      return RESULT;
+    });
+    const result = await run(inputs({ groups: ['2', 'qa'], connection: WITH_EMAIL }), step);
+    expect(sent?.groups).toEqual(['beta', 'qa']);
+    expect(result.summary).toContain('<td>Groups</td><td>beta, qa</td>');
+    expect(step.logger.lines('warning')).toEqual([]);
+  });
+
+  it('without `email`, warns that the groups were not checked and sends them as given', async () => {
+    writeApp();
+    const listGroups = vi.fn(async () => ({ status: 'ok', groups: [] }));
+    let sent: MobileUploadOptions | undefined;
+    const step = deps(
+      async (_file, options) => {
+        sent = options;
+        return RESULT;
+      },
+      undefined,
+      listGroups,
+    );
+    await run(inputs({ groups: ['qa', 'nope'] }), step);
+    expect(listGroups).not.toHaveBeenCalled();
+    expect(sent?.groups).toEqual(['qa', 'nope']);
+    expect(step.logger.lines('warning')).toEqual([
+      'The tester groups (qa, nope) were not checked: set `email` with `api-key` so that a group that does not exist is found before the file is sent.',
+    ]);
+  });
+
+  it('checks the groups with an OIDC token too', async () => {
+    writeApp();
+    const upload = vi.fn(async () => RESULT);
+    const connection = {
+      service: 'mobile' as const,
+      region: 'us-east-1' as const,
+      oidcToken: 't',
+      oidcConfigKey: 'c',
+    };
+    const error = await run(inputs({ groups: ['nope'], connection }), deps(upload)).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^Unknown tester group: nope \(the account has: qa, beta\)/);
+    expect(upload).not.toHaveBeenCalled();
+  });
+
+  it('stops at a key refused by the group check; other trouble there warns and sends the file', async () => {
+    writeApp();
+    const upload = vi.fn(async () => RESULT);
+    const refused = await run(
+      inputs({ groups: ['qa'], connection: WITH_EMAIL }),
+      deps(upload, undefined, async () => {
+        throw new ApiError({
+          operation: 'listTesterGroups',
+          method: 'GET',
+          url: '/api/1/testers/groups',
+          status: 401,
+        });
+      }),
+    ).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ActionError);
+    expect((refused as Error).message).toMatch(
+      /^The API key was refused by the us-east-1 data center \(code 5\)/,
+    );
+    expect(upload).not.toHaveBeenCalled();
+
+    let sent: MobileUploadOptions | undefined;
+    const step = deps(
+      async (_file, options) => {
+        sent = options;
+        return RESULT;
+      },
+      undefined,
+      async () => {
+        throw new ApiError({
+          operation: 'listTesterGroups',
+          method: 'GET',
+          url: '/api/1/testers/groups',
+          status: 503,
+        });
+      },
+    );
+    const result = await run(inputs({ groups: ['qa'], connection: WITH_EMAIL }), step);
+    expect(result.outputs['build-id']).toBe('77');
+    expect(sent?.groups).toEqual(['qa']);
+    expect(step.logger.lines('warning')[0]).toMatch(
+      /^Could not check the tester groups before the upload \(listTesterGroups: 503 .*\); sending the file with `groups` unchecked\.$/,
+    );
+  });
+
+  it('needs no separate credentials check before a large file once the groups were listed', async () => {
+    writeApp('big.apk', 21 * 1024 * 1024);
+    const listProjects = vi.fn(async () => ({ status: 'ok', projects: [] }));
+    const listGroups = vi.fn(async () => ({ status: 'ok', groups: structuredClone(GROUPS) }));
+    const upload = vi.fn(async () => RESULT);
+    await run(
+      inputs({ file: 'big.apk', groups: ['qa'], connection: WITH_EMAIL }),
+      deps(upload, listProjects, listGroups),
+    );
+    expect(listGroups).toHaveBeenCalledOnce();
+    expect(listProjects).not.toHaveBeenCalled();
+    expect(upload).toHaveBeenCalledOnce();
+  });
+
   it('words a service that does not take the file in time as a timeout naming `timeout`', async () => {
     writeApp();
     const error = await run(
@@ -328,16 +478,115 @@ describe('upload-build inputs', () => {
 
   it.each([
     [{ file: 'app.apk' }, /Input "api-key" is required/],
-    [{ 'api-key': 'k' }, /Input "file" is required/],
+    [
+      { 'api-key': 'k' },
+      'Input "file" is required but was empty. Allowed: the path of the app file (APK, AAB, IPA or macOS ZIP) relative to the workspace, or a glob matching exactly one, such as `app/build/outputs/apk/release/*.apk`.',
+    ],
     [{ 'api-key': 'k', file: 'a.apk', notify: 'yes' }, /Input "notify" has "yes"/],
     [{ 'api-key': 'k', file: 'a.apk', platform: 'android' }, /Input "platform" has "android"/],
     [{ 'api-key': 'k', file: 'a.apk', timeout: '0' }, /Input "timeout" has 0, which is shorter than 1s/],
     [
+      { 'api-key': 'k', file: 'a.apk', email: 'release-bot' },
+      'Input "email" has "release-bot", which is not an email address. Allowed: an email address, `name@host` such as `alice@example.com`.',
+    ],
+    [
       { 'api-key': 'k', file: 'a.apk', 'release-notes': 'x', 'release-notes-file': 'notes.md' },
-      /Input "release-notes-file" is set together with `release-notes`/,
+      'Input "release-notes-file" is set together with `release-notes`. Allowed: either the notes as text in `release-notes`, or a path to a file holding them, relative to the workspace, in `release-notes-file`.',
     ],
   ])('refuses %o before anything is sent', (values, message) => {
     expect(() => read(values)).toThrow(InputError);
     expect(() => read(values)).toThrow(message);
+  });
+
+  it.each([
+    ['2147484', 'has 2147484, which is longer than 24h'],
+    ['25h', 'has 25h, which is longer than 24h'],
+    ['-5', 'has "-5", which is not a duration'],
+    ['0', 'has 0, which is shorter than 1s'],
+    ['NaN', 'has "NaN", which is not a duration'],
+    ['1e400', 'has "1e400", which is not a duration'],
+    ['10 minutes', 'has "10 minutes", which is not a duration'],
+    ['30x', 'has "30x", which is not a duration'],
+  ])('refuses the timeout %s, with the form and the bounds', (timeout, problem) => {
+    expect(() => read({ 'api-key': 'k', file: 'a.apk', timeout })).toThrow(
+      `Input "timeout" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\` or \`h\` (\`90s\`, \`30m\`, \`1h30m\`), from 1s to 24h.`,
+    );
+  });
+
+  it('takes a timeout of up to 24h', () => {
+    expect(read({ 'api-key': 'k', file: 'a.apk', timeout: '24h' }).timeoutMs).toBe(86_400_000);
+    expect(read({ 'api-key': 'k', file: 'a.apk', timeout: '86400' }).timeoutMs).toBe(86_400_000);
+  });
+});
+
+/**
+ * The step as the runner's host runs it (inputs read, then the client made, then `run`) against the
+ * emulator, whose journal shows every request that reached it.
+ */
+describe('upload-build against the emulator', () => {
+  let emulator: RunningEmulator;
+
+  beforeEach(async () => {
+    emulator = await startEmulator({ port: 0 });
+    await createSampleApk(path.join(workspace, 'app.apk'), {
+      packageId: 'com.example.upload',
+      name: 'Upload',
+      version: '1.0.0',
+      versionCode: 1,
+    });
+  });
+
+  afterEach(async () => {
+    await emulator.close();
+  });
+
+  async function hostRun(values: Record<string, string>): Promise<ActionResult<UploadOutputs>> {
+    const parsed = readInputs(
+      new InputReader(
+        inputSource(
+          { 'api-url': emulator.url, 'api-key': 'demo-api-key', file: 'app.apk', ...values },
+          { env: {}, workspace },
+        ),
+      ),
+    );
+    const client = createClient(parsed.connection, testStepDeps().logger);
+    try {
+      return await run(parsed, { ...testStepDeps({ workspace }), client });
+    } finally {
+      await client.close();
+    }
+  }
+
+  async function journal(): Promise<{ method: string; path: string }[]> {
+    const answer = await fetch(`${emulator.url}/_emulator/requests`);
+    return ((await answer.json()) as { requests: { method: string; path: string }[] }).requests;
+  }
+
+  it.each([
+    { timeout: '2147484' },
+    { timeout: '1e400' },
+    { email: 'demo' },
+    { 'release-notes': 'x', 'release-notes-file': 'notes.md' },
+    { file: '' },
+  ])('refuses %o with no request sent', async (values) => {
+    const error = await hostRun(values).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect(await journal()).toEqual([]);
+  });
+
+  it('looks the groups up and uploads nothing when one does not exist', async () => {
+    const error = await hostRun({ email: 'demo@example.com', groups: 'qa, nope' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as Error).message).toMatch(/^Unknown tester group: nope \(the account has: qa, beta\)\./);
+    const requests = await journal();
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/1/testers/groups']);
+  });
+
+  it('uploads with groups that exist', async () => {
+    const result = await hostRun({ email: 'demo@example.com', groups: 'qa' });
+    expect(result.failure).toBeUndefined();
+    const requests = (await journal()).map((r) => `${r.method} ${r.path}`);
+    expect(requests[0]).toBe('GET /api/1/testers/groups');
+    expect(requests.filter((r) => r.startsWith('POST /api/upload'))).toHaveLength(1);
   });
 });

@@ -8,7 +8,7 @@ import {
   type SauceClientOptions,
 } from '@sauce-actions/api';
 import { InputError, quoteValue } from './input-error.ts';
-import type { InputReader } from './inputs.ts';
+import { EMAIL_FORM, type InputReader } from './inputs.ts';
 import { clientLogger, type Logger } from './logger.ts';
 import { registerSecret } from './secrets.ts';
 
@@ -71,13 +71,13 @@ export function readMobileConnection(
   const apiUrl = readApiUrl(read);
   const oidcToken = read.secret('oidc-token');
   const oidcConfigKey = read.string('oidc-config-key');
-  const email = read.string('email');
+  const email = read.email('email');
   const apiKey = oidcToken === undefined ? read.secret('api-key', 'SAUCE_APPDIST_API_KEY') : undefined;
   if (oidcToken !== undefined && oidcConfigKey === undefined) {
     throw new InputError(
       'oidc-config-key',
       'is required with `oidc-token` but was empty',
-      'the OIDC configuration key of the account',
+      'the OIDC configuration key of the account, sent as `X-OIDC-Config-Key` with the token',
     );
   }
   if (oidcToken === undefined && apiKey === undefined) {
@@ -92,7 +92,7 @@ export function readMobileConnection(
     throw new InputError(
       'email',
       'is required with `api-key` but was empty',
-      'the account email that goes with the API key',
+      `the account's email that goes with the API key: ${EMAIL_FORM}`,
     );
   }
   return {

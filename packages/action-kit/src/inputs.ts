@@ -5,8 +5,15 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { formatDuration, parseDuration } from './duration.ts';
+import {
+  DURATION_FORM,
+  formatBounds,
+  formatDuration,
+  parseDuration,
+  type DurationBounds,
+} from './duration.ts';
 import { InputError, quoteValue } from './input-error.ts';
+import { present } from './present.ts';
 import { registerSecret } from './secrets.ts';
 
 /** Where inputs come from. */
@@ -24,23 +31,67 @@ export interface ReadOptions {
   required?: boolean;
 }
 
+/**
+ * A required free-form input: `form` says what it holds (`a path to the app file, relative to
+ * the workspace`), so that the refusal of an empty one tells what to write.
+ */
+export interface RequiredStringOptions {
+  required: true;
+  form: string;
+}
+
 export interface IntegerOptions extends ReadOptions {
   min?: number;
   max?: number;
 }
 
-export interface DurationOptions extends ReadOptions {
-  /** Bounds in milliseconds. */
-  minMs?: number;
-  maxMs?: number;
-}
+/**
+ * Bounds in milliseconds, always both: an unbounded duration overflows the timers. The kit's
+ * `TIMEOUT_BOUNDS`, `POLL_INTERVAL_BOUNDS` and `MAX_DURATION_BOUNDS` give the same input the same
+ * bounds in every action.
+ */
+export interface DurationOptions extends ReadOptions, DurationBounds {}
 
 export interface FileOptions extends ReadOptions {
   /** Fails unless the path names an existing regular file (default true). */
   mustExist?: boolean;
 }
 
-const DURATION_FORM = 'seconds (`90`) or a duration such as `90s`, `30m`, `1h`';
+/** How ids are written: a form named by an action, checked before any request. */
+export type IdForm = 'positive-integer' | 'hex-24' | 'uuid';
+
+export interface IdOptions extends ReadOptions {
+  /** Where such an id comes from, added to the refusal: `the \`build-id\` output of upload-build`. */
+  hint?: string;
+}
+
+const ID_PATTERNS: Record<IdForm, RegExp> = {
+  'positive-integer': /^\d+$/,
+  'hex-24': /^[0-9a-f]{24}$/i,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+};
+
+/** Each id form in words: what a refused value is not, and what is allowed. */
+export const ID_FORMS: Readonly<Record<IdForm, { noun: string; allowed: string }>> = {
+  'positive-integer': {
+    noun: 'a positive whole number',
+    allowed: `a positive whole number such as \`1234\`, at most ${Number.MAX_SAFE_INTEGER}`,
+  },
+  'hex-24': {
+    noun: '24 hexadecimal digits',
+    allowed: '24 hexadecimal digits (0-9, a-f) such as `65a1f0c2b3d4e5f607182930`',
+  },
+  uuid: {
+    noun: 'a UUID',
+    allowed: 'a UUID such as `3f6c2a9e-8b1d-4c7e-9f20-5a4b3c2d1e0f`',
+  },
+};
+
+/** Deliberately loose: one `@`, a dot in the host, no spaces or list separators. */
+const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>".]+$/;
+
+/** How an email is written, for refusals. */
+export const EMAIL_FORM = 'an email address, `name@host` such as `alice@example.com`';
 
 export class InputReader {
   readonly #source: InputSource;
@@ -54,16 +105,24 @@ export class InputReader {
     return this.#source.workspace;
   }
 
-  /** The raw input, trimmed; `undefined` when empty. */
-  string(name: string, options: ReadOptions = {}): string | undefined {
-    const value = this.#source.input(name).trim();
-    if (value !== '') return value;
-    if (options.required) throw new InputError(name, 'is required but was empty', 'any non-empty value');
-    return undefined;
+  /** The raw input, trimmed; `undefined` when empty. A required one names its `form` when empty. */
+  string(name: string, options?: { required?: false }): string | undefined;
+  string(name: string, options: RequiredStringOptions): string;
+  string(name: string, options: { required?: false } | RequiredStringOptions = {}): string | undefined {
+    return this.#read(name, options.required === true, options.required === true ? options.form : '');
   }
 
-  requiredString(name: string): string {
-    return this.string(name, { required: true }) as string;
+  /** A required free-form input; `form` says what it holds, for the refusal of an empty one. */
+  requiredString(name: string, form: string): string {
+    return this.string(name, { required: true, form });
+  }
+
+  /** The trimmed value, `undefined` when empty; an empty required input is refused with `form`. */
+  #read(name: string, required: boolean | undefined, form: string): string | undefined {
+    const value = this.#source.input(name).trim();
+    if (value !== '') return value;
+    if (required) throw new InputError(name, 'is required but was empty', form);
+    return undefined;
   }
 
   /** A non-empty environment variable, trimmed. */
@@ -80,7 +139,7 @@ export class InputReader {
 
   /** `true` or `false`, nothing else: `yes`, `1` or `True` are more likely typos than intent. */
   boolean(name: string, fallback: boolean): boolean {
-    const value = this.string(name);
+    const value = this.#read(name, false, '');
     if (value === undefined) return fallback;
     if (value === 'true') return true;
     if (value === 'false') return false;
@@ -100,10 +159,10 @@ export class InputReader {
   integer(name: string, fallback: number, options?: IntegerOptions): number;
   integer(name: string, fallback?: undefined, options?: IntegerOptions): number | undefined;
   integer(name: string, fallback?: number, options: IntegerOptions = {}): number | undefined {
-    const value = this.string(name, options);
     const min = options.min ?? Number.MIN_SAFE_INTEGER;
     const max = options.max ?? Number.MAX_SAFE_INTEGER;
     const allowed = boundsText(min, max, 'a whole number');
+    const value = this.#read(name, options.required, allowed);
     if (value === undefined) return fallback;
     if (!/^[+-]?\d+$/.test(value))
       throw new InputError(name, `has ${quoteValue(value)}, which is not a whole number`, allowed);
@@ -113,43 +172,94 @@ export class InputReader {
     return number;
   }
 
-  /** A duration in milliseconds: plain seconds or a number with `ms`, `s`, `m` or `h`. */
-  duration(name: string, fallbackMs: number, options: DurationOptions = {}): number {
-    const value = this.string(name, options);
+  /**
+   * A duration in milliseconds: plain seconds or a number with `ms`, `s`, `m` or `h`, within
+   * `options`' bounds; the refusal gives the form and the bounds. `fallbackMs` when empty.
+   */
+  duration(name: string, fallbackMs: number, options: DurationOptions): number;
+  duration(name: string, fallbackMs: undefined, options: DurationOptions): number | undefined;
+  duration(name: string, fallbackMs: number | undefined, options: DurationOptions): number | undefined {
+    const allowed = `${DURATION_FORM}, ${formatBounds(options)}`;
+    const value = this.#read(name, options.required, allowed);
     if (value === undefined) return fallbackMs;
     const ms = parseDuration(value);
     if (ms === undefined)
-      throw new InputError(name, `has ${quoteValue(value)}, which is not a duration`, DURATION_FORM);
-    if (options.minMs !== undefined && ms < options.minMs) {
+      throw new InputError(name, `has ${quoteValue(value)}, which is not a duration`, allowed);
+    const shown = value.length > 24 ? quoteValue(`${value.slice(0, 21)}...`) : value;
+    if (ms < options.minMs) {
       throw new InputError(
         name,
-        `has ${value}, which is shorter than ${formatDuration(options.minMs)}`,
-        DURATION_FORM,
+        `has ${shown}, which is shorter than ${formatDuration(options.minMs)}`,
+        allowed,
       );
     }
-    if (options.maxMs !== undefined && ms > options.maxMs) {
+    if (!(ms <= options.maxMs)) {
       throw new InputError(
         name,
-        `has ${value}, which is longer than ${formatDuration(options.maxMs)}`,
-        DURATION_FORM,
+        `has ${shown}, which is longer than ${formatDuration(options.maxMs)}`,
+        allowed,
       );
     }
     return ms;
   }
 
+  /**
+   * An id of the given form, checked before any request; its text as given (a number without
+   * leading zeros). The refusal names the form, and `hint` where such an id comes from.
+   */
+  id(name: string, form: IdForm, options: IdOptions & { required: true }): string;
+  id(name: string, form: IdForm, options?: IdOptions): string | undefined;
+  id(name: string, form: IdForm, options: IdOptions = {}): string | undefined {
+    const value = this.#read(name, options.required, idAllowed(form, options.hint));
+    if (value === undefined) return undefined;
+    return checkId(name, value, form, present('hint', options.hint));
+  }
+
+  /** An email address (`name@host`); `undefined` when empty. */
+  email(name: string, options: ReadOptions = {}): string | undefined {
+    const value = this.#read(name, options.required, EMAIL_FORM);
+    if (value === undefined || isEmail(value)) return value;
+    throw new InputError(name, `has ${quoteValue(value)}, which is not an email address`, EMAIL_FORM);
+  }
+
+  /** Email addresses separated by commas or newlines, each checked; duplicates (any case) dropped. */
+  emails(name: string, options: ReadOptions = {}): string[] {
+    const allowed =
+      'email addresses (`name@host`, such as `alice@example.com`), separated by commas or newlines';
+    const emails = splitList(this.#read(name, options.required, allowed) ?? '');
+    if (options.required && emails.length === 0)
+      throw new InputError(name, 'is required but holds no email address', allowed);
+    const invalid = emails.filter((email) => !isEmail(email));
+    if (invalid.length > 0) {
+      throw new InputError(
+        name,
+        `has ${invalid.length === 1 ? 'an invalid email' : 'invalid emails'}: ${invalid.map(quoteValue).join(', ')}`,
+        allowed,
+      );
+    }
+    const seen = new Set<string>();
+    return emails.filter((email) => {
+      const key = email.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
   /** A list, comma or newline separated; empty when not given. */
   list(name: string, options: ReadOptions = {}): string[] {
-    const value = this.string(name, options);
+    const allowed = 'items separated by commas or newlines';
+    const value = this.#read(name, options.required, allowed);
     const items = value === undefined ? [] : splitList(value);
     if (options.required && items.length === 0) {
-      throw new InputError(name, 'is required but holds no item', 'items separated by commas or newlines');
+      throw new InputError(name, 'is required but holds no item', allowed);
     }
     return items;
   }
 
   /** Lines of `key=value`; blank lines and lines starting with `#` are skipped. */
   keyValues(name: string): Record<string, string> {
-    const value = this.string(name);
+    const value = this.#read(name, false, '');
     const out: Record<string, string> = {};
     if (value === undefined) return out;
     const allowed = 'one `key=value` per line, each key once';
@@ -169,7 +279,7 @@ export class InputReader {
 
   /** A path resolved against the workspace; by default it must name an existing file. */
   filePath(name: string, options: FileOptions = {}): string | undefined {
-    const value = this.string(name, options);
+    const value = this.#read(name, options.required, 'a path to a file, relative to the workspace');
     if (value === undefined) return undefined;
     const resolved = path.resolve(this.workspace, value);
     if (options.mustExist === false) return resolved;
@@ -189,6 +299,48 @@ export class InputReader {
     }
     return resolved;
   }
+}
+
+/**
+ * An id of the given form, for ids that come in lists (`where`: `item 2`); its text as given, a
+ * number without leading zeros. Refuses with the form, and `hint` where such ids come from.
+ */
+export function checkId(
+  input: string,
+  value: string,
+  form: IdForm,
+  options: { where?: string; hint?: string } = {},
+): string {
+  const text = value.trim();
+  const allowed = idAllowed(form, options.hint);
+  const at = options.where !== undefined ? `${options.where} ` : '';
+  if (!ID_PATTERNS[form].test(text)) {
+    throw new InputError(input, `has ${at}${quoteValue(text)}, which is not ${ID_FORMS[form].noun}`, allowed);
+  }
+  if (form !== 'positive-integer') return text;
+  const number = Number(text);
+  if (number === 0)
+    throw new InputError(input, `has ${at}${quoteValue(text)}, which is not positive`, allowed);
+  // Past 2^53 two ids would read as the same number: no service id is that large.
+  if (!Number.isSafeInteger(number))
+    throw new InputError(input, `has ${at}${quoteValue(text)}, which is too large for an id`, allowed);
+  return String(number);
+}
+
+/** Whether the text is an id of the form (a suite is a UUID, or else a name). */
+export function isId(text: string, form: IdForm): boolean {
+  const value = text.trim();
+  if (!ID_PATTERNS[form].test(value)) return false;
+  return form !== 'positive-integer' || (Number(value) > 0 && Number.isSafeInteger(Number(value)));
+}
+
+/** Whether the text is an email address as the kit accepts it: `name@host.tld`, loosely. */
+export function isEmail(text: string): boolean {
+  return EMAIL.test(text);
+}
+
+function idAllowed(form: IdForm, hint: string | undefined): string {
+  return hint !== undefined ? `${ID_FORMS[form].allowed} (${hint})` : ID_FORMS[form].allowed;
 }
 
 /** Splits a list written with commas, newlines or both; blanks are dropped. */

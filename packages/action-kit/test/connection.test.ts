@@ -80,10 +80,27 @@ describe('readMobileConnection', () => {
     expect(error.message).toContain('SAUCE_APPDIST_API_KEY');
   });
 
-  it('requires the email where REST calls need it', () => {
+  it('requires the email where REST calls need it, saying how an email is written', () => {
     expect(() => readMobileConnection(reader({ 'api-key': 'k' }), { needsEmail: true })).toThrow(
-      /Input "email" is required with `api-key`/,
+      'Input "email" is required with `api-key` but was empty. Allowed: the account\'s email that goes with the API key: an email address, `name@host` such as `alice@example.com`.',
     );
+  });
+
+  it('refuses an email that is not name@host, before anything is sent', () => {
+    for (const email of ['demo', 'demo@localhost', 'demo example.com']) {
+      const error = (() => {
+        try {
+          readMobileConnection(reader({ 'api-key': 'k', email }));
+        } catch (e) {
+          return e as InputError;
+        }
+        throw new Error(`accepted ${email}`);
+      })();
+      expect(error).toBeInstanceOf(InputError);
+      expect(error.input).toBe('email');
+      expect(error.message).toContain('which is not an email address');
+      expect(error.allowed).toContain('`name@host`');
+    }
   });
 
   it('rejects an unknown region, listing the mobile ones', () => {

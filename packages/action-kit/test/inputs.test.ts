@@ -2,7 +2,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InputError, InputReader, parseDuration, splitList } from '../src/index.ts';
+import {
+  checkId,
+  formatDuration,
+  InputError,
+  InputReader,
+  isId,
+  MAX_DURATION_BOUNDS,
+  MAX_TIMER_MS,
+  parseDuration,
+  POLL_INTERVAL_BOUNDS,
+  splitList,
+  TIMEOUT_BOUNDS,
+  type DurationBounds,
+} from '../src/index.ts';
 
 const values = new Map<string, string>();
 let workspace = process.cwd();
@@ -41,10 +54,32 @@ describe('string', () => {
     expect(read.string('app-name')).toBeUndefined();
   });
 
-  it('checks required itself, naming the input', () => {
-    const error = errorOf(() => read.string('file', { required: true }));
+  it('checks required itself, naming the input and the form it takes', () => {
+    const error = errorOf(() => read.string('file', { required: true, form: 'a path to the app file' }));
     expect(error.input).toBe('file');
-    expect(error.message).toMatch(/^Input "file" is required/);
+    expect(error.message).toBe('Input "file" is required but was empty. Allowed: a path to the app file.');
+    expect(errorOf(() => read.requiredString('url', 'an http(s):// address')).message).toBe(
+      'Input "url" is required but was empty. Allowed: an http(s):// address.',
+    );
+    setInput('url', ' https://example.com ');
+    expect(read.requiredString('url', 'an http(s):// address')).toBe('https://example.com');
+  });
+
+  it('never refuses with a form that says nothing', () => {
+    const refusals = [
+      errorOf(() => read.requiredString('file', 'a path')),
+      errorOf(() => read.integer('retries', undefined, { required: true })),
+      errorOf(() => read.duration('timeout', undefined, { ...TIMEOUT_BOUNDS, required: true })),
+      errorOf(() => read.id('build-id', 'positive-integer', { required: true })),
+      errorOf(() => read.email('email', { required: true })),
+      errorOf(() => read.emails('testers', { required: true })),
+      errorOf(() => read.list('groups', { required: true })),
+      errorOf(() => read.filePath('file', { required: true })),
+    ];
+    for (const error of refusals) {
+      expect(error.allowed, error.message).toBeTruthy();
+      expect(error.message).not.toMatch(/any non-empty value/);
+    }
   });
 });
 
@@ -92,19 +127,185 @@ describe('durations', () => {
     expect(parseDuration('soon')).toBeUndefined();
     expect(parseDuration('10 minutes')).toBeUndefined();
     expect(parseDuration('-5')).toBeUndefined();
+    expect(parseDuration('NaN')).toBeUndefined();
+    expect(parseDuration('1e400')).toBeUndefined();
+    expect(parseDuration('30x')).toBeUndefined();
+    // Too many digits for a number: no bound admits it.
+    expect(parseDuration('9'.repeat(400))).toBe(Infinity);
   });
 
-  it('reads with bounds', () => {
+  it('reads within the bounds given', () => {
+    const bounds = { minMs: 1000, maxMs: 3_600_000 };
     setInput('timeout', '2m');
-    expect(read.duration('timeout', 1000)).toBe(120_000);
+    expect(read.duration('timeout', 1000, bounds)).toBe(120_000);
     setInput('timeout', '');
-    expect(read.duration('timeout', 1000)).toBe(1000);
+    expect(read.duration('timeout', 1000, bounds)).toBe(1000);
+    expect(read.duration('timeout', undefined, bounds)).toBeUndefined();
     setInput('timeout', '2h');
-    expect(errorOf(() => read.duration('timeout', 1000, { maxMs: 3_600_000 })).message).toContain(
-      'longer than 1h',
+    expect(errorOf(() => read.duration('timeout', 1000, bounds)).message).toBe(
+      'Input "timeout" has 2h, which is longer than 1h. Allowed: seconds (`90`) or a number with `ms`, `s`, `m` or `h` (`90s`, `30m`, `1h30m`), from 1s to 1h.',
     );
     setInput('timeout', 'forever');
-    expect(errorOf(() => read.duration('timeout', 1000)).message).toContain('`30m`');
+    expect(errorOf(() => read.duration('timeout', 1000, bounds)).message).toContain('`30m`');
+  });
+
+  it('bounds every duration input of the actions well below what Node timers hold', () => {
+    expect(TIMEOUT_BOUNDS).toEqual({ minMs: 1000, maxMs: 24 * 3_600_000 });
+    expect(POLL_INTERVAL_BOUNDS).toEqual({ minMs: 1000, maxMs: 10 * 60_000 });
+    expect(MAX_DURATION_BOUNDS).toEqual({ minMs: 1000, maxMs: 10_800_000 });
+    for (const bounds of [TIMEOUT_BOUNDS, POLL_INTERVAL_BOUNDS, MAX_DURATION_BOUNDS]) {
+      expect(bounds.minMs).toBeGreaterThan(0);
+      expect(bounds.maxMs).toBeLessThan(MAX_TIMER_MS);
+    }
+  });
+
+  it.each<[string, DurationBounds, string]>([
+    ['timeout', TIMEOUT_BOUNDS, 'from 1s to 24h'],
+    ['poll-interval', POLL_INTERVAL_BOUNDS, 'from 1s to 10m'],
+    ['max-duration', MAX_DURATION_BOUNDS, 'from 1s to 3h'],
+  ])(
+    'refuses a %s that is malformed or out of its bounds, giving the form and the bounds',
+    (name, bounds, range) => {
+      const tooLong = formatDuration(bounds.maxMs + 1000);
+      const refused: [string, string][] = [
+        ['-5', 'which is not a duration'],
+        ['0', 'which is shorter than 1s'],
+        ['0.0001', 'which is shorter than 1s'],
+        ['500ms', 'which is shorter than 1s'],
+        ['NaN', 'which is not a duration'],
+        ['1e400', 'which is not a duration'],
+        ['10 minutes', 'which is not a duration'],
+        ['30x', 'which is not a duration'],
+        ['Infinity', 'which is not a duration'],
+        // Past Node's timer limit, such a delay would fire after 1 ms.
+        ['2147484', `which is longer than ${formatDuration(bounds.maxMs)}`],
+        ['9'.repeat(400), `which is longer than ${formatDuration(bounds.maxMs)}`],
+        [tooLong, `which is longer than ${formatDuration(bounds.maxMs)}`],
+      ];
+      for (const [value, problem] of refused) {
+        setInput(name, value);
+        const error = errorOf(() => read.duration(name, 5000, bounds));
+        expect(error.input).toBe(name);
+        expect(error.problem, value).toContain(problem);
+        expect(error.allowed).toContain('seconds (`90`)');
+        expect(error.allowed).toContain(range);
+      }
+      setInput(name, formatDuration(bounds.maxMs));
+      expect(read.duration(name, 5000, bounds)).toBe(bounds.maxMs);
+      setInput(name, '1');
+      expect(read.duration(name, 5000, bounds)).toBe(1000);
+    },
+  );
+
+  it('shortens a very long value in the refusal', () => {
+    setInput('timeout', '9'.repeat(400));
+    const error = errorOf(() => read.duration('timeout', 1000, TIMEOUT_BOUNDS));
+    expect(error.message.length).toBeLessThan(250);
+    expect(error.message).toMatch(/^Input "timeout" has "9{21}\.\.\.", which is longer than 24h\./);
+  });
+});
+
+describe('ids', () => {
+  it('reads a positive whole number, without leading zeros', () => {
+    setInput('build-id', '77');
+    expect(read.id('build-id', 'positive-integer')).toBe('77');
+    setInput('build-id', ' 0077 ');
+    expect(read.id('build-id', 'positive-integer')).toBe('77');
+    setInput('build-id', String(Number.MAX_SAFE_INTEGER));
+    expect(read.id('build-id', 'positive-integer')).toBe('9007199254740991');
+    setInput('build-id', '');
+    expect(read.id('build-id', 'positive-integer')).toBeUndefined();
+  });
+
+  it.each([
+    ['abc', 'has "abc", which is not a positive whole number'],
+    ['0', 'has "0", which is not positive'],
+    ['-1', 'has "-1", which is not a positive whole number'],
+    ['1.5', 'has "1.5", which is not a positive whole number'],
+    ['1e3', 'has "1e3", which is not a positive whole number'],
+    ['99999999999999999999', 'has "99999999999999999999", which is too large for an id'],
+    ['9007199254740992', 'has "9007199254740992", which is too large for an id'],
+  ])('refuses the build id %s, saying what a build id is', (value, problem) => {
+    setInput('build-id', value);
+    const error = errorOf(() =>
+      read.id('build-id', 'positive-integer', {
+        required: true,
+        hint: 'the `build-id` output of upload-build',
+      }),
+    );
+    expect(error.input).toBe('build-id');
+    expect(error.message).toContain(`Input "build-id" ${problem}.`);
+    expect(error.allowed).toBe(
+      'a positive whole number such as `1234`, at most 9007199254740991 (the `build-id` output of upload-build)',
+    );
+  });
+
+  it('needs a required id, naming its form', () => {
+    expect(
+      errorOf(() =>
+        read.id('project-id', 'positive-integer', { required: true, hint: 'upload-build output' }),
+      ).message,
+    ).toBe(
+      'Input "project-id" is required but was empty. Allowed: a positive whole number such as `1234`, at most 9007199254740991 (upload-build output).',
+    );
+  });
+
+  it('checks 24 hexadecimal digits and UUIDs, in lists too', () => {
+    const hex = '65a1f0c2b3d4e5f607182930';
+    expect(checkId('test-cases', ` ${hex} `, 'hex-24')).toBe(hex);
+    expect(checkId('test-cases', hex.toUpperCase(), 'hex-24')).toBe(hex.toUpperCase());
+    for (const bad of [
+      'abc',
+      hex.slice(1),
+      `${hex}0`,
+      `${hex.slice(1)}g`,
+      '3f6c2a9e-8b1d-4c7e-9f20-5a4b3c2d1e0f',
+    ]) {
+      const error = errorOf(() => checkId('test-cases', bad, 'hex-24', { where: 'item 2' }));
+      expect(error.input).toBe('test-cases');
+      expect(error.problem).toBe(`has item 2 "${bad}", which is not 24 hexadecimal digits`);
+      expect(error.allowed).toContain('24 hexadecimal digits (0-9, a-f)');
+    }
+    const uuid = '3f6c2a9e-8b1d-4c7e-9f20-5a4b3c2d1e0f';
+    expect(checkId('suite', uuid, 'uuid')).toBe(uuid);
+    expect(errorOf(() => checkId('suite', 'Smoke', 'uuid')).message).toBe(
+      'Input "suite" has "Smoke", which is not a UUID. Allowed: a UUID such as `3f6c2a9e-8b1d-4c7e-9f20-5a4b3c2d1e0f`.',
+    );
+  });
+
+  it('tells whether a text is an id of a form, for inputs that take an id or a name', () => {
+    expect(isId('3f6c2a9e-8b1d-4c7e-9f20-5a4b3c2d1e0f', 'uuid')).toBe(true);
+    expect(isId('Smoke', 'uuid')).toBe(false);
+    expect(isId('12', 'positive-integer')).toBe(true);
+    expect(isId('0', 'positive-integer')).toBe(false);
+    expect(isId('99999999999999999999', 'positive-integer')).toBe(false);
+    expect(isId('65a1f0c2b3d4e5f607182930', 'hex-24')).toBe(true);
+  });
+});
+
+describe('emails', () => {
+  it('reads one email, refusing anything but name@host', () => {
+    setInput('email', 'me@example.com');
+    expect(read.email('email')).toBe('me@example.com');
+    for (const bad of ['me', 'me@example', '@example.com', 'me@@example.com', 'me @example.com']) {
+      setInput('email', bad);
+      const error = errorOf(() => read.email('email'));
+      expect(error.message).toBe(
+        `Input "email" has ${JSON.stringify(bad)}, which is not an email address. Allowed: an email address, \`name@host\` such as \`alice@example.com\`.`,
+      );
+    }
+  });
+
+  it('reads a list of emails, checked, without duplicates', () => {
+    setInput('testers', 'alice@example.com\nbob@example.com, Alice@Example.com');
+    expect(read.emails('testers')).toEqual(['alice@example.com', 'bob@example.com']);
+    setInput('testers', 'ok@example.com, not-an-email, a@b');
+    const error = errorOf(() => read.emails('testers'));
+    expect(error.message).toBe(
+      'Input "testers" has invalid emails: "not-an-email", "a@b". Allowed: email addresses (`name@host`, such as `alice@example.com`), separated by commas or newlines.',
+    );
+    setInput('testers', '');
+    expect(read.emails('testers')).toEqual([]);
   });
 });
 
