@@ -17,6 +17,8 @@ export interface ResolvedOptions {
   rateLimit: number;
   /** Where state and files are kept across restarts; undefined keeps them in a temporary folder. */
   dataDir: string | undefined;
+  /** Milliseconds since the epoch: every time the emulator reads (job states, retention, journal). */
+  clock: () => number;
 }
 
 export interface Snapshot {
@@ -43,9 +45,9 @@ export class EmulatorContext {
     this.load(snapshot);
   }
 
-  /** Milliseconds since the epoch; one place so that tests could move time. */
+  /** Milliseconds since the epoch, from the clock option: tests move time forward through it. */
   now(): number {
-    return Date.now();
+    return this.options.clock();
   }
 
   /** Rebuilds every store from a snapshot, or from the seed when there is none. */

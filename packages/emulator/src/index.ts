@@ -19,6 +19,12 @@ export interface EmulatorOptions {
   rateLimit?: number;
   /** Keeps state and files in this folder across restarts. */
   dataDir?: string;
+  /**
+   * The emulator's clock, in milliseconds since the epoch (default `Date.now`). Job states,
+   * retention of job assets and stored files, and journal times all read it, so a test can move
+   * time forward without waiting.
+   */
+  clock?: () => number;
 }
 
 export interface RunningEmulator {
@@ -36,6 +42,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     jobDurationMs: options.jobDurationMs ?? 3000,
     rateLimit: options.rateLimit ?? 0,
     dataDir: options.dataDir,
+    clock: options.clock ?? (() => Date.now()),
   };
   const seed =
     typeof options.seed === 'string' ? await readSeedFile(options.seed) : (options.seed ?? defaultSeed());

@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { adminRoutes } from './admin/routes.ts';
+import { knownSecrets } from './admin/secrets.ts';
 import { AdminState } from './admin/state.ts';
 import { installTrafficHooks } from './admin/traffic.ts';
 import { authoringRoutes } from './authoring/routes.ts';
@@ -29,7 +30,12 @@ export async function buildApp(
     ajv: { customOptions: { allowUnionTypes: true } },
   });
   await app.register(formbody);
-  installTrafficHooks(app, state, () => ctx.now());
+  installTrafficHooks(
+    app,
+    state,
+    () => ctx.now(),
+    () => knownSecrets(ctx),
+  );
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)

@@ -1,5 +1,6 @@
 /** What every authoring resource group shares: the transport, the path prefix and reading `data`. */
 import { ApiError } from '../core/errors.ts';
+import type { PageOptions } from '../core/pagination.ts';
 import { queryString, type ApiResponse, type HttpTransport, type RequestSpec } from '../core/transport.ts';
 import type { AuthoringDate } from './types.ts';
 
@@ -34,4 +35,19 @@ export async function sendForNothing(context: AuthoringContext, spec: RequestSpe
 export function isoDate(value: AuthoringDate | undefined): string | undefined {
   if (value === undefined) return undefined;
   return value instanceof Date ? value.toISOString() : value;
+}
+
+/**
+ * Largest `limit` the iterators ask for. The interface names no maximum; the emulator serves at
+ * most 100 a page (a larger `limit` is answered with 100 items and the total), and a service that
+ * refused a larger one would stop an iteration, so the iterators never ask for more.
+ */
+export const AUTHORING_MAX_LIMIT = 100;
+
+/** Paging options of an iterator, the page size capped at `AUTHORING_MAX_LIMIT`. */
+export function cappedPaging<T extends PageOptions>(options: T): T {
+  return {
+    ...options,
+    maxPageSize: Math.min(options.maxPageSize ?? AUTHORING_MAX_LIMIT, AUTHORING_MAX_LIMIT),
+  };
 }

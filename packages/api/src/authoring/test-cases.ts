@@ -2,7 +2,7 @@
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
 import { segment } from '../core/transport.ts';
-import { isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
+import { cappedPaging, isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
 import type {
   AuthoringPage,
   ListTestCasesQuery,
@@ -52,7 +52,10 @@ export class AuthoringTestCases {
     query: Omit<ListTestCasesQuery, 'skip' | 'limit'> = {},
     options: PageOptions & CallOptions = {},
   ): AsyncGenerator<TestCase, void, undefined> {
-    return paginateSkipLimit((skip, limit) => this.list({ ...query, skip, limit }, options), options);
+    return paginateSkipLimit(
+      (skip, limit) => this.list({ ...query, skip, limit }, options),
+      cappedPaging(options),
+    );
   }
 
   /** GET /v1/ai-authoring/testcases/{id}: one test case with its revisions and user names. */

@@ -2,7 +2,7 @@
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
 import { segment } from '../core/transport.ts';
-import { isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
+import { cappedPaging, isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
 import type {
   AuthoringPage,
   CreateTestScheduleInput,
@@ -49,7 +49,10 @@ export class AuthoringTestSchedules {
     query: Omit<ListTestSchedulesQuery, 'skip' | 'limit'> = {},
     options: PageOptions & CallOptions = {},
   ): AsyncGenerator<TestSchedule, void, undefined> {
-    return paginateSkipLimit((skip, limit) => this.list({ ...query, skip, limit }, options), options);
+    return paginateSkipLimit(
+      (skip, limit) => this.list({ ...query, skip, limit }, options),
+      cappedPaging(options),
+    );
   }
 
   /** POST /v1/ai-authoring/test-schedules: creates a schedule that runs suites on a cron interval (201). */

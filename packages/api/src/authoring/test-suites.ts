@@ -2,7 +2,7 @@
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
 import { segment } from '../core/transport.ts';
-import { isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
+import { cappedPaging, isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
 import type {
   AuthoringPage,
   CreateTestSuiteInput,
@@ -51,7 +51,10 @@ export class AuthoringTestSuites {
     query: Omit<ListTestSuitesQuery, 'skip' | 'limit'> = {},
     options: PageOptions & CallOptions = {},
   ): AsyncGenerator<TestSuite, void, undefined> {
-    return paginateSkipLimit((skip, limit) => this.list({ ...query, skip, limit }, options), options);
+    return paginateSkipLimit(
+      (skip, limit) => this.list({ ...query, skip, limit }, options),
+      cappedPaging(options),
+    );
   }
 
   /** POST /v1/ai-authoring/testsuites: creates a suite of existing test cases (201). */

@@ -143,15 +143,21 @@ export interface ListTestSuitesQuery extends AuthoringListFilters, AuthoringPagi
   ids?: string | readonly string[];
 }
 
+/** A suite needs a name; its test cases may come later (the service answers 400 without one). */
 export interface CreateTestSuiteInput {
-  name?: string;
-  /** Ids of the test cases the suite groups. */
+  name: string;
+  /** Ids of existing test cases the suite groups (an unknown one answers 404). */
   testCases?: string[];
 }
 
+/**
+ * An update sends the suite's whole list of test cases, which replaces the one it had: the service
+ * counts a missing list among the update's 400s, and `[]` empties the suite. The name is kept
+ * unless given.
+ */
 export interface UpdateTestSuiteInput {
   name?: string;
-  testCaseIds?: string[];
+  testCaseIds: string[];
 }
 
 export interface DeleteTestSuiteInput {

@@ -20,7 +20,12 @@ export { AutomationJsTests } from './js-tests.ts';
 export { AutomationPartners } from './partners.ts';
 export { AutomationStorage } from './storage.ts';
 export { AutomationTunnels } from './tunnels.ts';
-export { AutomationUsers, type CreateSubAccountParams, type GetUsageParams } from './users.ts';
+export {
+  AutomationUsers,
+  type CreateSubAccountParams,
+  type GetUsageParams,
+  type GetUserActivityParams,
+} from './users.ts';
 
 export interface AutomationClientOptions {
   http: HttpTransport;

@@ -1,4 +1,12 @@
-/** Public information: service status and supported platforms. No credentials are sent. */
+/**
+ * Public information: service status and supported platforms. No credentials are sent.
+ *
+ * Seed 002 places these operations under its base address, like every other one:
+ * `{rest_url}/info/status` and `{rest_url}/info/platforms/:automation_api`, where `{rest_url}`
+ * ends with `/rest/v1`. It adds that they are served over plain HTTP: they answer without TLS as
+ * well, which the client does not need. It keeps the configured base address, so an `https`
+ * address is never downgraded, and a client pointed at the emulator (plain HTTP) reaches them too.
+ */
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { segment } from '../core/transport.ts';
 import { REST, type AutomationContext } from './context.ts';

@@ -7,6 +7,12 @@ import type { ForAccount, IterateJobsParams, Job, JobRef, JobUpdate, ListJobsPar
 
 type JsonFormat = { format?: 'json' };
 
+/**
+ * Largest `limit` the iterator asks for. The interface names only the default (100); the emulator
+ * refuses more than 1000, and a refused page would end an iteration, so it never asks for more.
+ */
+export const JOBS_MAX_LIMIT = 1000;
+
 export class AutomationJobs {
   readonly #ctx: AutomationContext;
 
@@ -63,6 +69,7 @@ export class AutomationJobs {
       (skip, limit) =>
         this.list({ ...filter, format: 'json', skip, limit }, options) as Promise<(Job | JobRef)[]>,
       {
+        maxPageSize: JOBS_MAX_LIMIT,
         ...(pageSize !== undefined ? { pageSize } : {}),
         ...(maxItems !== undefined ? { maxItems } : {}),
         ...(options?.signal ? { signal: options.signal } : {}),

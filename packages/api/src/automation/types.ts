@@ -331,7 +331,12 @@ export interface JsTestStatus {
   job_id: string;
   platform: JsTestPlatform;
   url: string;
-  result: JsTestResult | null;
+  /**
+   * What the page reported; null until then and for a job that ended without results (stopped);
+   * a text for a job cut off at its maximum duration ("Test exceeded maximum duration after 180
+   * seconds"). Only an object can pass.
+   */
+  result: JsTestResult | string | null;
   [field: string]: unknown;
 }
 

@@ -27,6 +27,11 @@ export interface GetUsageParams extends ForAccount {
   query?: Record<string, QueryScalar>;
 }
 
+export interface GetUserActivityParams extends ForAccount {
+  /** How many days back the figures cover (the service's default is 90). */
+  duration?: number;
+}
+
 export class AutomationUsers {
   readonly #ctx: AutomationContext;
 
@@ -94,13 +99,17 @@ export class AutomationUsers {
 
   /**
    * GET /rest/v1/users/{username}/activity: concurrency (mean and peak), minutes and jobs over a
-   * duration, 90 days by default (`getUserActivity`).
+   * duration, the last `duration` days, 90 by default (`getUserActivity`).
    */
-  async getUserActivity(params: ForAccount = {}, options?: CallOptions): Promise<AutomationUserActivity> {
+  async getUserActivity(
+    params: GetUserActivityParams = {},
+    options?: CallOptions,
+  ): Promise<AutomationUserActivity> {
     const { body } = await this.#ctx.http.send<AutomationUserActivity>({
       operation: 'getUserActivity',
       method: 'GET',
       path: `${REST}/users/${account(this.#ctx, params.username)}/activity`,
+      query: { duration: params.duration },
       ...callSpec(options),
     });
     return body;

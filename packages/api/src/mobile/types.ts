@@ -163,13 +163,16 @@ export interface MobileGroupRef {
 export interface MobileTesterListItem {
   email: string;
   groups: MobileGroupRef[];
-  lastLogin: string;
+  /** Null for a tester who never signed in. */
+  lastLogin: string | null;
   createdAt: string;
   /** Present when the list was asked for with a build id. */
   isInvitedToBuild?: boolean;
   buildInviteStatus?: string;
-  buildInviteTime?: string;
-  appDownloadLink?: string;
+  /** Null when the tester is not invited to the build. */
+  buildInviteTime?: string | null;
+  /** Null when the tester cannot download the build (not invited, or blocked). */
+  appDownloadLink?: string | null;
 }
 
 export interface MobileTester {
@@ -177,7 +180,8 @@ export interface MobileTester {
   email: string;
   isBlocked: boolean;
   groups: MobileGroupRef[];
-  lastLogin: string;
+  /** Null for a tester who never signed in. */
+  lastLogin: string | null;
   createdAt: string;
 }
 

@@ -68,6 +68,23 @@ describe('authoring test suites', () => {
     expect(setup.requests).toHaveLength(3);
   });
 
+  it('iterates with a page size the service serves: never a limit over 100', async () => {
+    setup = mockClient();
+    const all = Array.from({ length: 150 }, (_, i) => testSuite(i + 1));
+    setup.reply(ORIGIN, 'GET', `${PREFIX}/testsuites`, {
+      body: { data: { items: all.slice(0, 100), total: 150 } },
+    });
+    setup.reply(ORIGIN, 'GET', `${PREFIX}/testsuites`, {
+      body: { data: { items: all.slice(100), total: 150 } },
+    });
+    const items = await collect(setup.client.authoring.testSuites.iterate({}, { pageSize: 500 }));
+    expect(items).toHaveLength(150);
+    expect(setup.requests.map((r) => [r.query.get('skip'), r.query.get('limit')])).toEqual([
+      ['0', '100'],
+      ['100', '100'],
+    ]);
+  });
+
   it('creates a suite and reads the 201', async () => {
     setup = mockClient();
     const created = testSuite(1, { name: 'Smoke', testCaseCount: 2 });

@@ -97,6 +97,14 @@ describe('automation jobs', () => {
     expect(setup.requests).toHaveLength(1);
   });
 
+  it('iterateJobs never asks for more than 1000 jobs a page', async () => {
+    const setup = mock();
+    setup.reply(AUTOMATION_ORIGIN, 'GET', '/rest/v1/alice/jobs', { body: [{ id: 'a' }] });
+    const jobs = await collect(setup.client.automation.jobs.iterate({ pageSize: 5000 }));
+    expect(jobs).toEqual([{ id: 'a' }]);
+    expect(onlyRequest(setup).query.get('limit')).toBe('1000');
+  });
+
   it('getJob reads one job', async () => {
     const setup = mock();
     setup.reply(AUTOMATION_ORIGIN, 'GET', `/rest/v1/alice/jobs/${JOB_ID}`, { body: job(JOB_ID) });

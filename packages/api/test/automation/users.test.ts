@@ -119,6 +119,15 @@ describe('automation users', () => {
     expect(request.headers.authorization).toBe(SAUCE_AUTH);
   });
 
+  it('getUserActivity sends the duration in days, and no duration when not given', async () => {
+    const setup = mock();
+    setup.reply(AUTOMATION_ORIGIN, 'GET', '/rest/v1/users/alice/activity', { body: { peak: 1 } });
+    setup.reply(AUTOMATION_ORIGIN, 'GET', '/rest/v1/users/alice/activity', { body: { peak: 2 } });
+    await setup.client.automation.users.getUserActivity({ duration: 7 });
+    await setup.client.automation.users.getUserActivity();
+    expect(setup.requests.map((request) => request.query.get('duration'))).toEqual(['7', null]);
+  });
+
   it('getUsage sends start, end and free-form query parameters', async () => {
     const setup = mock();
     const body = { usage: [['2026-1-2', [3, 120]]], username: 'alice' };

@@ -39,6 +39,20 @@ export function checkFaultPath(spec: string): void {
   pathMatcher(spec);
 }
 
+/**
+ * Why a rule would not do what it says, or undefined: a body or a Retry-After goes out only with a
+ * status, and a rule with no status, delay or cut would change nothing. Refused up front rather
+ * than kept as a rule that silently has no effect.
+ */
+export function faultRuleProblem(spec: FaultSpec): string | undefined {
+  if (spec.status === undefined && !spec.drop) {
+    if (spec.body !== undefined) return 'body is sent only with a status: add "status"';
+    if (spec.retryAfter !== undefined) return 'retryAfter is sent only with a status: add "status"';
+    if (!spec.delayMs) return 'the rule does nothing: give "status", "delayMs" or "drop"';
+  }
+  return undefined;
+}
+
 export class FaultRules {
   #rules: (FaultRule & { matches: (path: string) => boolean })[] = [];
   #nextId = 1;

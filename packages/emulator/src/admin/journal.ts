@@ -1,4 +1,10 @@
-/** The journal of requests: method, path, query, status and time; never headers or bodies. */
+/**
+ * The journal of requests: method, path, query, status and time; never headers or bodies, so
+ * neither an `Authorization` header nor an upload's `api_key` field can reach it. What is kept is
+ * cleared of secrets too: query members whose name says credential are left out, and any secret
+ * the emulator knows (access keys, API keys, tokens) is masked wherever it appears in the path or
+ * in a query value.
+ */
 
 export interface JournalEntry {
   method: string;
@@ -16,10 +22,33 @@ const SECRET_NAME = /key|token|secret|pass|auth|signature|credential|session|sig
 /** Oldest entries go first once the journal holds this many. */
 const CAPACITY = 10_000;
 
-export function journalQuery(search: string): Record<string, string | string[]> {
+/** What a known secret is replaced with. */
+export const MASK = '***';
+
+/** Secrets shorter than this are not searched for: they would mask ordinary text. */
+const MIN_SECRET_LENGTH = 3;
+
+/** Replaces every occurrence of each secret, as is or percent-encoded, with the mask. */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let masked = text;
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)])) {
+      if (masked.includes(form)) masked = masked.split(form).join(MASK);
+    }
+  }
+  return masked;
+}
+
+export function journalQuery(
+  search: string,
+  secrets: readonly string[] = [],
+): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  for (const [name, value] of new URLSearchParams(search)) {
-    if (SECRET_NAME.test(name)) continue;
+  for (const [rawName, rawValue] of new URLSearchParams(search)) {
+    if (SECRET_NAME.test(rawName)) continue;
+    const name = maskSecrets(rawName, secrets);
+    const value = maskSecrets(rawValue, secrets);
     const existing = query[name];
     query[name] =
       existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
@@ -30,13 +59,16 @@ export function journalQuery(search: string): Record<string, string | string[]> 
 export class Journal {
   #entries: JournalEntry[] = [];
 
-  /** Starts an entry for a request; the caller fills in the status when the answer goes out. */
-  open(method: string, url: string, timeMs: number): JournalEntry {
+  /**
+   * Starts an entry for a request; the caller fills in the status when the answer goes out. `url`
+   * is the path and query (origin form); `secrets` are masked out of both.
+   */
+  open(method: string, url: string, timeMs: number, secrets: readonly string[] = []): JournalEntry {
     const queryAt = url.indexOf('?');
     const entry: JournalEntry = {
       method,
-      path: queryAt < 0 ? url : url.slice(0, queryAt),
-      query: queryAt < 0 ? {} : journalQuery(url.slice(queryAt + 1)),
+      path: maskSecrets(queryAt < 0 ? url : url.slice(0, queryAt), secrets),
+      query: queryAt < 0 ? {} : journalQuery(url.slice(queryAt + 1), secrets),
       status: 0,
       time: new Date(timeMs).toISOString(),
     };

@@ -5,7 +5,7 @@ import { isLoopback } from '../auth.ts';
 import { jobView } from '../automation/job-view.ts';
 import type { TunnelStatus } from '../automation/model.ts';
 import type { ServicePluginOptions } from '../plugin-options.ts';
-import { checkFaultPath, type FaultSpec } from './faults.ts';
+import { checkFaultPath, faultRuleProblem, type FaultSpec } from './faults.ts';
 import type { AdminState } from './state.ts';
 
 const TUNNEL_STATUSES = ['new', 'booting', 'deploying', 'halting', 'running', 'terminated'];
@@ -57,6 +57,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
       } catch (error) {
         return reply.code(400).send({ message: `Invalid path pattern: ${(error as Error).message}` });
       }
+      const problem = faultRuleProblem(request.body);
+      if (problem) return reply.code(400).send({ message: problem });
       return reply.code(201).send(state.faults.add(request.body));
     },
   );

@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { originFormOf } from '../auth.ts';
 import type { JournalEntry } from './journal.ts';
 import { rateKeyOf } from './rate-limit.ts';
 import { isDashboardPath } from '../dashboard/paths.ts';
@@ -11,13 +12,24 @@ import { isAdminPath, type AdminState } from './state.ts';
 
 const entries = new WeakMap<FastifyRequest, JournalEntry>();
 
-/** `now` is the emulator's clock, read at each request. */
-export function installTrafficHooks(app: FastifyInstance, state: AdminState, now: () => number): void {
+/**
+ * `now` is the emulator's clock, read at each request; `secrets` lists the credentials the
+ * emulator knows at that moment, which the journal masks.
+ */
+export function installTrafficHooks(
+  app: FastifyInstance,
+  state: AdminState,
+  now: () => number,
+  secrets: () => readonly string[] = () => [],
+): void {
   app.addHook('onRequest', async (request, reply): Promise<FastifyReply | undefined> => {
-    if (isAdminPath(request.url) || isDashboardPath(request.url)) return undefined;
-    entries.set(request, state.journal.open(request.method, request.url, now()));
+    // A target in absolute form (`http://user:key@host/path`) counts by its path and query alone:
+    // the credentials it may carry never reach the journal, and fault rules match its path.
+    const target = originFormOf(request.url);
+    if (isAdminPath(target) || isDashboardPath(target)) return undefined;
+    entries.set(request, state.journal.open(request.method, target, now(), secrets()));
 
-    const path = request.url.split('?')[0] ?? request.url;
+    const path = target.split('?')[0] ?? target;
     const fault = state.faults.take(request.method, path);
     if (fault) {
       if (fault.delayMs) await sleep(fault.delayMs);

@@ -1,9 +1,12 @@
 /** Filtering and offset paging shared by the three lists. */
 
 /**
- * The seed names no default or maximum page size. A page holds 25 items unless `limit` says
- * otherwise, and at most 100 (a larger `limit` is an invalid query: 400), which keeps answers small
- * the way the live service's lists are.
+ * Seed 000 shows neither a default nor a maximum for `limit`, and counts among its 400s only
+ * invalid query parameters: a `limit` that is a whole number of 0 or more is valid, however large.
+ * A page holds 25 items unless `limit` says otherwise, and at most 100: a larger `limit` is
+ * served as 100, not refused, as the mobile interface serves a `per_page` over its maximum
+ * (seed 001). Every answer carries `total`, so a client that paginates by `skip` and `total` reads
+ * the short page as what it is, not as the last one.
  */
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -55,10 +58,10 @@ export function filterCommon<T extends Listable>(items: readonly T[], query: Com
     .sort((a, b) => b.creationDate.localeCompare(a.creationDate) || a.id.localeCompare(b.id));
 }
 
-/** One page: `limit` 0 answers only the total. */
+/** One page: `limit` 0 answers only the total; a `limit` over the maximum is lowered to it. */
 export function pageOf<T>(items: readonly T[], query: CommonListQuery): { items: T[]; total: number } {
   const skip = query.skip ?? 0;
-  const limit = query.limit ?? DEFAULT_LIMIT;
+  const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   return { items: items.slice(skip, skip + limit), total: items.length };
 }
 

@@ -141,8 +141,14 @@ export function runTestCase(
 }
 
 /**
- * POST /testsuites/{id}/run: queues one case run per case of the suite that has run targets,
- * all in one build. Cases without targets are left out; a suite left with none answers 400.
+ * POST /testsuites/{id}/run: queues one case run per case of the suite, all in one build.
+ *
+ * Cases without run targets are refused, not skipped. Seed 000 says a suite run "queues a case
+ * run for every case in the suite" and that `runCount` is the number of case runs queued, while a
+ * case run of a case with no run targets configured is a 400. A suite run that quietly left such
+ * cases out would answer a `runCount` short of the suite's cases and report the suite as run when
+ * part of it never was; so the whole run is refused with a 400 that names those cases, before any
+ * job starts. A suite with no cases at all is the seed's "suite with no jobs to run" (400).
  */
 export function runTestSuite(
   store: AuthoringStore,
@@ -152,21 +158,29 @@ export function runTestSuite(
   user: AuthoringUser,
 ): SuiteRunRecord {
   const suite = store.getSuite(suiteId);
-  const runnable = store.casesOfSuite(suite.id).filter((testCase) => targetsOf(testCase).length > 0);
-  if (runnable.length === 0) throw badRequest(`test suite ${suite.id} has no jobs to run`);
+  const cases = store.casesOfSuite(suite.id);
+  if (cases.length === 0) throw badRequest(`test suite ${suite.id} has no jobs to run`);
+  const withoutTargets = cases.filter((testCase) => targetsOf(testCase).length === 0);
+  if (withoutTargets.length > 0) {
+    const named = withoutTargets.map((testCase) => `${testCase.id} (${testCase.name})`).join(', ');
+    throw badRequest(
+      `test suite ${suite.id} cannot run: ${withoutTargets.length} of its ${cases.length} test cases ` +
+        `have no run targets configured: ${named}`,
+    );
+  }
   checkTunnel(automation, user, input.scTunnelName);
   const buildName = claimBuildName(store, input.buildName ?? suite.name, SUITE_RUN_BUILD_MAX);
   const run: SuiteRunRecord = {
     id: newUuid(),
     buildName,
-    runCount: runnable.length,
+    runCount: cases.length,
     orgId: store.data.orgId,
     teamId: user.teamId,
     userId: user.id,
     testSuiteId: suite.id,
     creationDate: store.nowIso(),
   };
-  for (const testCase of runnable) {
+  for (const testCase of cases) {
     startCaseRun(
       store,
       automation,

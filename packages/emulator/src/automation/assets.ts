@@ -1,6 +1,9 @@
 /** Job assets, generated from the job itself: a command log, a server log and one screenshot. */
-import { jobTimes } from './job-view.ts';
+import { jobError, jobTimes } from './job-view.ts';
 import type { JobRecord } from './model.ts';
+
+/** The service deletes a job's assets 30 days after the job (seed 002, Limits); the job stays. */
+export const ASSET_RETENTION_MS = 30 * 86_400_000;
 
 /** A 1×1 PNG: enough for clients to store and open as an image. */
 const SCREENSHOT_PNG = Buffer.from(
@@ -14,11 +17,16 @@ export const SCREENSHOT = '0000screenshot.png';
 
 /**
  * Asset names mapped to file names; null where the emulator captures nothing (video) or the job
- * has not ended yet (assets appear when a job finishes, as on the service) or they were deleted.
+ * has not ended yet (assets appear when a job finishes, as on the service), or they were deleted
+ * by a client or by the retention period, counted from the job's end.
  */
 export function assetList(job: JobRecord, nowMs: number): Record<string, string | string[] | null> {
-  const { status } = jobTimes(job, nowMs);
-  const available = !job.assetsDeleted && (status === 'complete' || status === 'error');
+  const { status, endMs } = jobTimes(job, nowMs);
+  const available =
+    !job.assetsDeleted &&
+    (status === 'complete' || status === 'error') &&
+    endMs !== null &&
+    nowMs < endMs + ASSET_RETENTION_MS;
   return {
     'sauce-log': available ? SAUCE_LOG : null,
     'selenium-log': available ? SELENIUM_LOG : null,
@@ -66,7 +74,7 @@ export function assetContent(job: JobRecord, fileName: string, nowMs: number): A
           'Started new session',
           'Navigated to https://example.com',
           times.status === 'error'
-            ? 'Session ended: User terminated'
+            ? `Session ended: ${jobError(job, times) ?? 'error'}`
             : passed === false
               ? 'Assertion failed'
               : 'All commands succeeded',

@@ -14,17 +14,41 @@ export interface JobTimes {
   /** Milliseconds; null while the job has not reached that point. */
   startMs: number | null;
   endMs: number | null;
+  /** Why a job in error ended: a client stopped it, or it ran past its maximum duration. */
+  ended?: 'stopped' | 'timed out';
 }
 
 export function jobTimes(job: JobRecord, nowMs: number): JobTimes {
   const startAt = job.createdMs + Math.round(job.durationMs * QUEUED_SHARE);
-  const endAt = job.createdMs + job.durationMs;
+  const fullEnd = job.createdMs + job.durationMs;
+  // A run longer than its maximum duration is cut off when that is reached.
+  const limit = job.maxDurationMs;
+  const timesOut = limit !== undefined && fullEnd - startAt > limit;
+  const endAt = timesOut ? startAt + limit : fullEnd;
   if (job.stoppedMs !== null && job.stoppedMs < endAt) {
-    return { status: 'error', startMs: job.stoppedMs >= startAt ? startAt : null, endMs: job.stoppedMs };
+    return {
+      status: 'error',
+      startMs: job.stoppedMs >= startAt ? startAt : null,
+      endMs: job.stoppedMs,
+      ended: 'stopped',
+    };
   }
   if (nowMs < startAt) return { status: 'queued', startMs: null, endMs: null };
   if (nowMs < endAt) return { status: 'in progress', startMs: startAt, endMs: null };
+  if (timesOut) return { status: 'error', startMs: startAt, endMs: endAt, ended: 'timed out' };
   return { status: 'complete', startMs: startAt, endMs: endAt };
+}
+
+/**
+ * The `error` text of a job that ended in error: the service's words for a stopped job and for
+ * one that ran past its maximum duration (public JS unit test clients match the latter).
+ */
+export function jobError(job: JobRecord, times: JobTimes): string | null {
+  if (times.status !== 'error') return null;
+  if (times.ended === 'timed out') {
+    return `Test exceeded maximum duration after ${Math.round((job.maxDurationMs ?? 0) / 1000)} seconds`;
+  }
+  return 'User terminated';
 }
 
 export function isFinished(job: JobRecord, nowMs: number): boolean {
@@ -59,7 +83,7 @@ export function jobView(job: JobRecord, nowMs: number, baseUrl: string): Record<
     status: times.status,
     passed,
     consolidated_status: consolidated,
-    error: times.status === 'error' ? 'User terminated' : null,
+    error: jobError(job, times),
     owner: job.owner,
     browser: job.browser,
     browser_version: job.browserVersion,

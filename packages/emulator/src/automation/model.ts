@@ -36,6 +36,11 @@ export interface JobRecord {
   tunnelId: string | null;
   createdMs: number;
   durationMs: number;
+  /**
+   * Longest time the job may run once started (the `maxDuration` capability); a run that would
+   * last longer ends in error when it is reached. Absent: no limit.
+   */
+  maxDurationMs?: number;
   stoppedMs: number | null;
   modifiedMs: number;
   assetsDeleted: boolean;

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { StoreEnvironment } from '../store-environment.ts';
 import { defaultBugTypes } from './bug-types.ts';
@@ -34,7 +35,12 @@ export interface NewJobInput {
   tunnelIdentifier?: string | null;
   customData?: Record<string, unknown>;
   automationBackend?: string;
+  /** Longest run once started (the `maxDuration` capability), in milliseconds; absent: no limit. */
+  maxDurationMs?: number;
 }
+
+/** The service keeps a file in temporary storage 7 days from its upload (seed 002, Limits). */
+export const STORAGE_RETENTION_MS = 7 * 86_400_000;
 
 export interface NewAccountInput {
   username: string;
@@ -220,6 +226,7 @@ export class AutomationStore {
       tunnelId: tunnel?.id ?? null,
       createdMs: now,
       durationMs: this.#jobDurationMs,
+      ...(input.maxDurationMs !== undefined ? { maxDurationMs: input.maxDurationMs } : {}),
       stoppedMs: null,
       modifiedMs: now,
       assetsDeleted: false,
@@ -370,12 +377,29 @@ export class AutomationStore {
   }
 
   storedFile(owner: string, name: string): StoredFileRecord | undefined {
+    this.#expireStoredFiles(owner);
     const files = this.data.storage[owner];
     return files && Object.hasOwn(files, name) ? files[name] : undefined;
   }
 
   storedFiles(owner: string): StoredFileRecord[] {
+    this.#expireStoredFiles(owner);
     return Object.values(this.data.storage[owner] ?? {});
+  }
+
+  /** Forgets the owner's files older than the retention period, with their bytes. */
+  #expireStoredFiles(owner: string): void {
+    const files = this.data.storage[owner];
+    if (!files) return;
+    const now = this.#env.now();
+    let expired = false;
+    for (const [name, record] of Object.entries(files)) {
+      if (now < record.mtime * 1000 + STORAGE_RETENTION_MS) continue;
+      Reflect.deleteProperty(files, name);
+      rmSync(this.storagePath(owner, name), { force: true });
+      expired = true;
+    }
+    if (expired) this.#env.changed();
   }
 
   recordStoredFile(owner: string, record: StoredFileRecord): void {

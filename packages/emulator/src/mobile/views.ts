@@ -63,7 +63,8 @@ export function buildV1(base: string, store: MobileStore, project: Project, buil
     // The emulator records no test sessions or crashes.
     sessions: 0,
     crashes: 0,
-    testers: store.data.invites.filter((invite) => invite.buildId === build.id).length,
+    // Invited testers and the members of the groups with access to the build, each once.
+    testers: store.projects.testersOfBuild(build).length,
     feedbacks: store.data.feedbacks.filter((feedback) => feedback.buildId === build.id).length,
     downloads: build.downloads,
     uploadedAt: timestamp(build.uploadedAt),

@@ -1,6 +1,22 @@
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { API_KEY, BASIC as MOBILE_BASIC, OIDC } from '../mobile/helpers.ts';
 import { basic, DEMO_ACCESS_KEY, DEMO_USER, withEmulator } from '../support/emulator.ts';
 import { call } from '../support/http.ts';
+
+/** Sends one request as written, request line included, and answers the status line. */
+function rawRequest(baseUrl: string, requestLine: string): Promise<string> {
+  const { port, host } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      socket.write(`${requestLine}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    });
+    let data = '';
+    socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
+    socket.on('end', () => resolve(data.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
 
 interface Entry {
   method: string;
@@ -31,6 +47,51 @@ describe('admin journal, reset and tunnel control', () => {
     expect(Number.isNaN(Date.parse(entries[0]!.time))).toBe(false);
     const text = JSON.stringify(entries);
     for (const secret of ['hidden-key', 't0k', 'wrong-secret', DEMO_ACCESS_KEY, 'authorization', 'Basic']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('takes credentials written in the request URL, and keeps them out of the journal', async () => {
+    const { host } = new URL(handle.url);
+    const line = await rawRequest(
+      handle.url,
+      `GET http://${DEMO_USER}:${DEMO_ACCESS_KEY}@${host}/rest/v1/${DEMO_USER}/jobs?limit=1 HTTP/1.1`,
+    );
+    expect(line).toBe('HTTP/1.1 200 OK');
+    const [entry] = await journal();
+    expect(entry).toMatchObject({ method: 'GET', path: `/rest/v1/${DEMO_USER}/jobs`, query: { limit: '1' } });
+    expect(JSON.stringify(await journal())).not.toContain(DEMO_ACCESS_KEY);
+  });
+
+  it('masks a known secret wherever a request puts it, and records no header or upload field', async () => {
+    // In a query member whose name does not say credential, and in the path.
+    await call(`${handle.url}/rest/v1/${DEMO_USER}/jobs?note=${DEMO_ACCESS_KEY}&x=a${API_KEY}b`);
+    await call(`${handle.url}/rest/v1/storage/${DEMO_USER}/${encodeURIComponent(`${DEMO_ACCESS_KEY}.txt`)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'x',
+    });
+    // Mobile credentials: Basic, bearer with its configuration key, a legacy query key, the upload form field.
+    await call(`${handle.url}/api/1/testers`, { auth: MOBILE_BASIC });
+    await call(`${handle.url}/api/1/groups/`, { auth: null, headers: OIDC });
+    await call(`${handle.url}/api/1/feedbacks/?api_key=${API_KEY}`, { auth: null });
+    const form = new FormData();
+    form.append('api_key', API_KEY);
+    await fetch(`${handle.url}/api/upload/`, { method: 'POST', body: form });
+
+    const entries = await journal();
+    expect(entries.map((entry) => entry.path)).toEqual([
+      `/rest/v1/${DEMO_USER}/jobs`,
+      `/rest/v1/storage/${DEMO_USER}/***.txt`,
+      '/api/1/testers',
+      '/api/1/groups/',
+      '/api/1/feedbacks/',
+      '/api/upload/',
+    ]);
+    expect(entries[0]!.query).toEqual({ note: '***', x: 'a***b' });
+    expect(entries[4]!.query).toEqual({});
+    const text = JSON.stringify(entries);
+    for (const secret of [DEMO_ACCESS_KEY, API_KEY, OIDC.authorization, OIDC['x-oidc-config-key'], 'Basic']) {
       expect(text).not.toContain(secret);
     }
   });

@@ -77,6 +77,24 @@ describe('authoring round trips through SauceClient', () => {
     expect((await authoring.testCases.list({ testSuiteId: null })).total).toBe(3);
   });
 
+  it('types a suite’s name on create and its case list on update as required, as the service does', async () => {
+    const authoring = client();
+    const nameless = await authoring.testSuites
+      // @ts-expect-error a suite needs a name
+      .create({ testCases: [UNASSIGNED_CASE_IDS[0]] })
+      .catch((error: unknown) => error);
+    expect(nameless).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    const listless = await authoring.testSuites
+      // @ts-expect-error an update sends the whole list of test cases
+      .update(SMOKE_SUITE_ID, { name: 'Renamed' })
+      .catch((error: unknown) => error);
+    expect(listless).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect((await authoring.testSuites.get(SMOKE_SUITE_ID)).name).toBe('Smoke');
+    // An empty list is a list: it empties the suite.
+    const emptied = await authoring.testSuites.update(SMOKE_SUITE_ID, { testCaseIds: [] });
+    expect(emptied).toMatchObject({ name: 'Smoke', testCaseCount: 0 });
+  });
+
   it('creates, updates and deletes a schedule', async () => {
     const authoring = client();
     const schedule = await authoring.testSchedules.create({

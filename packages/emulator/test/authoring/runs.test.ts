@@ -193,14 +193,25 @@ describe('authoring runs', () => {
     await finishedJobs('RC 1', 3);
   });
 
-  it('leaves cases without targets out of a suite run', async () => {
+  it('refuses a suite run with cases that have no run targets, naming them, and starts nothing', async () => {
     await call('POST', `/testsuites/${SMOKE_SUITE_ID}`, {
       body: { testCaseIds: [SMOKE_CASE_IDS[0], UNASSIGNED_CASE_IDS[1]] },
     });
+    const before = (await automationJobs()).length;
     const answer = await call('POST', `/testsuites/${SMOKE_SUITE_ID}/run`, {
       body: { buildName: 'Partial' },
     });
-    expect(answer.body.data.runCount).toBe(1);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('BAD_REQUEST');
+    expect(answer.body.error.detail).toContain(UNASSIGNED_CASE_IDS[1]);
+    expect(answer.body.error.detail).toContain('Newsletter signup draft');
+    expect(answer.body.error.detail).not.toContain(SMOKE_CASE_IDS[0]);
+    expect((await automationJobs()).length).toBe(before);
+    expect((await call('GET', `/testsuites/${SMOKE_SUITE_ID}`)).body.data.runCount).toBe(0);
+    // Once every case has a target, the suite runs them all.
+    await call('POST', `/testsuites/${SMOKE_SUITE_ID}`, { body: { testCaseIds: [SMOKE_CASE_IDS[0]] } });
+    const ran = await call('POST', `/testsuites/${SMOKE_SUITE_ID}/run`, { body: { buildName: 'Partial' } });
+    expect(ran.body.data).toMatchObject({ buildName: 'Partial', runCount: 1 });
     await finishedJobs('Partial', 1);
   });
 

@@ -104,7 +104,7 @@ describe('authoring test cases', () => {
     ['skip', { skip: -1 }],
     ['skip', { skip: 'x' }],
     ['limit', { limit: 1.5 }],
-    ['limit', { limit: 101 }],
+    ['limit', { limit: -1 }],
     ['startDate', { startDate: 'yesterday' }],
     ['endDate', { endDate: '2026-13-01' }],
     ['userId', { userId: 'not-a-uuid' }],

@@ -74,6 +74,14 @@ describe('automation round trips through SauceClient', () => {
     expect(await client.automation.tunnels.list()).toEqual([]);
   });
 
+  it('reads the account’s activity over the duration it asks for, 90 days when it names none', async () => {
+    expect(await client.automation.users.getUserActivity({ duration: 7 })).toMatchObject({
+      username: DEMO_USER,
+      duration_days: 7,
+    });
+    expect(await client.automation.users.getUserActivity()).toMatchObject({ duration_days: 90 });
+  });
+
   it('uploads to temporary storage and runs JS unit tests', async () => {
     const file = path.join(dir, 'page.zip');
     await writeFile(file, 'zip bytes');

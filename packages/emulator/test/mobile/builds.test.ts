@@ -116,6 +116,27 @@ describe('projects and builds', () => {
     expect((after.body.build as { landingPageMode: string }).landingPageMode).toBe('closed');
   });
 
+  it('counts as a build’s testers those invited and the members of the groups with access, each once', async () => {
+    // The default seed's groups: qa (alice, bob) and beta (bob, carol).
+    const { projectId, buildId } = await uploadApk(h, 'com.example.count', '1.0', { groups: 'qa' });
+    const testers = async () =>
+      (
+        (await call(h, 'GET', `/api/1/projects/${projectId}/builds/${buildId}`)).body.build as {
+          testers: number;
+        }
+      ).testers;
+    expect(await testers()).toBe(2);
+    await call(h, 'POST', `/api/1/projects/${projectId}/builds/${buildId}/invites/`, {
+      form: { groups: 'beta' },
+    });
+    expect(await testers()).toBe(3);
+    await call(h, 'PATCH', `/api/1/projects/${projectId}/builds/${buildId}/`, { form: { groups: '' } });
+    // The invitations stay: alice lost her access through qa, bob and carol are invited through beta.
+    expect(await testers()).toBe(2);
+    const listed = await call(h, 'GET', `/api/1/projects/${projectId}/builds/`);
+    expect((listed.body.builds as { testers: number }[])[0]!.testers).toBe(2);
+  });
+
   it('fails updates with codes 1, 99, 133 and 156', async () => {
     const { projectId, buildId } = await uploadApk(h);
     const path = `/api/1/projects/${projectId}/builds/${buildId}/`;

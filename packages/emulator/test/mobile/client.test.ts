@@ -1,7 +1,7 @@
 /** Round trips through the typed API client against the emulator. */
 import { readFile } from 'node:fs/promises';
 import { ApiError, SauceClient } from '@sauce-actions/api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { API_KEY, EMAIL, sampleApk, sampleIpa, start, type Harness } from './helpers.ts';
 
 let h: Harness;
@@ -39,6 +39,14 @@ describe('SauceClient mobile operations against the emulator', () => {
     const testers = await client.mobile.testers.list({ buildId });
     const carol = testers.testers.find((t) => t.email === 'carol@example.com');
     expect(carol).toMatchObject({ isInvitedToBuild: true });
+    // A tester who never signed in has no last login; one not invited has no invitation time or link.
+    expectTypeOf(carol!.lastLogin).toEqualTypeOf<string | null>();
+    expectTypeOf(carol!.buildInviteTime).toEqualTypeOf<string | null | undefined>();
+    expect(carol?.lastLogin).toBeNull();
+    const alice = testers.testers.find((t) => t.email === 'alice@example.com');
+    expect(alice).toMatchObject({ isInvitedToBuild: false, buildInviteTime: null, appDownloadLink: null });
+    const everyone = await client.mobile.testers.list();
+    expect(everyone.testers.every((t) => t.lastLogin === null)).toBe(true);
 
     const downloaded = await client.mobile.builds.download(projectId, buildId, {
       dir: h.dir,

@@ -162,4 +162,17 @@ describe('upload', () => {
     const answer = await upload(h, pkg, { platform: 'Xbox', app_name: 'Racer' });
     expect(answer.body).toMatchObject({ status: 'ok', platform: 'Xbox', app_name: 'Racer' });
   });
+
+  it('refuses an open landing page when the account requires login with the upload’s code 1, and closes it by default', async () => {
+    h.emulator.context.mobile.data.requireLogin = true;
+    const apk = await sampleApk(h, 'com.example.login', '1.0.0', 1);
+    const open = await upload(h, apk, { landing_page_mode: 'open' });
+    expect(open.status).toBe(400);
+    // 156 is the build update's code (seed 001); the upload's codes are 1, 5 and 105.
+    expect(open.body).toMatchObject({ status: 'fail', code: 1 });
+    expect(open.body.message).toContain('landing_page_mode');
+    expect((await call(h, 'GET', '/api/1/projects/')).body.projects).toEqual([]);
+    const unsaid = await upload(h, apk);
+    expect(unsaid.body).toMatchObject({ status: 'ok', landing_page_mode: 'closed' });
+  });
 });

@@ -4,7 +4,7 @@ import type { EmulatorContext } from '../../context.ts';
 import { sendError } from '../errors.ts';
 import { hexId } from '../ids.ts';
 import { frameworkResult } from '../js-results.ts';
-import { jobTimes } from '../job-view.ts';
+import { jobError, jobTimes } from '../job-view.ts';
 
 /** What `job_id` holds before the job is assigned, as the service answers. */
 export const JOB_NOT_READY = 'job not ready';
@@ -19,7 +19,8 @@ interface StartBody {
   build?: string;
   name?: string;
   tags?: string[];
-  maxDuration?: number;
+  /** Seconds; the schema's default is the service's (180, seed 002 Limits). */
+  maxDuration: number;
 }
 
 const usernameParams = {
@@ -86,6 +87,8 @@ export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
           tags: body.tags ?? [],
           tunnelIdentifier: tunnel ?? null,
           customData: { url: body.url, framework: body.framework },
+          // A run longer than this ends in error when it is reached.
+          maxDurationMs: body.maxDuration * 1000,
         });
         const id = hexId();
         ctx.automation.addJsTest({
@@ -129,10 +132,14 @@ export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         if (!finished) completed = false;
         const assigned = !times || times.status !== 'queued';
         // A stopped or deleted job never reports results; clients count a null result as failed.
-        const result =
-          job && times?.status === 'complete'
-            ? frameworkResult(test.framework, job.passedOverride ?? job.passes)
-            : null;
+        // A job cut off at its maximum duration reports the service's text instead, which public
+        // clients of this interface match ("Test exceeded maximum duration after 180 seconds").
+        let result: ReturnType<typeof frameworkResult> | string | null = null;
+        if (job && times?.status === 'complete') {
+          result = frameworkResult(test.framework, job.passedOverride ?? job.passes);
+        } else if (job && times?.ended === 'timed out') {
+          result = jobError(job, times);
+        }
         answers.push({
           id: test.id,
           job_id: assigned ? test.jobId : JOB_NOT_READY,

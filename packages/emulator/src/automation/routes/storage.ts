@@ -1,7 +1,7 @@
 /** Temporary storage: raw uploads streamed to disk, and the list of stored files. */
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
@@ -74,7 +74,8 @@ export async function temporaryStorageRoutes(
         throw error;
       }
       const md5 = hash.digest('hex');
-      const mtime = Math.floor((await stat(target)).mtimeMs / 1000);
+      // The emulator's clock, not the disk's: retention is counted from it.
+      const mtime = Math.floor(ctx.now() / 1000);
       ctx.automation.recordStoredFile(username, { name, size, md5, mtime });
       return { username, filename: name, size, md5, etag: md5 };
     },

@@ -186,7 +186,10 @@ export function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
 /**
  * landing_page_mode: open (default) or closed. When the account requires login the default
- * becomes closed, and an explicit open fails with code 156 as the build update does.
+ * becomes closed, and an explicit open is refused. Code 156 is the build update's (seed 001's
+ * error table names it for that operation only); the upload's own codes are 1, 5 and 105, and a
+ * parameter the upload cannot take is its code 1, with a message naming the parameter, as every
+ * other invalid upload field is answered here.
  */
 function landingMode(ctx: EmulatorContext, value: string | undefined): string {
   const mode = value?.trim().toLowerCase() || undefined;
@@ -195,11 +198,7 @@ function landingMode(ctx: EmulatorContext, value: string | undefined): string {
   }
   if (ctx.mobile.data.requireLogin) {
     if (mode === 'open') {
-      throw new MobileError(
-        400,
-        CODE.landingPageRequiresLogin,
-        'landing_page_mode cannot be open: the account settings require login',
-      );
+      throw invalid('landing_page_mode', 'cannot be open: the account settings require login');
     }
     return 'closed';
   }

@@ -50,15 +50,30 @@ export class MobileProjects {
     );
   }
 
-  /** Testers who can reach a project: invited to one of its builds or members of one of its groups. */
+  /** Testers who can reach a project: those who can reach one of its builds. */
   testersOf(projectId: number): Tester[] {
     const ids = new Set<number>();
-    for (const build of this.buildsOf(projectId)) {
-      for (const invite of this.#data.invites) if (invite.buildId === build.id) ids.add(invite.testerId);
-      for (const name of [...build.groups, ...build.projectGroups]) {
-        for (const id of this.#groups.byName(name)?.testerIds ?? []) ids.add(id);
-      }
-    }
+    for (const build of this.buildsOf(projectId)) for (const id of this.#testerIdsOf(build)) ids.add(id);
     return this.#data.testers.filter((tester) => ids.has(tester.id));
+  }
+
+  /**
+   * Testers who can reach a build: those invited to it and the members of the groups that have
+   * access to it (its own groups, from the upload, an update or a copy, and its project groups).
+   * This is the build's tester count; a blocked tester still counts, as the block keeps the access
+   * to come back with the unblock.
+   */
+  testersOfBuild(build: Build): Tester[] {
+    const ids = this.#testerIdsOf(build);
+    return this.#data.testers.filter((tester) => ids.has(tester.id));
+  }
+
+  #testerIdsOf(build: Build): Set<number> {
+    const ids = new Set<number>();
+    for (const invite of this.#data.invites) if (invite.buildId === build.id) ids.add(invite.testerId);
+    for (const name of [...build.groups, ...build.projectGroups]) {
+      for (const id of this.#groups.byName(name)?.testerIds ?? []) ids.add(id);
+    }
+    return ids;
   }
 }
