@@ -52,14 +52,11 @@ function redactedApiError(error: ApiError, secrets: readonly string[]): ApiError
     secrets.some((secret) => secret.length >= 3 && error.message.includes(secret)) ||
     (serialised !== undefined && secrets.some((secret) => secret.length >= 3 && serialised.includes(secret)));
   if (!leaks) return error;
+  // Every field carried over (attempts, why it was not retried, whether it may have been done).
+  const { serviceMessage, body: _body, ...details } = error.details;
   return new ApiError({
-    operation: error.operation,
-    method: error.method,
-    url: error.url,
-    ...(error.status !== undefined ? { status: error.status } : {}),
-    ...(error.code !== undefined ? { code: error.code } : {}),
-    ...(error.serviceMessage !== undefined ? { serviceMessage: redact(error.serviceMessage, secrets) } : {}),
-    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    ...details,
+    ...(serviceMessage !== undefined ? { serviceMessage: redact(serviceMessage, secrets) } : {}),
     ...(serialised !== undefined ? { body: JSON.parse(redact(serialised, secrets)) as unknown } : {}),
   });
 }

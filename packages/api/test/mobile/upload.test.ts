@@ -170,6 +170,16 @@ describe('mobile upload', () => {
     expect(JSON.stringify(error.body)).toBe('{"status":"fail","code":5,"message":"Invalid API key ***"}');
   });
 
+  it('a 503 on the upload says it may have been done, is not sent again, and never shows the key', async () => {
+    const sauce = await start({ status: 503, body: { message: 'overloaded near secret-api-key' } });
+    const error = await apiErrorOf(sauce.mobile.upload(appFile));
+    expect(error.status).toBe(503);
+    expect(error.message).not.toContain('secret-api-key');
+    expect(JSON.stringify(error.body)).not.toContain('secret-api-key');
+    expect(error.mayHaveBeenProcessed).toBe(true);
+    expect(server?.received).toHaveLength(1);
+  });
+
   it.each([
     [1, 200, 'Missing parameter: file'],
     [105, 400, 'Invalid file'],
