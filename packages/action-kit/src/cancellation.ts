@@ -43,3 +43,26 @@ export function withDeadline(cancel: AbortSignal, timeoutMs: number, input = 'ti
     },
   };
 }
+
+/**
+ * A signal that aborts `graceMs` after `signal` does (with its reason), or when `graceMs` has
+ * passed if it already has. For a request whose answer says what was started (a run's build,
+ * test ids): cut at once, that answer would be lost while what it started runs on.
+ */
+export function graceAfter(signal: AbortSignal, graceMs: number): Deadline {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = (): void => {
+    timer = setTimeout(() => controller.abort(signal.reason), graceMs);
+    timer.unref();
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
+}

@@ -11,6 +11,9 @@
  * - Done when the expected number of jobs is seen and all are finished; when the number is not
  *   known, when at least `minimumCount` are seen, all finished, and the count has not grown for
  *   `settlePolls` polls.
+ * - Bounded: the wait ends when `signal` aborts (every action passes its step's deadline), and
+ *   each listing at a short page, a page repeated, or `MAX_PAGES`.
+ * - A run that ended early is cleaned up by `stopRunJobs`, on a deadline of its own.
  */
 import { sleep as abortableSleep, type CallOptions, type Job, type ListJobsParams } from '@sauce-actions/api';
 import type { ReportedJobStatus } from './job-report.ts';
@@ -183,18 +186,56 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
   }
 
   async function listSince(from: number): Promise<void> {
-    for (let skip = 0; ; skip += pageSize) {
-      await pacer.take(options.signal);
-      const page = await options.jobs.list(
-        { full: true, from, skip, limit: pageSize },
-        options.signal ? { signal: options.signal } : undefined,
-      );
-      for (const job of page) {
-        if ((job.build !== null && builds.has(job.build)) || knownIds.has(job.id)) tracked.set(job.id, job);
-      }
-      if (page.length < pageSize) return;
-    }
+    const page = {
+      builds,
+      knownIds,
+      from,
+      pageSize,
+      pacer,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    for (const job of await listRunJobs(options.jobs, page)) tracked.set(job.id, job);
   }
+}
+
+/** Pages listed per poll at most: 100,000 jobs at the default page size. */
+const MAX_PAGES = 1000;
+
+interface ListRunJobsOptions {
+  builds: ReadonlySet<string>;
+  knownIds: ReadonlySet<string>;
+  /** Creation time lower bound, Unix seconds (the service's clock). */
+  from: number;
+  pageSize: number;
+  pacer: RequestPacer;
+  signal?: AbortSignal;
+}
+
+/**
+ * The jobs of the run among those created since `from`, page after page. Bounded: it ends at a
+ * short page, at a page that repeats the one before (a service that ignores `skip`), or after
+ * `MAX_PAGES`, and checks the signal before each page.
+ */
+async function listRunJobs(jobs: JobLister, options: ListRunJobsOptions): Promise<Job[]> {
+  const found: Job[] = [];
+  let previousFirst: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    options.signal?.throwIfAborted();
+    await options.pacer.take(options.signal);
+    const listed = await jobs.list(
+      { full: true, from: options.from, skip: page * options.pageSize, limit: options.pageSize },
+      options.signal ? { signal: options.signal } : undefined,
+    );
+    const first = listed[0]?.id;
+    if (page > 0 && first !== undefined && first === previousFirst) break;
+    previousFirst = first;
+    for (const job of listed) {
+      if ((job.build !== null && options.builds.has(job.build)) || options.knownIds.has(job.id))
+        found.push(job);
+    }
+    if (listed.length < options.pageSize) break;
+  }
+  return found;
 }
 
 /** Stops jobs, a few at a time and paced; each failure is reported, none stops the others. */
@@ -209,6 +250,11 @@ export async function stopJobs(
   const queue = [...ids];
   const worker = async (): Promise<void> => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      if (options.signal?.aborted) {
+        // No time left: what is still queued is reported, not tried.
+        failed.push({ id, error: 'not tried: the time to stop jobs ran out' });
+        continue;
+      }
       try {
         await pacer.take(options.signal);
         await jobs.stop(id, {}, options.signal ? { signal: options.signal } : undefined);
@@ -220,4 +266,128 @@ export async function stopJobs(
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, ids.length) }, worker));
   return { stopped, failed };
+}
+
+export interface StopRunJobsOptions {
+  jobs: JobLister & JobStopper;
+  /** Build names whose jobs belong to the run. */
+  builds: readonly string[];
+  /** Job ids known to belong to the run. */
+  jobIds?: readonly string[];
+  /** The run's jobs as last seen, if any were. */
+  seen?: readonly Job[];
+  /** The number of jobs the run has, when known. */
+  expectedCount?: number;
+  /** Without `expectedCount`: the least number of jobs the run has. */
+  minimumCount?: number;
+  /** When the run was started (ms, the runner's clock); jobs are listed from then, less `clockSkewMs`. */
+  startedAtMs: number;
+  clockSkewMs?: number;
+  /** Whether to stop the unfinished jobs found; false only finds them, for the report. */
+  stop: boolean;
+  /**
+   * How long to look and stop, from now. It has its own deadline on purpose: the step's signal
+   * has usually aborted already when this runs (a cancellation, the `timeout`).
+   */
+  graceMs: number;
+  /** Time between listings while jobs are still missing (default 1 s). */
+  intervalMs?: number;
+  pageSize?: number;
+  maxRequestsPerSecond?: number;
+  now?: () => number;
+}
+
+export interface StopRunJobsResult {
+  /** Every job of the run found, as last listed, in the order first seen. */
+  jobs: Job[];
+  /** Ids of the jobs stopped now. */
+  stopped: string[];
+  /** Unfinished jobs that could not be stopped, with why. */
+  failed: { id: string; error: string }[];
+  /** Jobs of the run that did not show within the grace period (from `expectedCount` or `minimumCount`). */
+  missing: number;
+  /** Why looking ended early, when a listing failed to the end. */
+  error?: string;
+}
+
+/**
+ * Finds the jobs of a run that ended before they did (cancelled, timed out, failed) and stops the
+ * unfinished ones. Jobs a run queues may not be listed yet: it lists again, stopping each as it
+ * shows, until every expected job was seen and none it found is left unstopped, or `graceMs`
+ * passes. Known ids are stopped even if no listing shows them.
+ */
+export async function stopRunJobs(options: StopRunJobsOptions): Promise<StopRunJobsResult> {
+  const deadline = AbortSignal.timeout(Math.max(0, options.graceMs));
+  const now = options.now ?? Date.now;
+  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? 8, now);
+  const knownIds = new Set(options.jobIds ?? []);
+  const builds = new Set(options.builds);
+  const tracked = new Map((options.seen ?? []).map((job) => [job.id, job]));
+  const stopped = new Set<string>();
+  const failed = new Map<string, string>();
+  const from = Math.floor((options.startedAtMs - (options.clockSkewMs ?? 300_000)) / 1000);
+  const wanted = options.expectedCount ?? Math.max(options.minimumCount ?? 0, knownIds.size);
+  let error: string | undefined;
+
+  const done = (): boolean => {
+    const all = new Set([...tracked.keys(), ...knownIds]);
+    const left = [...all].filter((id) => !stopped.has(id) && !finished(id));
+    return all.size >= wanted && (!options.stop || left.length === 0);
+  };
+  const finished = (id: string): boolean => {
+    const job = tracked.get(id);
+    return job !== undefined && isJobFinished(job);
+  };
+
+  // Each round lists once and stops what it found: bounded by the deadline, which every wait checks.
+  while (!deadline.aborted) {
+    try {
+      const listOptions = {
+        builds,
+        knownIds,
+        from,
+        pageSize: options.pageSize ?? 100,
+        pacer,
+        signal: deadline,
+      };
+      for (const job of await listRunJobs(options.jobs, listOptions)) tracked.set(job.id, job);
+      error = undefined;
+    } catch (listError) {
+      if (deadline.aborted) break;
+      error = listError instanceof Error ? listError.message : String(listError);
+    }
+    if (options.stop) {
+      const toStop = [...new Set([...tracked.keys(), ...knownIds])].filter(
+        (id) => !stopped.has(id) && !finished(id),
+      );
+      if (toStop.length > 0) {
+        const result = await stopJobs(options.jobs, toStop, {
+          signal: deadline,
+          concurrency: 8,
+          maxRequestsPerSecond: options.maxRequestsPerSecond ?? 8,
+        });
+        for (const id of result.stopped) {
+          stopped.add(id);
+          failed.delete(id);
+        }
+        for (const { id, error: why } of result.failed) failed.set(id, why);
+      }
+    }
+    if (done()) break;
+    try {
+      await abortableSleep(options.intervalMs ?? 1000, deadline);
+    } catch {
+      break;
+    }
+  }
+  const found = new Set([...tracked.keys(), ...knownIds]).size;
+  return {
+    jobs: [...tracked.values()],
+    stopped: [...stopped],
+    failed: [...failed]
+      .filter(([id]) => !stopped.has(id) && !finished(id))
+      .map(([id, why]) => ({ id, error: why })),
+    missing: Math.max(0, wanted - found),
+    ...(error !== undefined ? { error } : {}),
+  };
 }

@@ -2,8 +2,7 @@
  * The report of a set of jobs, finished or not: totals, the step summary table, one annotation per
  * failed job and the results file. Shared by the actions that start jobs and wait for them.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { writeOutputFile } from './output-files.ts';
 import type { Annotation } from './result.ts';
 import { redactSecrets } from './secrets.ts';
 import { escapeHtml, linkHtml, safeText } from './summary.ts';
@@ -168,10 +167,16 @@ const statusIcon: Record<ReportedJobStatus, string> = {
   queued: '🕒',
 };
 
-/** One error annotation per failed job, with its link. */
-export function failedJobAnnotations(jobs: readonly ReportedJob[]): Annotation[] {
+/**
+ * One annotation per failed job, with its link: an error when failed jobs fail the step, a warning
+ * when the step stays green (`fail-on-failure: false`), so that a green step shows no error.
+ */
+export function failedJobAnnotations(
+  jobs: readonly ReportedJob[],
+  level: 'error' | 'warning' = 'error',
+): Annotation[] {
   return jobs.filter(isFailedJob).map((job) => ({
-    level: 'error',
+    level,
     message: `Job "${job.name}" (${job.platform}) ${job.status === 'error' ? 'ended in error' : 'failed'}${job.detail ? `: ${job.detail}` : ''}. ${job.url}`,
     title: `Failed job: ${job.name}`,
   }));
@@ -179,8 +184,7 @@ export function failedJobAnnotations(jobs: readonly ReportedJob[]): Annotation[]
 
 /** Writes any JSON-able data, redacted, creating the folder it goes in. */
 export async function writeResultsFile(file: string, data: unknown): Promise<void> {
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  await writeFile(file, `${redactSecrets(JSON.stringify(data, null, 2))}\n`, 'utf8');
+  await writeOutputFile(file, `${redactSecrets(JSON.stringify(data, null, 2))}\n`);
 }
 
 /** "42s", "3m 05s", "1h 02m". */

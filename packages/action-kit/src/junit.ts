@@ -3,9 +3,8 @@
  * testcase, with tests, failures, errors, skipped and time on each suite). Values are redacted,
  * since a report is uploaded or published where the log's masking does not reach.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { create } from 'xmlbuilder2';
+import { writeOutputFile } from './output-files.ts';
 import { redactSecrets } from './secrets.ts';
 
 export interface JUnitProblem {
@@ -71,10 +70,9 @@ export async function renderJUnit(suites: JUnitTestSuite[]): Promise<string> {
   return `${root.end({ prettyPrint: true })}\n`;
 }
 
-/** Writes the report, creating the folder it goes in. */
+/** Writes the report, creating the folder it goes in (one level at a time: see `ensureFolder`). */
 export async function writeJUnitFile(file: string, suites: JUnitTestSuite[]): Promise<void> {
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  await writeFile(file, await renderJUnit(suites), 'utf8');
+  await writeOutputFile(file, await renderJUnit(suites));
 }
 
 type Element = ReturnType<ReturnType<typeof create>['ele']>;

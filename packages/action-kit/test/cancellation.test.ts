@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { withDeadline } from '../src/cancellation.ts';
+import { graceAfter, withDeadline } from '../src/cancellation.ts';
 import { abortReasonOf, CancelledError, describeFailure, StepTimeoutError } from '../src/failure.ts';
 
 afterEach(() => {
@@ -73,5 +73,39 @@ describe('withDeadline', () => {
     await vi.advanceTimersByTimeAsync(5 * 86_400_000);
     expect(abortReasonOf(long.signal)).toBe('timeout');
     long.dispose();
+  });
+});
+
+describe('graceAfter', () => {
+  it('aborts a grace period after the signal does, with its reason', async () => {
+    vi.useFakeTimers();
+    const cancel = new AbortController();
+    const grace = graceAfter(cancel.signal, 2000);
+    try {
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(grace.signal.aborted).toBe(false);
+      const reason = new CancelledError('the run was cancelled (SIGINT)');
+      cancel.abort(reason);
+      await vi.advanceTimersByTimeAsync(1999);
+      expect(grace.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(grace.signal.reason).toBe(reason);
+    } finally {
+      grace.dispose();
+    }
+  });
+
+  it('starts counting at once when the signal has already aborted, and dispose clears it', async () => {
+    vi.useFakeTimers();
+    const cancel = new AbortController();
+    cancel.abort(new CancelledError());
+    const grace = graceAfter(cancel.signal, 100);
+    grace.dispose();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(grace.signal.aborted).toBe(false);
+    const second = graceAfter(cancel.signal, 100);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(abortReasonOf(second.signal)).toBe('cancelled');
+    second.dispose();
   });
 });

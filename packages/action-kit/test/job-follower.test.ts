@@ -1,6 +1,6 @@
 import type { Job, ListJobsParams } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
-import { followJobs, reportedStatus, RequestPacer, stopJobs } from '../src/job-follower.ts';
+import { followJobs, reportedStatus, RequestPacer, stopJobs, stopRunJobs } from '../src/job-follower.ts';
 
 const job = (id: string, status: string, extra: Partial<Job> = {}): Job =>
   ({
@@ -142,5 +142,156 @@ describe('RequestPacer and stopJobs', () => {
     );
     expect(result.stopped.sort()).toEqual(['a', 'c']);
     expect(result.failed).toEqual([{ id: 'bad', error: 'nope' }]);
+  });
+});
+
+describe('listing is bounded', () => {
+  it('ends a listing at a page that repeats the one before (a service that ignores skip)', async () => {
+    const page = Array.from({ length: 2 }, (_, i) => job(`j${i}`, 'complete'));
+    let calls = 0;
+    const result = await followJobs({
+      jobs: {
+        list: async () => {
+          calls += 1;
+          return page;
+        },
+      },
+      builds: ['B'],
+      expectedCount: 2,
+      startedAtMs: 1_000_000,
+      intervalMs: 10,
+      pageSize: 2,
+      maxRequestsPerSecond: 0,
+      signal: AbortSignal.timeout(2000),
+    });
+    expect(result.complete).toBe(true);
+    expect(result.jobs.map((j) => j.id)).toEqual(['j0', 'j1']);
+    // The first page, then the repeat that ends the listing.
+    expect(calls).toBe(2);
+  });
+});
+
+describe('stopJobs when time runs out', () => {
+  it('tries nothing once the signal has aborted, and reports what was left', async () => {
+    const tried: string[] = [];
+    const controller = new AbortController();
+    controller.abort();
+    const result = await stopJobs({ stop: async (id: string) => void tried.push(id) }, ['a', 'b'], {
+      signal: controller.signal,
+      maxRequestsPerSecond: 0,
+    });
+    expect(tried).toEqual([]);
+    expect(result.stopped).toEqual([]);
+    expect(result.failed.map((f) => f.id).sort()).toEqual(['a', 'b']);
+    expect(result.failed[0]?.error).toBe('not tried: the time to stop jobs ran out');
+  });
+});
+
+describe('stopRunJobs', () => {
+  /** Jobs that show in the list only from the given listing on, and stop as the service does. */
+  function service(shows: { job: Job; fromListing: number }[]) {
+    let listings = 0;
+    const stopped: string[] = [];
+    const visible = () =>
+      shows
+        .filter((s) => s.fromListing <= listings)
+        .map((s) => (stopped.includes(s.job.id) ? { ...s.job, status: 'error' } : s.job));
+    return {
+      stopped,
+      get listings() {
+        return listings;
+      },
+      list: async (params: ListJobsParams) => {
+        listings += 1;
+        return visible().slice(params.skip ?? 0, (params.skip ?? 0) + (params.limit ?? 100));
+      },
+      stop: async (id: string) => {
+        stopped.push(id);
+        return {};
+      },
+    };
+  }
+
+  it('keeps listing until the jobs that show late are found, and stops each unfinished one', async () => {
+    const fake = service([
+      { job: job('a', 'queued'), fromListing: 1 },
+      { job: job('done', 'complete'), fromListing: 1 },
+      { job: job('late', 'queued'), fromListing: 3 },
+      { job: job('other', 'queued', { build: 'someone else' }), fromListing: 1 },
+    ]);
+    const result = await stopRunJobs({
+      jobs: fake,
+      builds: ['B'],
+      expectedCount: 3,
+      startedAtMs: 1_000_000,
+      stop: true,
+      graceMs: 5000,
+      intervalMs: 10,
+      maxRequestsPerSecond: 0,
+    });
+    expect(fake.stopped.sort()).toEqual(['a', 'late']);
+    expect(result.stopped.sort()).toEqual(['a', 'late']);
+    expect(result.failed).toEqual([]);
+    expect(result.missing).toBe(0);
+    expect(result.jobs.map((j) => j.id).sort()).toEqual(['a', 'done', 'late']);
+    expect(fake.listings).toBe(3);
+  });
+
+  it('stops known ids even when no listing shows them, and gives up at its own deadline', async () => {
+    const fake = service([]);
+    const started = Date.now();
+    const result = await stopRunJobs({
+      jobs: fake,
+      builds: ['B'],
+      jobIds: ['known'],
+      expectedCount: 2,
+      startedAtMs: 1_000_000,
+      stop: true,
+      graceMs: 300,
+      intervalMs: 20,
+      maxRequestsPerSecond: 0,
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.stopped).toEqual(['known']);
+    expect(result.missing).toBe(1);
+  });
+
+  it('only finds the jobs when told not to stop them', async () => {
+    const fake = service([{ job: job('a', 'in progress'), fromListing: 1 }]);
+    const result = await stopRunJobs({
+      jobs: fake,
+      builds: ['B'],
+      minimumCount: 1,
+      startedAtMs: 1_000_000,
+      stop: false,
+      graceMs: 1000,
+      maxRequestsPerSecond: 0,
+    });
+    expect(fake.stopped).toEqual([]);
+    expect(result.jobs.map((j) => j.id)).toEqual(['a']);
+    expect(fake.listings).toBe(1);
+  });
+
+  it('reports the stops that failed, and the listing error', async () => {
+    const result = await stopRunJobs({
+      jobs: {
+        list: async () => {
+          throw new Error('listing down');
+        },
+        stop: async () => {
+          throw new Error('stop refused');
+        },
+      },
+      builds: ['B'],
+      jobIds: ['x'],
+      startedAtMs: 1_000_000,
+      stop: true,
+      graceMs: 200,
+      intervalMs: 20,
+      maxRequestsPerSecond: 0,
+    });
+    expect(result.stopped).toEqual([]);
+    expect(result.failed).toEqual([{ id: 'x', error: expect.stringMatching(/stop refused|ran out|abort/i) }]);
+    expect(result.error).toBe('listing down');
   });
 });

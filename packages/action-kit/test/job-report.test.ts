@@ -129,6 +129,14 @@ describe('failedJobAnnotations', () => {
   });
 });
 
+describe('failedJobAnnotations as warnings', () => {
+  it('gives warnings when failed jobs do not fail the step', () => {
+    const annotations = failedJobAnnotations(jobs, 'warning');
+    expect(annotations.map((a) => a.level)).toEqual(['warning', 'warning']);
+    expect(annotations.map((a) => a.title)).toEqual(['Failed job: case b', 'Failed job: case d']);
+  });
+});
+
 describe('writeResultsFile', () => {
   it('writes redacted JSON, creating the folder', async () => {
     registerSecret('s3cretkey');

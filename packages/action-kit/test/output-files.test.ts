@@ -1,0 +1,126 @@
+/** Output files: checked before a run, written without Node's recursive mkdir. */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ActionError } from '../src/failure.ts';
+import { InputError } from '../src/input-error.ts';
+import { writeResultsFile } from '../src/job-report.ts';
+import { writeJUnitFile } from '../src/junit.ts';
+import { checkOutputFile, checkOutputFiles, ensureFolder, writeOutputFile } from '../src/output-files.ts';
+
+/** A folder that exists but refuses every new child with ENOENT: Node's recursive mkdir loops forever under it. */
+const REFUSING = '/proc/no-such-process-folder';
+const onLinux = process.platform === 'linux';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'output-files-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ensureFolder and writeOutputFile', () => {
+  it('makes every missing level and writes the file', async () => {
+    const file = path.join(dir, 'a', 'b', 'c', 'out.txt');
+    await writeOutputFile(file, 'hello');
+    expect(readFileSync(file, 'utf8')).toBe('hello');
+    // A folder that is already there is fine.
+    await ensureFolder(path.join(dir, 'a', 'b'));
+  });
+
+  it('refuses a path under a file, naming it', async () => {
+    writeFileSync(path.join(dir, 'plain'), 'x');
+    await expect(ensureFolder(path.join(dir, 'plain', 'sub'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
+  it.runIf(onLinux)(
+    'fails at once under a folder that refuses children, where recursive mkdir spins forever',
+    async () => {
+      const started = Date.now();
+      await expect(ensureFolder(`${REFUSING}/deeper`)).rejects.toMatchObject({ code: 'ENOENT' });
+      await expect(writeJUnitFile(`${REFUSING}/y.xml`, [{ name: 's', cases: [] }])).rejects.toMatchObject({
+        code: 'ENOENT',
+      });
+      await expect(writeResultsFile(`${REFUSING}/r.json`, {})).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(Date.now() - started).toBeLessThan(2000);
+    },
+    5000,
+  );
+});
+
+describe('checkOutputFile', () => {
+  it('accepts a writable path: makes its folder, leaves no file behind', async () => {
+    const file = path.join(dir, 'reports', 'junit.xml');
+    await checkOutputFile(file, { input: 'junit-file' });
+    expect(readdirSync(path.join(dir, 'reports'))).toEqual([]);
+  });
+
+  it('leaves an existing file as it was', async () => {
+    const file = path.join(dir, 'kept.xml');
+    writeFileSync(file, 'old report');
+    await checkOutputFile(file, { input: 'junit-file' });
+    expect(readFileSync(file, 'utf8')).toBe('old report');
+  });
+
+  it('refuses a folder by the input that names it', async () => {
+    mkdirSync(path.join(dir, 'reports'));
+    const error = await checkOutputFile(path.join(dir, 'reports'), { input: 'junit-file' }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).input).toBe('junit-file');
+    expect((error as InputError).message).toContain('which is a folder');
+  });
+
+  it('refuses a path under a file', async () => {
+    writeFileSync(path.join(dir, 'plain'), 'x');
+    const error = await checkOutputFile(path.join(dir, 'plain', 'junit.xml'), { input: 'junit-file' }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toContain('cannot be written');
+    expect((error as InputError).message).toContain(`${path.join(dir, 'plain')} is not a folder`);
+  });
+
+  it.runIf(onLinux)(
+    'refuses a place where no folder can be made, at once',
+    async () => {
+      const error = await checkOutputFile(`${REFUSING}/y.xml`, { input: 'junit-file' }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).message).toContain(
+        `Input "junit-file" names "${REFUSING}/y.xml", which cannot be written: ${REFUSING} cannot be created there`,
+      );
+    },
+    5000,
+  );
+
+  it.skipIf(process.getuid?.() === 0)('refuses a folder it may not write in', async () => {
+    const locked = path.join(dir, 'locked');
+    mkdirSync(locked, { mode: 0o500 });
+    const error = await checkOutputFile(path.join(locked, 'junit.xml'), { input: 'junit-file' }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toContain('permission denied');
+  });
+
+  it('words a file the step names itself as an ActionError of kind input, with the fix', async () => {
+    mkdirSync(path.join(dir, 'results.json'));
+    const error = await checkOutputFiles([
+      { file: path.join(dir, 'ok.xml'), owner: { input: 'junit-file' } },
+      {
+        file: path.join(dir, 'results.json'),
+        owner: { what: 'The results file', fix: 'Check that RUNNER_TEMP is a writable folder.' },
+      },
+    ]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error).toMatchObject({
+      kind: 'input',
+      message: `The results file ${path.join(dir, 'results.json')} is a folder. Check that RUNNER_TEMP is a writable folder.`,
+    });
+  });
+});
