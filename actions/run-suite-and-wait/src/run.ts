@@ -2,6 +2,7 @@
 import path from 'node:path';
 import {
   abortReasonOf,
+  ActionError,
   describeFailure,
   formatDuration,
   type ActionResult,
@@ -10,11 +11,10 @@ import {
   type StepDeps,
 } from '@sauce-actions/action-kit';
 import { collectJobAssets, type AssetSource } from '@sauce-actions/action-kit/assets-artifact';
-import { withDeadline } from '@sauce-actions/action-kit/cancellation';
+import { graceAfter, withDeadline } from '@sauce-actions/action-kit/cancellation';
 import {
   followJobs,
-  isJobFinished,
-  stopJobs,
+  stopRunJobs,
   type FollowProgress,
   type JobLister,
   type JobStopper,
@@ -28,6 +28,7 @@ import {
   type ReportedJob,
 } from '@sauce-actions/action-kit/job-report';
 import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
+import { checkOutputFiles, type OutputFileOwner } from '@sauce-actions/action-kit/output-files';
 import type { Job } from '@sauce-actions/api';
 import type { SuiteInputs } from './inputs.ts';
 import {
@@ -49,18 +50,31 @@ import {
   type StartClient,
   type Started,
 } from './start.ts';
+import { RunStateRecorder } from './state.ts';
 
 /** Half the service's documented limit, leaving room for other steps on the account. */
 const MAX_REQUESTS_PER_SECOND = 5;
 const RESULTS_FILE = 'run-suite-and-wait-results.json';
+const RESULTS_OWNER: OutputFileOwner = {
+  what: 'The results file',
+  fix: "Check that the runner's temporary folder (RUNNER_TEMP) is a writable folder.",
+};
 /** Assets are fetched after the wait, whatever `timeout` is left: bounded on their own. */
 const ASSETS_TIMEOUT_MS = 5 * 60_000;
-/** The runner kills a cancelled step within seconds: stops must be quick then. */
-const STOP_TIMEOUT_MS = { cancelled: 4000, timeout: 20_000 } as const;
+/**
+ * How long a request that queues runs may outlive a cancellation or the `timeout`: its answer
+ * names the build, without which the jobs it queued cannot be found to be stopped.
+ */
+const START_GRACE_MS = 2500;
+/**
+ * Time to find and stop the unfinished jobs once the run ended early, on a deadline of its own.
+ * The runner kills a cancelled step about ten seconds after its SIGINT: that one must be quick.
+ */
+const STOP_GRACE_MS = { cancelled: 5000, timeout: 20_000, failed: 10_000 } as const;
 
 export interface SuiteDeps extends Pick<
   StepDeps,
-  'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'artifacts'
+  'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'artifacts' | 'state'
 > {
   client: {
     authoring: StartClient;
@@ -81,11 +95,32 @@ interface Waited {
   phase: 'start' | 'wait';
 }
 
+/** What became of the unfinished jobs of a run that ended early. */
+interface Stopped {
+  /** The run's jobs as last seen. */
+  seen: Job[];
+  ids: Set<string>;
+  /** Unfinished jobs that could not be stopped. */
+  failed: { id: string; error: string }[];
+  /** Jobs the run has that never showed, so could not be stopped. */
+  missing: number;
+  /** Whether jobs were to be stopped (`stop-on-cancel`). */
+  asked: boolean;
+}
+
 export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionResult<SuiteOutputs>> {
+  const resultsFile = path.join(deps.tempDir, RESULTS_FILE);
+  // Before any request: a report that cannot be written is refused now, not after the run.
+  await checkOutputFiles([
+    ...(inputs.junitFile !== undefined
+      ? [{ file: inputs.junitFile, owner: { input: 'junit-file' } satisfies OutputFileOwner }]
+      : []),
+    { file: resultsFile, owner: RESULTS_OWNER },
+  ]);
   const deadline = withDeadline(deps.signal, inputs.timeoutMs);
   try {
     // What fails before any run is queued is thrown: the host words it (an abort names its reason).
-    return await runUntil(inputs, deps, deadline.signal);
+    return await runUntil(inputs, deps, deadline.signal, resultsFile);
   } finally {
     deadline.dispose();
   }
@@ -95,6 +130,7 @@ async function runUntil(
   inputs: SuiteInputs,
   deps: SuiteDeps,
   signal: AbortSignal,
+  resultsFile: string,
 ): Promise<ActionResult<SuiteOutputs>> {
   const startedAtMs = deps.clock.now();
   const suite =
@@ -103,7 +139,12 @@ async function runUntil(
     inputs.buildName ?? defaultBuildName(suite?.name ?? 'Test cases', deps.workflow, new Date(startedAtMs));
 
   const started = nothingStarted();
+  // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
+  const recorder = inputs.stopOnCancel
+    ? new RunStateRecorder(deps.state, inputs.connection, startedAtMs)
+    : undefined;
   let waited: Waited | undefined;
+  const startGrace = graceAfter(signal, START_GRACE_MS);
   try {
     await startRuns(
       deps.client.authoring,
@@ -115,48 +156,93 @@ async function runUntil(
         ...(inputs.tunnelName !== undefined ? { tunnelName: inputs.tunnelName } : {}),
         maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
         signal,
+        requestSignal: startGrace.signal,
+        onQueued: () => recorder?.record(started),
       },
       started,
     );
   } catch (error) {
-    if (started.runs === 0) throw error;
+    if (started.runs === 0)
+      throw started.unanswered !== undefined ? cutOffStart(inputs, started, signal, error) : error;
     waited = endedBy(error, signal, { seen: [], complete: false, phase: 'start' });
+  } finally {
+    startGrace.dispose();
   }
   const buildName = started.builds[0] ?? requestedBuild;
-  waited ??= await waitForJobs(inputs, deps, signal, { suite, started, buildName, startedAtMs });
+  waited ??= await waitForJobs(inputs, deps, signal, {
+    suite,
+    started,
+    buildName,
+    startedAtMs,
+    onSeen: (ids) => recorder?.record(started, ids),
+  });
 
-  const stopped = await stopUnfinished(inputs, deps, waited, started);
-  const jobs = reportedJobs(waited.seen, started, (id) => deps.client.jobUrl(id), stopped, !waited.complete);
+  const stopped = await stopUnfinished(inputs, deps, waited, started, startedAtMs);
+  recorder?.finish(
+    started,
+    stopped.failed.map((failed) => failed.id),
+    stopped.missing,
+  );
+  const jobs = reportedJobs(
+    stopped.seen,
+    started,
+    (id) => deps.client.jobUrl(id),
+    stopped.ids,
+    !waited.complete,
+  );
   const report: SuiteReport = {
     suite,
     buildName,
     builds: started.builds,
     jobs,
-    seen: waited.seen,
+    seen: stopped.seen,
     complete: waited.complete,
     ...endedOf(waited),
-    ...noteOf(waited, started),
+    ...noteOf(waited, started, stopped),
   };
   const tally = tallyJobs(jobs);
   deps.logger.info(`Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}.`);
-  const resultsFile = path.join(deps.tempDir, RESULTS_FILE);
+  // Writing the reports may fail: the outputs and the summary of the work done are returned all the same.
+  const written = await writeFiles(inputs, deps, report, tally, resultsFile, new Date(startedAtMs));
   const result: ActionResult<SuiteOutputs> = {
-    outputs: suiteOutputs(report, tally, resultsFile),
+    outputs: suiteOutputs(report, tally, written.resultsFile),
     summary: suiteSummary(report, tally),
-    annotations: failedJobAnnotations(jobs),
+    annotations: failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
   };
-  const fileFailure = await writeFiles(inputs, deps, report, tally, resultsFile, new Date(startedAtMs));
   await uploadAssets(inputs, deps, jobs);
-  const failure = failureOf(inputs, waited, report, tally, stopped, signal) ?? fileFailure;
-  if (failure !== fileFailure && fileFailure) deps.logger.warning(fileFailure.message);
+  const failure = failureOf(inputs, waited, report, tally, stopped, signal) ?? written.failure;
+  if (failure !== written.failure && written.failure) deps.logger.warning(written.failure.message);
   return failure ? { ...result, failure } : result;
+}
+
+/** A start request cut off with no answer and nothing known to be queued: say what may run. */
+function cutOffStart(inputs: SuiteInputs, started: Started, signal: AbortSignal, error: unknown): unknown {
+  const aborted = abortReasonOf(signal);
+  if (aborted === undefined) return error;
+  const build = started.unanswered ?? '';
+  const how = aborted === 'timeout' ? 'Timed out' : 'Cancelled';
+  const next =
+    aborted === 'timeout'
+      ? ` Raise \`timeout\` (now ${formatDuration(inputs.timeoutMs)}) if starting needs longer.`
+      : '';
+  return new ActionError(
+    aborted,
+    `${how} while the runs of build "${build}" were being queued: Sauce Labs did not answer within ${START_GRACE_MS / 1000}s, so what it queued, if anything, could not be identified to be stopped. Look for build "${build}" (or with a suffix such as " - 1") on the dashboard.${next}`,
+    { cause: error },
+  );
 }
 
 async function waitForJobs(
   inputs: SuiteInputs,
   deps: SuiteDeps,
   signal: AbortSignal,
-  context: { suite: FoundSuite | undefined; started: Started; buildName: string; startedAtMs: number },
+  context: {
+    suite: FoundSuite | undefined;
+    started: Started;
+    buildName: string;
+    startedAtMs: number;
+    onSeen: (ids: string[]) => void;
+  },
 ): Promise<Waited> {
   const { suite, started } = context;
   deps.logger.info(
@@ -178,6 +264,7 @@ async function waitForJobs(
       signal,
       onPoll: (poll) => {
         lastSeen = [...poll.jobs];
+        context.onSeen(lastSeen.map((job) => job.id));
         progress(poll);
       },
       now: () => deps.clock.now(),
@@ -198,34 +285,63 @@ function endedBy(error: unknown, signal: AbortSignal, waited: Waited): Waited {
   return error === undefined ? { ...waited, aborted: 'cancelled' } : { ...waited, error };
 }
 
-/** On timeout or cancellation, with `stop-on-cancel`, the jobs not finished are stopped. */
+/**
+ * When the run ended before its jobs did (timeout, cancellation, a failed start or wait), its
+ * jobs are found, even those no poll saw yet, and with `stop-on-cancel` the unfinished ones are
+ * stopped: nobody follows them any more.
+ */
 async function stopUnfinished(
   inputs: SuiteInputs,
   deps: SuiteDeps,
   waited: Waited,
   started: Started,
-): Promise<Set<string>> {
-  const stopped = new Set<string>();
-  if (waited.aborted === undefined) return stopped;
+  startedAtMs: number,
+): Promise<Stopped> {
+  const none: Stopped = { seen: waited.seen, ids: new Set(), failed: [], missing: 0, asked: false };
+  if (waited.complete || (started.builds.length === 0 && started.jobIds.length === 0)) return none;
+  const why = waited.aborted ?? 'failed';
   deps.logger.info(
-    waited.aborted === 'timeout' ? 'Timeout reached: stopping the wait.' : 'Cancelled: stopping the wait.',
+    why === 'timeout'
+      ? 'Timeout reached: stopping the wait.'
+      : why === 'cancelled'
+        ? 'Cancelled: stopping the wait.'
+        : 'The run ended before its jobs did.',
   );
-  const unfinished = new Set(waited.seen.filter((job) => !isJobFinished(job)).map((job) => job.id));
-  const seenIds = new Set(waited.seen.map((job) => job.id));
-  for (const id of started.jobIds) if (!seenIds.has(id)) unfinished.add(id);
-  if (!inputs.stopOnCancel || unfinished.size === 0) return stopped;
-
-  const result = await stopJobs(deps.client.automation.jobs, [...unfinished], {
-    signal: AbortSignal.timeout(STOP_TIMEOUT_MS[waited.aborted]),
-    concurrency: 8,
+  const graceMs = STOP_GRACE_MS[why];
+  const found = await stopRunJobs({
+    jobs: deps.client.automation.jobs,
+    builds: started.builds,
+    jobIds: started.jobIds,
+    seen: waited.seen,
+    ...(started.expectedCount !== undefined ? { expectedCount: started.expectedCount } : {}),
+    ...(started.minimumCount !== undefined ? { minimumCount: started.minimumCount } : {}),
+    startedAtMs,
+    stop: inputs.stopOnCancel,
+    graceMs,
+    intervalMs: 500,
     maxRequestsPerSecond: Math.max(MAX_REQUESTS_PER_SECOND, 8),
+    now: () => deps.clock.now(),
   });
-  for (const id of result.stopped) stopped.add(id);
-  deps.logger.info(
-    `Stopped ${result.stopped.length} unfinished job(s)${result.failed.length ? `; ${result.failed.length} could not be stopped` : ''}.`,
-  );
-  for (const failed of result.failed) deps.logger.warning(`Could not stop job ${failed.id}: ${failed.error}`);
-  return stopped;
+  if (found.error !== undefined) deps.logger.warning(`Listing the jobs of the run failed: ${found.error}`);
+  if (inputs.stopOnCancel) {
+    deps.logger.info(
+      `Stopped ${found.stopped.length} unfinished job(s)${found.failed.length ? `; ${found.failed.length} could not be stopped` : ''}.`,
+    );
+    for (const failed of found.failed)
+      deps.logger.warning(`Could not stop job ${failed.id}: ${failed.error}`);
+  }
+  if (found.missing > 0) {
+    deps.logger.warning(
+      `${found.missing} job(s) of build "${started.builds.join('", "')}" did not show within ${graceMs / 1000}s${inputs.stopOnCancel ? ', so they could not be stopped' : ''}.`,
+    );
+  }
+  return {
+    seen: found.jobs,
+    ids: new Set(found.stopped),
+    failed: found.failed,
+    missing: found.missing,
+    asked: inputs.stopOnCancel,
+  };
 }
 
 function endedOf(waited: Waited): Pick<SuiteReport, 'ended'> {
@@ -233,21 +349,38 @@ function endedOf(waited: Waited): Pick<SuiteReport, 'ended'> {
   return waited.error !== undefined ? { ended: 'failed' } : {};
 }
 
-function noteOf(waited: Waited, started: Started): Pick<SuiteReport, 'note'> {
+function noteOf(waited: Waited, started: Started, stopped: Stopped): Pick<SuiteReport, 'note'> {
+  const stoppedText = stopped.ids.size > 0 ? ` ${stopped.ids.size} unfinished job(s) were stopped.` : '';
+  const missingText =
+    stopped.missing > 0
+      ? ` ${stopped.missing} job(s) the runs queued did not show in time${stopped.asked ? ' and could not be stopped' : ''}.`
+      : '';
+  const unanswered =
+    started.unanswered !== undefined
+      ? ` One more start request got no answer: what it queued, if anything, could not be identified.`
+      : '';
+  const after = `${stoppedText}${missingText}${unanswered}`;
   if (waited.phase === 'start' && (waited.aborted !== undefined || waited.error !== undefined)) {
     return {
-      note: `Starting the runs ended after ${started.runs} case run(s) were queued; their jobs were not followed.`,
+      note: `Starting the runs ended after ${started.runs} case run(s) were queued; their jobs were not followed.${after}`,
     };
   }
-  if (waited.aborted === 'timeout') return { note: 'The wait timed out before every job finished.' };
-  if (waited.aborted === 'cancelled') return { note: 'The run was cancelled before every job finished.' };
+  if (waited.aborted === 'timeout') return { note: `The wait timed out before every job finished.${after}` };
+  if (waited.aborted === 'cancelled') {
+    return { note: `The run was cancelled before every job finished.${after}` };
+  }
   if (waited.error !== undefined) {
-    return { note: 'Following the jobs failed before every job finished: the jobs are shown as last seen.' };
+    return {
+      note: `Following the jobs failed before every job finished: the jobs are shown as last seen.${after}`,
+    };
   }
   return {};
 }
 
-/** The results file, and the JUnit report when asked; a file that cannot be written fails the step. */
+/**
+ * The results file, and the JUnit report when asked. A file that cannot be written becomes a
+ * failure, never an exception: the outputs and the summary of the run still go out.
+ */
 async function writeFiles(
   inputs: SuiteInputs,
   deps: SuiteDeps,
@@ -255,17 +388,26 @@ async function writeFiles(
   tally: JobTally,
   resultsFile: string,
   startedAt: Date,
-): Promise<Failure | undefined> {
+): Promise<{ resultsFile: string; failure?: Failure }> {
   try {
     await writeResultsFile(resultsFile, resultsData(report, tally));
-    if (inputs.junitFile !== undefined) {
-      const label = report.suite?.name ?? 'Test cases';
-      await writeJUnitFile(inputs.junitFile, junitSuites(label, report.buildName, report.jobs, startedAt));
-      deps.logger.info(`JUnit report written to ${inputs.junitFile}.`);
-    }
-    return undefined;
   } catch (error) {
-    return describeFailure(error);
+    return { resultsFile: '', failure: describeFailure(error) };
+  }
+  if (inputs.junitFile === undefined) return { resultsFile };
+  try {
+    const label = report.suite?.name ?? 'Test cases';
+    await writeJUnitFile(inputs.junitFile, junitSuites(label, report.buildName, report.jobs, startedAt));
+    deps.logger.info(`JUnit report written to ${inputs.junitFile}.`);
+    return { resultsFile };
+  } catch (error) {
+    return {
+      resultsFile,
+      failure: {
+        kind: 'input',
+        message: `Could not write the JUnit report to ${inputs.junitFile} (\`junit-file\`): ${(error as Error).message}. The run's outputs and summary are complete; fix \`junit-file\` for the next run.`,
+      },
+    };
   }
 }
 
@@ -275,17 +417,21 @@ function failureOf(
   waited: Waited,
   report: SuiteReport,
   tally: JobTally,
-  stopped: ReadonlySet<string>,
+  stopped: Stopped,
   signal: AbortSignal,
 ): Failure | undefined {
   const { buildName } = report;
+  const missing =
+    stopped.missing > 0
+      ? ` ${stopped.missing} more job(s) the runs queued did not show in time${stopped.asked ? ' and could not be stopped' : ''}.`
+      : '';
   if (waited.aborted !== undefined) {
     const notFinished = tally.total - tally.finished;
     const where =
       waited.phase === 'start'
         ? `while starting the runs of build "${buildName}"`
         : `while waiting for build "${buildName}"`;
-    const counts = `${tally.finished} of ${tally.total} job(s) finished (${tally.passed} passed, ${tally.failed} failed); ${notFinished} did not finish${stopped.size > 0 ? ` and ${stopped.size} were stopped` : ''}.`;
+    const counts = `${tally.finished} of ${tally.total} job(s) finished (${tally.passed} passed, ${tally.failed} failed); ${notFinished} did not finish${stopped.ids.size > 0 ? ` and ${stopped.ids.size} were stopped` : ''}.${missing}`;
     if (waited.aborted === 'timeout') {
       return {
         kind: 'timeout',
@@ -294,7 +440,14 @@ function failureOf(
     }
     return { kind: 'cancelled', message: `Cancelled ${where}: ${counts}` };
   }
-  if (waited.error !== undefined) return describeFailure(waited.error, signal);
+  if (waited.error !== undefined) {
+    const failure = describeFailure(waited.error, signal);
+    const stoppedText =
+      stopped.ids.size > 0
+        ? ` The ${stopped.ids.size} unfinished job(s) of build "${buildName}" were stopped.`
+        : '';
+    return { ...failure, message: `${failure.message}${stoppedText}${missing}` };
+  }
   if (tally.failed > 0 && inputs.failOnFailure) {
     const names = report.jobs.filter(isFailedJob).map((job) => `"${job.name}" (${job.platform})`);
     return {

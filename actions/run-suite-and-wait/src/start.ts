@@ -3,11 +3,13 @@ import { InputError } from '@sauce-actions/action-kit';
 import { RequestPacer } from '@sauce-actions/action-kit/job-follower';
 import {
   ApiError,
+  TransportError,
   type AuthoringRunTarget,
   type AuthoringTestCases,
   type AuthoringTestSuites,
   type TestSuite,
 } from '@sauce-actions/api';
+import { refusedStart } from './refusals.ts';
 import { isUuid, type CaseSelection } from './selection.ts';
 
 export interface StartClient {
@@ -24,7 +26,15 @@ export interface StartRequest {
   buildName: string;
   tunnelName?: string;
   maxRequestsPerSecond: number;
+  /** The step's signal: once it aborts, no further run is queued. */
   signal: AbortSignal;
+  /**
+   * The signal of the requests that queue runs, which outlives `signal` by a grace period: their
+   * answer names the build and the jobs, without which what they queued cannot be stopped.
+   */
+  requestSignal?: AbortSignal;
+  /** Called each time a run is queued, with `started` up to date. */
+  onQueued?: () => void;
 }
 
 /** What was queued; filled in as runs start, so that a start that fails halfway still says what runs. */
@@ -41,6 +51,8 @@ export interface Started {
   expectedCount?: number;
   /** Without `expectedCount`: the least number of jobs to wait for. */
   minimumCount?: number;
+  /** The build of a request that queues runs and has not been answered (yet): what it queued is unknown. */
+  unanswered?: string;
 }
 
 export function nothingStarted(): Started {
@@ -99,22 +111,29 @@ export async function startRuns(client: StartClient, request: StartRequest, star
   const pacer = new RequestPacer(request.maxRequestsPerSecond);
   for (const chosen of selection) {
     await pacer.take(signal);
+    signal.throwIfAborted();
     const targets = chosen.targets ?? request.targets;
     const body = {
       buildName: request.buildName,
       scTunnelName: request.tunnelName ?? null,
       ...(targets ? { targets: [...targets] } : {}),
     };
-    const caseRun = await client.testCases.run(chosen.id, body, { signal }).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) {
-        throw new InputError(
-          'test-cases',
-          `names ${chosen.id}, which is not a test case of the account`,
-          'ids of existing test cases',
-        );
-      }
-      throw error;
-    });
+    started.unanswered = request.buildName;
+    const caseRun = await client.testCases
+      .run(chosen.id, body, { signal: request.requestSignal ?? signal })
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) {
+          delete started.unanswered;
+          throw new InputError(
+            'test-cases',
+            `names ${chosen.id}, which is not a test case of the account`,
+            'ids of existing test cases',
+          );
+        }
+        if (wasNotQueued(error)) delete started.unanswered;
+        throw refusedStart(error, request, chosen);
+      });
+    delete started.unanswered;
     started.runs += 1;
     if (!started.builds.includes(caseRun.build)) started.builds.push(caseRun.build);
     for (const job of caseRun.jobs) {
@@ -125,6 +144,7 @@ export async function startRuns(client: StartClient, request: StartRequest, star
       }
     }
     started.expectedCount += caseRun.jobs.length;
+    request.onQueued?.();
   }
 }
 
@@ -144,8 +164,16 @@ async function startSuite(
     const count = (settings.primaryTarget ? 1 : 0) + extra;
     if (count > 0) perCase.push(count);
   }
+  signal.throwIfAborted();
   const body = { buildName: request.buildName, scTunnelName: request.tunnelName ?? null };
-  const answer = await client.testSuites.run(suite.id, body, { signal });
+  started.unanswered = request.buildName;
+  const answer = await client.testSuites
+    .run(suite.id, body, { signal: request.requestSignal ?? signal })
+    .catch((error: unknown) => {
+      if (wasNotQueued(error)) delete started.unanswered;
+      throw refusedStart(error, request);
+    });
+  delete started.unanswered;
   // Nothing queued means nothing to wait for: the wait would otherwise last until the timeout.
   if (answer.runCount === 0) throw emptySuite(suite);
   started.builds.push(answer.buildName);
@@ -153,6 +181,12 @@ async function startSuite(
   // The cases read must match what the service queued; otherwise wait until the count settles.
   if (perCase.length === answer.runCount) started.expectedCount = perCase.reduce((a, b) => a + b, 0);
   else started.minimumCount = answer.runCount;
+  request.onQueued?.();
+}
+
+/** Whether a failed request surely queued nothing: refused, or never sent; not so when the service may have carried it out. */
+function wasNotQueued(error: unknown): boolean {
+  return (error instanceof ApiError || error instanceof TransportError) && !error.mayHaveBeenProcessed;
 }
 
 function emptySuite(suite: FoundSuite): InputError {

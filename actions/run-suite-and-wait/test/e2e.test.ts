@@ -98,6 +98,11 @@ describe('run-suite-and-wait bundle', () => {
     const result = await step({ suite: 'Smoke', 'fail-on-failure': 'false' });
     expect(result.success).toBe(true);
     expect(result.outputs).toMatchObject({ failed: '1' });
+    // A green step shows no error: the failed job is a warning.
+    expect(result.annotations.filter((a) => a.level === 'error')).toEqual([]);
+    expect(result.annotations.filter((a) => a.level === 'warning').map((a) => a.properties.title)).toEqual([
+      'Failed job: Checkout fails',
+    ]);
   });
 
   it('fails naming the input when no suite has that name', async () => {

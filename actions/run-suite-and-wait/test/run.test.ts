@@ -3,6 +3,7 @@
  * in-process emulator with short jobs (and one with jobs that never end, for the timeout and the
  * cancellation), a recording logger, and temporary folders.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +65,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
+  await Promise.all([fast, slow].map((e) => fetch(`${e.url}/_emulator/faults`, { method: 'DELETE' })));
 });
 
 function inputs(emulator: RunningEmulator, overrides: Partial<SuiteInputs> = {}): SuiteInputs {
@@ -100,6 +102,85 @@ function depsFor(
     client,
   };
 }
+
+/** Ids of the jobs of a build that are still queued or running on the emulator. */
+async function unfinishedJobs(emulator: RunningEmulator, build: string | undefined): Promise<string[]> {
+  const client = new SauceClient({
+    region: 'us-west-1',
+    apiUrl: emulator.url,
+    username: 'demo',
+    accessKey: 'demo-access-key',
+  });
+  clients.push(client);
+  const jobs = await client.automation.jobs.list({ full: true, limit: 1000 });
+  return jobs
+    .filter((job) => job.build === build && (job.status === 'queued' || job.status === 'in progress'))
+    .map((job) => job.id);
+}
+
+async function addFault(emulator: RunningEmulator, rule: Record<string, unknown>): Promise<void> {
+  const answer = await fetch(`${emulator.url}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rule),
+  });
+  expect(answer.ok).toBe(true);
+}
+
+interface Hooks {
+  /** Called when the cases of a suite have been read, before its run is requested. */
+  afterCasesRead?: () => void;
+  /** Called as a run is requested. */
+  beforeRun?: () => void;
+  /** Called when a run answered, before the action sees the answer. */
+  afterRun?: () => void;
+  /** Called on each stop request. */
+  onStop?: (jobId: string) => void;
+}
+
+/** The deps' client, with hooks at the stages where a test cancels. */
+function hooked(deps: TestStepDeps & SuiteDeps, hooks: Hooks): TestStepDeps & SuiteDeps {
+  const real = deps.client as SauceClient;
+  const suites = real.authoring.testSuites;
+  const cases = real.authoring.testCases;
+  const jobs = real.automation.jobs;
+  const ran = async <T>(call: () => Promise<T>): Promise<T> => {
+    hooks.beforeRun?.();
+    const answer = await call();
+    hooks.afterRun?.();
+    return answer;
+  };
+  const client: SuiteDeps['client'] = {
+    authoring: {
+      testSuites: {
+        get: suites.get.bind(suites),
+        iterate: suites.iterate.bind(suites),
+        run: (...args) => ran(() => suites.run(...args)),
+      },
+      testCases: {
+        iterate: async function* (...args) {
+          yield* cases.iterate(...args);
+          hooks.afterCasesRead?.();
+        },
+        run: (...args) => ran(() => cases.run(...args)),
+      },
+    },
+    automation: {
+      jobs: {
+        list: jobs.list.bind(jobs) as SuiteDeps['client']['automation']['jobs']['list'],
+        stop: (jobId, ...rest) => {
+          hooks.onStop?.(jobId);
+          return jobs.stop(jobId, ...rest);
+        },
+      },
+      assets: real.automation.assets,
+    },
+    jobUrl: (id) => real.jobUrl(id),
+  };
+  return { ...deps, client };
+}
+
+const SIGINT = (): CancelledError => new CancelledError('the run was cancelled (SIGINT)');
 
 describe('run-suite-and-wait run', () => {
   it('runs a suite that passes: outputs, the summary table, the results file and the JUnit report', async () => {
@@ -179,6 +260,8 @@ describe('run-suite-and-wait run', () => {
     expect(result.outputs).toMatchObject({ total: 3, passed: 2, failed: 1 });
     expect(result.outputs['build-name']).toMatch(/^Smoke #7\.2/);
     expect(result.annotations.map((a) => a.title)).toEqual(['Failed job: Checkout fails']);
+    // A green step shows no error: the failed job is a warning.
+    expect(result.annotations.map((a) => a.level)).toEqual(['warning']);
 
     expect(uploads).toHaveLength(1);
     const [upload] = uploads;
@@ -240,10 +323,13 @@ describe('run-suite-and-wait run', () => {
     expect(result.outputs).toMatchObject({ total: 1, passed: 0, failed: 0 });
     expect(result.outputs['build-name']).toMatch(/^Test cases #7\.2/);
     expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(1);
-    expect(result.summary).toContain('1 job, 0 passed, 0 failed, 1 queued');
+    // Nobody follows the queued job any more: it is stopped, and the summary says so.
+    expect(result.summary).toContain('1 job, 0 passed, 0 failed, 1 stopped');
     expect(result.summary).toContain(
-      'Starting the runs ended after 1 case run(s) were queued; their jobs were not followed.',
+      'Starting the runs ended after 1 case run(s) were queued; their jobs were not followed. 1 unfinished job(s) were stopped.',
     );
+    expect(result.failure?.message).toContain('The 1 unfinished job(s) of build');
+    expect(await unfinishedJobs(fast, result.outputs['build-name'])).toEqual([]);
   });
 
   it('refuses an unknown suite with an InputError, before running anything', async () => {
@@ -353,6 +439,245 @@ describe('run-suite-and-wait run', () => {
       .allJobs()
       .filter((job) => ids.includes(job.id) && job.stoppedMs !== null);
     expect(stopped).toHaveLength(3);
+  });
+});
+
+describe('run-suite-and-wait ended early', () => {
+  it('cancelled before the start request: nothing is queued, nothing to stop', async () => {
+    const cancel = new AbortController();
+    const deps = hooked(depsFor(slow, { signal: cancel.signal }), {
+      afterCasesRead: () => cancel.abort(SIGINT()),
+    });
+    const before = (await journal(slow)).length;
+    const error = await run(inputs(slow, { suite: 'Smoke', buildName: 'Before start' }), deps).catch(
+      (e: unknown) => e,
+    );
+    expect(describeFailure(error, deps.signal).kind).toBe('cancelled');
+    const requests = (await journal(slow)).slice(before);
+    expect(requests.filter((entry) => entry.path.endsWith('/run'))).toEqual([]);
+    expect(await unfinishedJobs(slow, 'Before start')).toEqual([]);
+    expect(deps.state.get('run')).toBe('');
+  });
+
+  it('cancelled while the start request is on its way: waits for its answer, then finds and stops the jobs', async () => {
+    await addFault(slow, {
+      method: 'POST',
+      path: '/^\\/v1\\/ai-authoring\\/testsuites\\/.*\\/run$/',
+      delayMs: 1000,
+    });
+    const cancel = new AbortController();
+    const deps = hooked(depsFor(slow, { signal: cancel.signal }), {
+      beforeRun: () => void setTimeout(() => cancel.abort(SIGINT()), 300),
+    });
+    const result = await run(inputs(slow, { suite: 'Smoke', buildName: 'During start' }), deps);
+
+    expect(result.failure?.kind).toBe('cancelled');
+    expect(result.failure?.message).toMatch(
+      /^Cancelled while waiting for build "During start": 0 of 3 job\(s\) finished .*3 did not finish and 3 were stopped\.$/,
+    );
+    expect(result.outputs).toMatchObject({ 'build-name': 'During start', total: 3, passed: 0, failed: 0 });
+    expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(3);
+    expect(result.summary).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
+    expect(await unfinishedJobs(slow, 'During start')).toEqual([]);
+    expect(deps.state.get('run')).toBe('');
+  });
+
+  it('cancelled while the start request gets no answer within its grace: says what may run and where to look', async () => {
+    await addFault(fast, {
+      method: 'POST',
+      path: '/^\\/v1\\/ai-authoring\\/testsuites\\/.*\\/run$/',
+      delayMs: 4000,
+    });
+    const cancel = new AbortController();
+    const deps = hooked(depsFor(fast, { signal: cancel.signal }), {
+      beforeRun: () => void setTimeout(() => cancel.abort(SIGINT()), 200),
+    });
+    const started = Date.now();
+    const error = await run(inputs(fast, { suite: 'Smoke', buildName: 'No answer' }), deps).catch(
+      (e: unknown) => e,
+    );
+    // The grace (2.5 s) after the cancellation, not the 4 s the answer would take.
+    expect(Date.now() - started).toBeLessThan(3800);
+    const failure = describeFailure(error, deps.signal);
+    expect(failure.kind).toBe('cancelled');
+    expect(failure.message).toBe(
+      'Cancelled while the runs of build "No answer" were being queued: Sauce Labs did not answer within 2.5s, so what it queued, if anything, could not be identified to be stopped. Look for build "No answer" (or with a suffix such as " - 1") on the dashboard.',
+    );
+    expect(deps.state.saved.has('run')).toBe(false);
+  });
+
+  it('cancelled after the suite started, before the first listing: finds the jobs of the build and stops them', async () => {
+    const cancel = new AbortController();
+    let stateAtStop = '';
+    const base = depsFor(slow, { signal: cancel.signal });
+    const deps = hooked(base, {
+      afterRun: () => cancel.abort(SIGINT()),
+      onStop: () => {
+        stateAtStop ||= base.state.get('run');
+      },
+    });
+    const result = await run(inputs(slow, { suite: 'Smoke', buildName: 'Before listing' }), deps);
+
+    expect(result.failure?.kind).toBe('cancelled');
+    expect(result.failure?.message).toContain('0 of 3 job(s) finished');
+    expect(result.failure?.message).toContain('3 did not finish and 3 were stopped.');
+    expect(result.outputs).toMatchObject({ 'build-name': 'Before listing', total: 3, passed: 0, failed: 0 });
+    const ids = JSON.parse(result.outputs['job-ids']) as string[];
+    expect(ids).toHaveLength(3);
+    expect(result.summary).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
+    expect(result.summary).not.toContain('0 of 0');
+    expect(await unfinishedJobs(slow, 'Before listing')).toEqual([]);
+    // The build was in the state as soon as the start answered, and the state is cleared at the end.
+    expect(JSON.parse(stateAtStop)).toMatchObject({
+      region: 'us-west-1',
+      apiUrl: slow.url,
+      builds: ['Before listing'],
+      expectedCount: 3,
+    });
+    expect(stateAtStop).not.toContain('demo-access-key');
+    expect(deps.state.get('run')).toBe('');
+  });
+
+  it('timed out during the first listing: stops the jobs on its own deadline', async () => {
+    await addFault(slow, { method: 'GET', path: '/rest/v1/demo/jobs', delayMs: 3000, times: 1 });
+    const deps = depsFor(slow);
+    const result = await run(
+      inputs(slow, { suite: 'Smoke', buildName: 'Slow listing', timeoutMs: 1200 }),
+      deps,
+    );
+
+    expect(result.failure?.kind).toBe('timeout');
+    expect(result.failure?.message).toMatch(/3 did not finish and 3 were stopped\. Raise `timeout`/);
+    expect(result.outputs).toMatchObject({ total: 3 });
+    expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(3);
+    expect(await unfinishedJobs(slow, 'Slow listing')).toEqual([]);
+  });
+
+  it('cancelled after test cases started, before any listing: stops the jobs the runs answered', async () => {
+    const lookup = depsFor(slow).client as SauceClient;
+    const smoke = (await lookup.authoring.testSuites.list({ search: 'Smoke' })).items[0];
+    const caseIds: string[] = [];
+    for await (const testCase of lookup.authoring.testCases.iterate({ testSuiteId: smoke?.id ?? '' })) {
+      caseIds.push(testCase.id);
+    }
+    expect(caseIds.length).toBeGreaterThanOrEqual(2);
+    const cancel = new AbortController();
+    let runs = 0;
+    const deps = hooked(depsFor(slow, { signal: cancel.signal }), {
+      afterRun: () => {
+        runs += 1;
+        if (runs === 2) cancel.abort(SIGINT());
+      },
+    });
+    const result = await run(
+      inputs(slow, {
+        testCases: caseIds.map((id) => ({ id })),
+        targets: [{ capabilities: { browserName: 'chrome', platformName: 'Windows 11' } }],
+        buildName: 'Cases cancelled',
+      }),
+      deps,
+    );
+    // Two case runs were queued, one job each; the third was never requested.
+    expect(runs).toBe(2);
+    expect(result.failure?.kind).toBe('cancelled');
+    expect(result.outputs).toMatchObject({ total: 2, passed: 0, failed: 0 });
+    expect(result.summary).toContain('2 jobs, 0 passed, 0 failed, 2 stopped');
+    expect(await unfinishedJobs(slow, result.outputs['build-name'])).toEqual([]);
+    expect(deps.state.get('run')).toBe('');
+  });
+
+  it('with stop-on-cancel false, still finds and reports the jobs, and leaves them running', async () => {
+    const cancel = new AbortController();
+    const deps = hooked(depsFor(slow, { signal: cancel.signal }), {
+      afterRun: () => cancel.abort(SIGINT()),
+    });
+    const result = await run(
+      inputs(slow, { suite: 'Smoke', buildName: 'Left running', stopOnCancel: false }),
+      deps,
+    );
+    expect(result.failure?.kind).toBe('cancelled');
+    expect(result.outputs).toMatchObject({ total: 3 });
+    expect(result.summary).toContain('3 jobs, 0 passed, 0 failed, 3 queued');
+    expect(await unfinishedJobs(slow, 'Left running')).toHaveLength(3);
+    expect(deps.state.saved.has('run')).toBe(false);
+    // Tidy the emulator for the tests that count unfinished jobs.
+    for (const id of JSON.parse(result.outputs['job-ids']) as string[])
+      await slow.context.automation.stopJob(id);
+  });
+});
+
+describe('run-suite-and-wait output files and refusals', () => {
+  it('refuses a junit-file that cannot be created before any request, at once', async () => {
+    const deps = depsFor(fast);
+    const before = (await journal(fast)).length;
+    const started = Date.now();
+    const error = await run(
+      inputs(fast, { suite: GREEN_SUITE, junitFile: '/proc/no-such/y.xml' }),
+      deps,
+    ).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).input).toBe('junit-file');
+    expect((error as InputError).message).toContain('cannot be written');
+    expect(await journal(fast)).toHaveLength(before);
+  });
+
+  it('refuses a junit-file that is a folder before any request', async () => {
+    const deps = depsFor(fast);
+    const before = (await journal(fast)).length;
+    const error = await run(inputs(fast, { suite: GREEN_SUITE, junitFile: folder }), deps).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).input).toBe('junit-file');
+    expect((error as InputError).message).toContain('which is a folder');
+    expect(await journal(fast)).toHaveLength(before);
+  });
+
+  it('keeps the outputs and the summary when the report cannot be written after the run', async () => {
+    const reports = path.join(folder, 'workspace', 'reports');
+    const junitFile = path.join(reports, 'junit.xml');
+    const base = depsFor(fast);
+    const deps = hooked(base, {
+      // The folder checked before the run turns into a file while the jobs run.
+      afterRun: () => {
+        rmSync(reports, { recursive: true, force: true });
+        writeFileSync(reports, 'not a folder');
+      },
+    });
+    const result = await run(inputs(fast, { suite: GREEN_SUITE, junitFile }), deps);
+
+    expect(result.failure?.kind).toBe('input');
+    expect(result.failure?.message).toContain('`junit-file`');
+    expect(result.outputs).toMatchObject({ total: 3, passed: 3, failed: 0 });
+    expect(result.outputs['results-file']).not.toBe('');
+    expect(result.summary).toContain('3 jobs, 3 passed, 0 failed');
+  });
+
+  it('names tunnel-name when the service refuses the tunnel', async () => {
+    const deps = depsFor(fast);
+    const error = await run(inputs(fast, { suite: 'Smoke', tunnelName: 'no-such-tunnel' }), deps).catch(
+      (e: unknown) => e,
+    );
+    const failure = describeFailure(error, deps.signal);
+    expect(failure.kind).toBe('refused');
+    expect(failure.message).toContain('secure tunnel no-such-tunnel does not exist');
+    expect(failure.message).toContain('Check `tunnel-name` ("no-such-tunnel")');
+    expect(failure.message).not.toContain('check the inputs named above');
+  });
+
+  it('names tunnel-name when the service refuses a test case run for its tunnel', async () => {
+    const deps = depsFor(fast);
+    const error = await run(
+      inputs(fast, { testCases: [{ id: GREEN_CASES[0] }], tunnelName: 'no-such-tunnel' }),
+      deps,
+    ).catch((e: unknown) => e);
+    const failure = describeFailure(error, deps.signal);
+    expect(failure.kind).toBe('refused');
+    expect(failure.message).toMatch(
+      /^Sauce Labs refused to run test case aaaaaaaaaaaaaaaaaaaaaa01 \(runTestCase: 400 /,
+    );
+    expect(failure.message).toContain('Check `tunnel-name`');
   });
 });
 

@@ -1,0 +1,203 @@
+/**
+ * The post step of run-suite-and-wait: stops what the saved state names and still runs, sends
+ * nothing when the main step finished cleanly; and, through the runner-faithful harness running
+ * the sources, a main step killed outright (SIGKILL) after its jobs were queued.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { memoryState, type SauceConnection } from '@sauce-actions/action-kit';
+import { testStepDeps } from '@sauce-actions/action-kit/testing';
+import { runStep, type StepResult } from '@sauce-actions/action-harness';
+import { SauceClient } from '@sauce-actions/api';
+import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { post, runPost, type PostDeps } from '../src/post.ts';
+import { run } from '../src/run.ts';
+import { STATE_KEY } from '../src/state.ts';
+import { GREEN_SUITE, seed } from './seed.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+let slow: RunningEmulator;
+let fast: RunningEmulator;
+const clients: SauceClient[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  [slow, fast] = await Promise.all([
+    startEmulator({ port: 0, jobDurationMs: 600_000 }),
+    startEmulator({ port: 0, jobDurationMs: 300, seed: seed() }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+  await Promise.all(clients.map((client) => client.close()));
+  await Promise.all([slow?.close(), fast?.close()]);
+});
+
+function connection(emulator: RunningEmulator): SauceConnection {
+  return {
+    service: 'sauce',
+    region: 'us-west-1',
+    apiUrl: emulator.url,
+    username: 'demo',
+    accessKey: 'demo-access-key',
+  };
+}
+
+function clientOf(emulator: RunningEmulator): SauceClient {
+  const client = new SauceClient({
+    region: 'us-west-1',
+    apiUrl: emulator.url,
+    username: 'demo',
+    accessKey: 'demo-access-key',
+  });
+  clients.push(client);
+  return client;
+}
+
+async function journal(emulator: RunningEmulator): Promise<{ method: string; path: string }[]> {
+  const answer = await fetch(`${emulator.url}/_emulator/requests`);
+  return ((await answer.json()) as { requests: { method: string; path: string }[] }).requests;
+}
+
+async function unfinishedJobs(emulator: RunningEmulator, build: string): Promise<string[]> {
+  const jobs = await clientOf(emulator).automation.jobs.list({ full: true, limit: 1000 });
+  return jobs
+    .filter((job) => job.build === build && (job.status === 'queued' || job.status === 'in progress'))
+    .map((job) => job.id);
+}
+
+async function smokeId(emulator: RunningEmulator): Promise<string> {
+  const page = await clientOf(emulator).authoring.testSuites.list({ search: 'Smoke' });
+  const suite = page.items.find((item) => item.name === 'Smoke');
+  if (!suite) throw new Error('no Smoke suite in the seed');
+  return suite.id;
+}
+
+describe('run-suite-and-wait post step', () => {
+  it('stops the jobs of the saved build that still run, including those no poll had seen', async () => {
+    const client = clientOf(slow);
+    const startedAtMs = Date.now();
+    const answer = await client.authoring.testSuites.run(await smokeId(slow), { buildName: 'Killed main' });
+    expect(await unfinishedJobs(slow, answer.buildName)).toHaveLength(3);
+    const state = memoryState({
+      [STATE_KEY]: JSON.stringify({
+        region: 'us-west-1',
+        apiUrl: slow.url,
+        builds: [answer.buildName],
+        jobIds: [],
+        startedAtMs,
+        minimumCount: answer.runCount,
+      }),
+    });
+    expect(post.hasWork(state)).toBe(true);
+    const deps: PostDeps & ReturnType<typeof testStepDeps> = { ...testStepDeps({ state }), client };
+    const result = await runPost({ connection: connection(slow) }, deps);
+
+    expect(result.failure).toBeUndefined();
+    expect(result.summary).toContain('Run suite and wait: cleanup');
+    expect(result.summary).toContain('of 3 job(s) found, 3 unfinished were stopped');
+    expect(deps.logger.lines('info')).toContain('Stopped 3 unfinished job(s).');
+    expect(await unfinishedJobs(slow, answer.buildName)).toEqual([]);
+  });
+
+  it('does nothing, and sends nothing, when the main step finished cleanly', async () => {
+    expect(post.hasWork(memoryState())).toBe(false);
+    expect(post.hasWork(memoryState({ [STATE_KEY]: '' }))).toBe(false);
+    expect(post.hasWork(memoryState({ [STATE_KEY]: 'not json' }))).toBe(false);
+
+    // A main step that ran to its end leaves a cleared state.
+    const client = clientOf(fast);
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'suite-post-'));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    const main = { ...testStepDeps({ tempDir: folder }), client };
+    const result = await run(
+      {
+        connection: connection(fast),
+        suite: GREEN_SUITE,
+        failOnFailure: true,
+        stopOnCancel: true,
+        downloadAssets: 'none',
+        pollIntervalMs: 100,
+        timeoutMs: 30_000,
+      },
+      main,
+    );
+    expect(result.failure).toBeUndefined();
+    expect(main.state.get(STATE_KEY)).toBe('');
+    expect(post.hasWork(main.state)).toBe(false);
+
+    const before = (await journal(fast)).length;
+    const answer = await runPost(
+      { connection: connection(fast) },
+      { ...testStepDeps({ state: main.state }), client },
+    );
+    expect(answer).toEqual({ outputs: {}, summary: '', annotations: [] });
+    expect(await journal(fast)).toHaveLength(before);
+  });
+});
+
+/** A copy of the action's metadata whose steps run the TypeScript sources, as the bundle would. */
+async function sourceAction(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'run-suite-and-wait-source-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const entry = path.relative(dir, path.join(ROOT, 'actions', 'run-suite-and-wait', 'src', 'main.ts'));
+  const metadata = await readFile(path.join(ROOT, 'actions', 'run-suite-and-wait', 'action.yml'), 'utf8');
+  await writeFile(
+    path.join(dir, 'action.yml'),
+    metadata.replace(/^ {2}main: .*$/m, `  main: ${entry}`).replace(/^ {2}post: .*$/m, `  post: ${entry}`),
+  );
+  return dir;
+}
+
+describe('run-suite-and-wait killed outright', () => {
+  let step: StepResult | undefined;
+
+  it('leaves its jobs to the post step, which stops them', async () => {
+    step = await runStep({
+      actionDir: await sourceAction(),
+      inputs: {
+        suite: 'Smoke',
+        'build-name': 'SIGKILL',
+        'api-url': slow.url,
+        username: 'demo',
+        'access-key': 'demo-access-key',
+        'poll-interval': '1s',
+      },
+      cancelOn: /Started suite "Smoke"/,
+      cancelSignal: 'SIGKILL',
+      timeoutMs: 60_000,
+    });
+    cleanups.push(() => step?.cleanup() ?? Promise.resolve());
+    expect(step.cancelled).toBe(true);
+    expect(step.signal).toBe('SIGKILL');
+    expect(step.state[STATE_KEY]).toContain('"builds":["SIGKILL"]');
+    expect(step.state[STATE_KEY]).not.toContain('demo-access-key');
+    expect(step.post?.exitCode, step.post?.log).toBe(0);
+    expect(step.post?.log).toContain('Stopped 3 unfinished job(s).');
+    expect(step.post?.summary).toContain('3 unfinished were stopped');
+    expect(await unfinishedJobs(slow, 'SIGKILL')).toEqual([]);
+  }, 60_000);
+
+  it('has nothing to clean up after a main step that ended on its own', async () => {
+    const before = (await journal(fast)).length;
+    const result = await runStep({
+      actionDir: await sourceAction(),
+      inputs: {
+        suite: GREEN_SUITE,
+        'api-url': fast.url,
+        username: 'demo',
+        'access-key': 'demo-access-key',
+        'poll-interval': '1s',
+      },
+      timeoutMs: 60_000,
+    });
+    cleanups.push(() => result.cleanup());
+    expect(result.success, result.log).toBe(true);
+    expect(result.post?.exitCode).toBe(0);
+    expect(result.post?.log).toContain('Nothing to clean up.');
+    const stops = (await journal(fast)).slice(before).filter((entry) => entry.path.endsWith('/stop'));
+    expect(stops).toEqual([]);
+  }, 60_000);
+});
