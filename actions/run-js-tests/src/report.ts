@@ -11,7 +11,7 @@ import {
   type ReportedJob,
 } from '@sauce-actions/action-kit/job-report';
 import type { JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
-import type { JsTestFramework, JsTestPlatform, JsTestResult } from '@sauce-actions/api';
+import type { JsTestFramework, JsTestPlatform, JsTestStatus } from '@sauce-actions/api';
 import { reportedTests, type TestCounts } from './results.ts';
 
 export type PlatformStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
@@ -26,7 +26,8 @@ export interface PlatformResult {
   status: PlatformStatus;
   counts?: TestCounts;
   durationSeconds?: number;
-  result: JsTestResult | null;
+  /** As the service answered: the page's report, a text why the job ended without one, or null. */
+  result: JsTestStatus['result'];
   detail?: string;
 }
 
@@ -152,7 +153,7 @@ export function jsTestsSummary(report: JsTestsReport): string {
       ['Platforms', totals.join(', ')],
       ['Time', formatJobDuration(report.elapsedSeconds)],
     ]);
-  const note = OUTCOME_NOTES[report.outcome];
+  const note = outcomeNote(report);
   if (note !== undefined) builder.paragraph(note);
   const count = (pick: (counts: TestCounts) => number) => (job: ReportedJob) => {
     const counts = byJob.get(job)?.counts;
@@ -172,12 +173,32 @@ export function jsTestsSummary(report: JsTestsReport): string {
     .toString();
 }
 
-const OUTCOME_NOTES: Partial<Record<Outcome, string>> = {
-  timeout: 'The wait timed out: unfinished jobs were stopped.',
-  cancelled: 'The run was cancelled: unfinished jobs were stopped.',
-  'status-failed':
-    'Checking the status kept failing: the platforms are shown as last seen, and their jobs may still be running.',
-};
+/** Why the run ended early, and exactly what was stopped and what was not. */
+export function outcomeNote(report: JsTestsReport): string | undefined {
+  if (report.outcome === 'completed') return undefined;
+  const unfinished = report.platforms.filter((p) => p.status === 'queued' || p.status === 'running');
+  const stopped = report.platforms.filter((p) => p.status === 'stopped').length;
+  const unassigned = unfinished.filter((p) => p.jobId === undefined).length;
+  const unstopped = unfinished.length - unassigned;
+  const lead =
+    report.outcome === 'timeout'
+      ? 'The wait timed out'
+      : report.outcome === 'cancelled'
+        ? 'The run was cancelled'
+        : 'Checking the status kept failing, so the platforms are shown as last seen';
+  const parts = [
+    ...(stopped > 0 ? [`${stopped} unfinished job${stopped === 1 ? ' was' : 's were'} stopped`] : []),
+    ...(unassigned > 0
+      ? [
+          `${unassigned} platform${unassigned === 1 ? '' : 's'} had no job assigned in time, so nothing could be stopped there and ${unassigned === 1 ? 'its job' : 'their jobs'} may still run`,
+        ]
+      : []),
+    ...(unstopped > 0
+      ? [`${unstopped} job${unstopped === 1 ? '' : 's'} could not be stopped and may still be running`]
+      : []),
+  ];
+  return `${lead}: ${parts.length > 0 ? parts.join('; ') : 'no job was left to stop'}.`;
+}
 
 function headline(report: JsTestsReport, failed: number): string {
   switch (report.outcome) {

@@ -2,29 +2,33 @@
 import path from 'node:path';
 import {
   abortReasonOf,
+  ActionError,
   describeFailure,
   type ActionResult,
   type Failure,
   type StepDeps,
 } from '@sauce-actions/action-kit';
-import { withDeadline } from '@sauce-actions/action-kit/cancellation';
+import { graceAfter, withDeadline } from '@sauce-actions/action-kit/cancellation';
 import { failedJobAnnotations, tallyJobs } from '@sauce-actions/action-kit/job-report';
 import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
+import { checkOutputFiles, type OutputFileOwner } from '@sauce-actions/action-kit/output-files';
 import {
+  ApiError,
   jsTestFinished,
   jsTestPassed,
   jsTestsFinished,
+  TransportError,
   type AutomationJobs,
   type AutomationJsTests,
   type JsTestFramework,
   type JsTestPlatform,
-  type JsTestResult,
   type JsTestStatus,
   type JsTestStatusAnswer,
   type SauceClient,
 } from '@sauce-actions/api';
 import type { JsTestsInputs } from './inputs.ts';
 import { platformName } from './platforms.ts';
+import { refusedStart } from './refusals.ts';
 import {
   jsTestsSummary,
   junitSuites,
@@ -37,9 +41,14 @@ import {
   type PlatformStatus,
 } from './report.ts';
 import { countsText, resultDurationSeconds, testCounts } from './results.ts';
+import { JsTestsStateRecorder } from './state.ts';
+import { stopJsTestJobs, type StopJsTestsResult } from './stop.ts';
 import { waitForResults, type WaitResult } from './wait.ts';
 
-export interface JsTestsDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'> {
+export interface JsTestsDeps extends Pick<
+  StepDeps,
+  'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'
+> {
   client: Pick<SauceClient, 'jobUrl'> & {
     automation: {
       jsTests: Pick<AutomationJsTests, 'start' | 'getStatus'>;
@@ -57,19 +66,39 @@ export type JsTestsOutputs = {
   'results-file': string;
 };
 
-/** Time allowed to stop the unfinished jobs after a timeout or cancellation. */
-const STOP_TIMEOUT_MS = 10_000;
-/** The one status check after a timeout or cancellation is quicker still. */
-const LAST_LOOK_TIMEOUT_MS = 5000;
+/**
+ * Time to stop the unfinished jobs after the wait ended early, on a deadline of its own: jobs
+ * still queued get their id only when assigned, so the status is asked again meanwhile. The
+ * runner kills a cancelled step about ten seconds after its SIGINT: that one must be quick.
+ */
+export const STOP_GRACE_MS: Record<'timeout' | 'cancelled' | 'status-failed', number> = {
+  cancelled: 6000,
+  timeout: 20_000,
+  'status-failed': 5000,
+};
+/** How long the start request may outlive a cancellation or the `timeout`: its answer names the tests to stop. */
+const START_GRACE_MS = 2500;
 /** Least time between two progress lines that say nothing new. */
 const QUIET_PROGRESS_MS = 60_000;
+const RESULTS_OWNER: OutputFileOwner = {
+  what: 'The results file',
+  fix: "Check that the runner's temporary folder (RUNNER_TEMP) is a writable folder.",
+};
 
 const JOB_ID = /^[0-9a-z]{32}$/i;
 
 export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<JsTestsOutputs>> {
+  const resultsFile = path.join(deps.tempDir, `run-js-tests-${deps.workflow.step ?? 'results'}.json`);
+  // Before any request: a report that cannot be written is refused now, not after the run.
+  await checkOutputFiles([
+    ...(inputs.junitFile !== undefined
+      ? [{ file: inputs.junitFile, owner: { input: 'junit-file' } satisfies OutputFileOwner }]
+      : []),
+    { file: resultsFile, owner: RESULTS_OWNER },
+  ]);
   const deadline = withDeadline(deps.signal, inputs.timeoutMs);
   try {
-    return await runUntil(deadline.signal, inputs, deps);
+    return await runUntil(deadline.signal, inputs, deps, resultsFile);
   } finally {
     deadline.dispose();
   }
@@ -79,6 +108,7 @@ async function runUntil(
   signal: AbortSignal,
   inputs: JsTestsInputs,
   deps: JsTestsDeps,
+  resultsFile: string,
 ): Promise<ActionResult<JsTestsOutputs>> {
   const started = deps.clock.now();
   const count = inputs.platforms.length;
@@ -87,6 +117,8 @@ async function runUntil(
   );
   const ids = await start(inputs, deps, signal);
   if (!Array.isArray(ids) || ids.length !== count) return unmatchedStart(inputs, ids);
+  const recorder = new JsTestsStateRecorder(deps.state, inputs.connection);
+  recorder.record(ids);
   deps.logger.info(`Started the JS tests: ${ids.join(', ')}`);
 
   const progress = progressLogger(inputs, deps, started);
@@ -102,6 +134,7 @@ async function runUntil(
       logger: deps.logger,
       onAnswer: (answer) => {
         lastAnswer = answer;
+        recorder.record(ids, assignedJobs(answer));
         progress(platformsOf(inputs, ids, answer, deps));
       },
     });
@@ -109,27 +142,20 @@ async function runUntil(
     statusError = error;
   }
 
-  let answer = lastAnswer;
-  let outcome: Outcome = 'status-failed';
-  if (waited?.ended === 'finished') {
-    answer = waited.answer;
-    outcome = 'completed';
-  } else if (waited?.ended === 'aborted') {
-    answer = await lastLook(ids, waited.answer, deps);
-    // Everything may have finished in the moment between the last poll and the deadline.
-    outcome =
-      answer !== undefined && jsTestsFinished(answer) ? 'completed' : (abortReasonOf(signal) ?? 'cancelled');
-  }
+  const early = waited === undefined ? 'status-failed' : (abortReasonOf(signal) ?? 'cancelled');
+  const { answer, outcome, stopping } =
+    waited?.ended === 'finished'
+      ? { answer: waited.answer, outcome: 'completed' as const, stopping: undefined }
+      : await stopEarly(ids, lastAnswer, early, deps);
+  // Everything finished in the moment between the last poll and the end of the wait.
+  if (outcome === 'completed') statusError = undefined;
   const platforms = platformsOf(inputs, ids, answer, deps);
-  let stoppedJobs: string[] = [];
-  if (outcome === 'timeout' || outcome === 'cancelled') {
-    deps.logger.warning(
-      outcome === 'timeout'
-        ? 'The timeout passed: stopping the unfinished jobs.'
-        : 'Cancelled: stopping the unfinished jobs.',
-    );
-    stoppedJobs = await stopUnfinished(platforms, deps);
-  }
+  if (stopping) markStopped(platforms, stopping);
+  const leftRunning = platforms.filter((p) => p.status === 'running' || p.status === 'queued');
+  recorder.finish(
+    leftRunning.map((p) => p.id),
+    leftRunning.flatMap((p) => (p.jobId !== undefined ? [p.jobId] : [])),
+  );
 
   const report: JsTestsReport = {
     outcome,
@@ -139,9 +165,10 @@ async function runUntil(
     ...(inputs.name !== undefined ? { name: inputs.name } : {}),
     elapsedSeconds: Math.round((deps.clock.now() - started) / 1000),
     platforms,
-    stoppedJobs,
+    stoppedJobs: stopping?.stopped ?? [],
   };
-  const written = await writeReports(report, inputs, deps, signal);
+  // Writing the reports may fail: the outputs and the summary of the work done are returned all the same.
+  const written = await writeReports(report, inputs, deps, resultsFile);
   const jobs = reportedJobs(report);
   const tally = tallyJobs(jobs);
   const outputs: JsTestsOutputs = {
@@ -158,31 +185,60 @@ async function runUntil(
     statusError !== undefined
       ? describeFailure(statusError, signal)
       : (failureOf(report, outputs, inputs.failOnFailure) ?? written.failure);
+  if (failure !== written.failure && written.failure) deps.logger.warning(written.failure.message);
   return {
     outputs,
     summary: jsTestsSummary(report),
-    annotations: failedJobAnnotations(jobs),
+    annotations: failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
     ...(failure !== undefined ? { failure } : {}),
   };
 }
 
-/** The test ids, one per platform in their order; a failed start fails before anything was done. */
+/**
+ * The test ids, one per platform in their order; a failed start fails before anything was done.
+ * The request outlives a cancellation by a grace period: its answer names the tests to stop.
+ */
 async function start(inputs: JsTestsInputs, deps: JsTestsDeps, signal: AbortSignal): Promise<unknown> {
-  const answer = await deps.client.automation.jsTests.start(
-    {
-      platforms: inputs.platforms,
-      url: inputs.url,
-      framework: inputs.framework,
-      ...(inputs.tunnelName !== undefined ? { tunnelIdentifier: inputs.tunnelName } : {}),
-      ...(inputs.build !== undefined ? { build: inputs.build } : {}),
-      ...(inputs.name !== undefined ? { name: inputs.name } : {}),
-      ...(inputs.tags.length > 0 ? { tags: inputs.tags } : {}),
-      ...(inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {}),
-      ...(Object.keys(inputs.capabilities).length > 0 ? { capabilities: inputs.capabilities } : {}),
-    },
-    { signal },
+  signal.throwIfAborted();
+  const grace = graceAfter(signal, START_GRACE_MS);
+  try {
+    const answer = await deps.client.automation.jsTests.start(
+      {
+        platforms: inputs.platforms,
+        url: inputs.url,
+        framework: inputs.framework,
+        ...(inputs.tunnelName !== undefined ? { tunnelIdentifier: inputs.tunnelName } : {}),
+        ...(inputs.build !== undefined ? { build: inputs.build } : {}),
+        ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+        ...(inputs.tags.length > 0 ? { tags: inputs.tags } : {}),
+        ...(inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {}),
+        ...(Object.keys(inputs.capabilities).length > 0 ? { capabilities: inputs.capabilities } : {}),
+      },
+      { signal: grace.signal },
+    );
+    return answer['js tests'];
+  } catch (error) {
+    throw cutOffStart(error, inputs, signal) ?? refusedStart(error, inputs);
+  } finally {
+    grace.dispose();
+  }
+}
+
+/** The start request cut off with no answer: the tests may run, and cannot be identified. */
+function cutOffStart(error: unknown, inputs: JsTestsInputs, signal: AbortSignal): ActionError | undefined {
+  const aborted = abortReasonOf(signal);
+  if (aborted === undefined) return undefined;
+  // Refused, or never sent: nothing was started.
+  if ((error instanceof ApiError || error instanceof TransportError) && !error.mayHaveBeenProcessed) {
+    return undefined;
+  }
+  const how = aborted === 'timeout' ? 'Timed out' : 'Cancelled';
+  const build = inputs.build !== undefined ? ` in build "${inputs.build}"` : '';
+  return new ActionError(
+    aborted,
+    `${how} while the JS tests were being started: Sauce Labs did not answer within ${START_GRACE_MS / 1000}s, so the jobs it started, if any, could not be identified to be stopped. Look for jobs of ${inputs.url}${build} on the dashboard.${aborted === 'timeout' ? ' Raise `timeout` if the start needs longer.' : ''}`,
+    { cause: error },
   );
-  return answer['js tests'];
 }
 
 /** Test ids that cannot be matched to the platforms: nothing can be followed. */
@@ -200,18 +256,20 @@ function unmatchedStart(inputs: JsTestsInputs, ids: unknown): ActionResult<JsTes
   };
 }
 
-/** The results file, and the JUnit report when asked; a file that cannot be written fails the step. */
+/**
+ * The results file, and the JUnit report when asked. A file that cannot be written becomes a
+ * failure, never an exception: the outputs and the summary of the run still go out.
+ */
 async function writeReports(
   report: JsTestsReport,
   inputs: JsTestsInputs,
   deps: JsTestsDeps,
-  signal: AbortSignal,
+  resultsFile: string,
 ): Promise<{ resultsFile: string; failure?: Failure }> {
-  const resultsFile = path.join(deps.tempDir, `run-js-tests-${deps.workflow.step ?? 'results'}.json`);
   try {
     await writeResults(resultsFile, report);
   } catch (error) {
-    return { resultsFile: '', failure: describeFailure(error, signal) };
+    return { resultsFile: '', failure: describeFailure(error) };
   }
   if (inputs.junitFile === undefined) return { resultsFile };
   try {
@@ -219,8 +277,21 @@ async function writeReports(
     deps.logger.info(`JUnit report written to ${inputs.junitFile}`);
     return { resultsFile };
   } catch (error) {
-    return { resultsFile, failure: describeFailure(error, signal) };
+    return {
+      resultsFile,
+      failure: {
+        kind: 'input',
+        message: `Could not write the JUnit report to ${inputs.junitFile} (\`junit-file\`): ${(error as Error).message}. The run's outputs and summary are complete; fix \`junit-file\` for the next run.`,
+      },
+    };
   }
+}
+
+/** Job ids an answer shows assigned. */
+function assignedJobs(answer: JsTestStatusAnswer): string[] {
+  return answer['js tests'].flatMap((entry) =>
+    typeof entry.job_id === 'string' && JOB_ID.test(entry.job_id) ? [entry.job_id] : [],
+  );
 }
 
 /** Every platform as the latest answer shows it, in the order the platforms were given. */
@@ -254,7 +325,7 @@ function platformsOf(
 function judged(
   framework: JsTestFramework,
   base: Omit<PlatformResult, 'status'>,
-  result: JsTestResult | null,
+  result: JsTestStatus['result'],
 ): PlatformResult {
   if (result === null) {
     return {
@@ -263,6 +334,8 @@ function judged(
       detail: 'the job ended without test results (it errored, timed out or was stopped)',
     };
   }
+  // A text instead of the page's report: the service's reason the job ended, such as its maximum duration.
+  if (typeof result === 'string') return { ...base, status: 'error', detail: result };
   const counts = testCounts(framework, result);
   const durationSeconds = resultDurationSeconds(framework, result);
   const passed = jsTestPassed(framework, result);
@@ -304,56 +377,70 @@ function progressLogger(
 }
 
 /**
- * One more status check after a timeout or cancellation: jobs assigned since the last poll can
- * then be stopped too. Quick, and without it the last answer stands.
+ * The wait ended before every platform did: the unfinished jobs are stopped, those still queued
+ * as soon as they are assigned. The outcome is `completed` when the last answer shows everything
+ * final and nothing had to be stopped.
  */
-async function lastLook(
+async function stopEarly(
   ids: readonly string[],
   last: JsTestStatusAnswer | undefined,
+  why: 'timeout' | 'cancelled' | 'status-failed',
   deps: JsTestsDeps,
-): Promise<JsTestStatusAnswer | undefined> {
-  try {
-    return await deps.client.automation.jsTests.getStatus(
-      ids,
-      {},
-      { signal: AbortSignal.timeout(LAST_LOOK_TIMEOUT_MS), timeouts: { headersMs: LAST_LOOK_TIMEOUT_MS } },
-    );
-  } catch {
-    return last;
+): Promise<{ answer: JsTestStatusAnswer | undefined; outcome: Outcome; stopping: StopJsTestsResult }> {
+  deps.logger.warning(
+    why === 'timeout'
+      ? 'The timeout passed: stopping the unfinished jobs.'
+      : why === 'cancelled'
+        ? 'Cancelled: stopping the unfinished jobs.'
+        : 'Checking the status failed: stopping the unfinished jobs.',
+  );
+  const stopping = await stopJsTestJobs({
+    status: deps.client.automation.jsTests,
+    jobs: deps.client.automation.jobs,
+    ids,
+    ...(last !== undefined ? { last } : {}),
+    graceMs: STOP_GRACE_MS[why],
+    intervalMs: 500,
+  });
+  logStopping(stopping, deps);
+  const answer = stopping.answer ?? last;
+  const nothingLeft = stopping.stopped.length === 0 && stopping.unassigned.length === 0;
+  const outcome = nothingLeft && answer !== undefined && jsTestsFinished(answer) ? 'completed' : why;
+  return { answer, outcome, stopping };
+}
+
+/** The platforms as the stopping left them: stopped, or why not. */
+function markStopped(platforms: PlatformResult[], stopping: StopJsTestsResult): void {
+  const stopped = new Set(stopping.stopped);
+  const failed = new Map(stopping.failed.map((f) => [f.jobId, f.error]));
+  const graceMs = stopping.graceMs;
+  for (const p of platforms) {
+    // A job stopped here ends without results, which the answer after the stop shows as an error.
+    if (p.jobId !== undefined && stopped.has(p.jobId) && p.result === null) {
+      p.status = 'stopped';
+      p.detail = 'stopped before it finished';
+    } else if (p.jobId !== undefined && failed.has(p.jobId)) {
+      p.detail = `still running: it could not be stopped (${failed.get(p.jobId)})`;
+    } else if (p.jobId === undefined && (p.status === 'running' || p.status === 'queued')) {
+      p.detail = `no job was assigned within ${graceMs / 1000}s, so it could not be stopped; it may still run`;
+    }
   }
 }
 
-/** Stops the jobs still running, quickly: the runner kills a cancelled step within seconds. */
-async function stopUnfinished(platforms: PlatformResult[], deps: JsTestsDeps): Promise<string[]> {
-  const unfinished = platforms.filter((p) => p.status === 'running' || p.status === 'queued');
-  const stoppable = unfinished.filter((p) => p.jobId !== undefined);
-  const settled = await Promise.allSettled(
-    stoppable.map((p) =>
-      deps.client.automation.jobs.stop(
-        p.jobId as string,
-        {},
-        { signal: AbortSignal.timeout(STOP_TIMEOUT_MS), timeouts: { headersMs: STOP_TIMEOUT_MS } },
-      ),
-    ),
-  );
-  const stopped: string[] = [];
-  settled.forEach((outcome, index) => {
-    const p = stoppable[index] as PlatformResult;
-    if (outcome.status === 'fulfilled') {
-      stopped.push(p.jobId as string);
-      p.status = 'stopped';
-      p.detail = 'stopped before it finished';
-    } else {
-      deps.logger.warning(`Could not stop job ${p.jobId} (${p.name}): ${(outcome.reason as Error).message}`);
-      p.detail = 'still running: it could not be stopped';
-    }
-  });
-  for (const p of unfinished) {
-    if (p.jobId === undefined) p.detail = 'no job was assigned yet, so there was nothing to stop';
+function logStopping(stopping: StopJsTestsResult, deps: JsTestsDeps): void {
+  const { graceMs } = stopping;
+  if (stopping.stopped.length > 0) {
+    deps.logger.info(`Stopped ${stopping.stopped.length} unfinished job(s): ${stopping.stopped.join(', ')}`);
   }
-  if (stopped.length > 0)
-    deps.logger.info(`Stopped ${stopped.length} unfinished job(s): ${stopped.join(', ')}`);
-  return stopped;
+  for (const failed of stopping.failed) {
+    deps.logger.warning(`Could not stop job ${failed.jobId}: ${failed.error}`);
+  }
+  if (stopping.unassigned.length > 0) {
+    deps.logger.warning(
+      `${stopping.unassigned.length} platform(s) had no job assigned within ${graceMs / 1000}s, so nothing could be stopped there: ${stopping.unassigned.join(', ')}`,
+    );
+  }
+  if (stopping.error !== undefined) deps.logger.warning(`Checking the status failed: ${stopping.error}`);
 }
 
 /** Why the step fails once every platform was followed: the deadline, or failed platforms. */

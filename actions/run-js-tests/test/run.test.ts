@@ -1,7 +1,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CancelledError, describeFailure, recordingLogger, systemClock } from '@sauce-actions/action-kit';
+import {
+  CancelledError,
+  describeFailure,
+  InputError,
+  recordingLogger,
+  systemClock,
+} from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
 import { ApiError, SauceClient, type JsTestStatusAnswer } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
@@ -26,6 +32,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await fetch(`${emulator.url}/_emulator/faults`, { method: 'DELETE' });
+  await fetch(`${slow.url}/_emulator/faults`, { method: 'DELETE' });
 });
 
 afterAll(async () => {
@@ -72,6 +79,28 @@ function inputs(overrides: Partial<JsTestsInputs> = {}): JsTestsInputs {
 }
 
 type Deps = TestStepDeps & JsTestsDeps;
+
+async function journal(target: RunningEmulator): Promise<{ method: string; path: string }[]> {
+  const answer = await fetch(`${target.url}/_emulator/requests`);
+  return ((await answer.json()) as { requests: { method: string; path: string }[] }).requests;
+}
+
+async function addFault(target: RunningEmulator, rule: Record<string, unknown>): Promise<void> {
+  const answer = await fetch(`${target.url}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(rule),
+  });
+  expect(answer.ok).toBe(true);
+}
+
+/** Ids of the jobs of a build still queued or running on the emulator. */
+async function unfinishedJobs(target: RunningEmulator, build: string): Promise<string[]> {
+  const jobs = await clientOf(target).automation.jobs.list({ full: true, limit: 1000 });
+  return jobs
+    .filter((job) => job.build === build && (job.status === 'queued' || job.status === 'in progress'))
+    .map((job) => job.id);
+}
 
 /** Step deps with a results file of its own in the test folder, and a client (real by default). */
 function deps(client: JsTestsDeps['client'], overrides: Partial<TestStepDeps> = {}): Deps {
@@ -197,7 +226,8 @@ describe('run-js-tests run', () => {
     );
     expect(outputs.failed).toBe(2);
     expect(failure).toBeUndefined();
-    expect(annotations.map((a) => a.level)).toEqual(['error', 'error']);
+    // A green step shows no error: failed platforms are warnings.
+    expect(annotations.map((a) => a.level)).toEqual(['warning', 'warning']);
   });
 
   it('stops the unfinished jobs at the timeout and says what did not finish', async () => {
@@ -221,13 +251,14 @@ describe('run-js-tests run', () => {
     expect(d.logger.lines('warning')).toContain('The timeout passed: stopping the unfinished jobs.');
     expect(d.logger.lines('info').some((line) => line.startsWith('Stopped 2 unfinished job(s)'))).toBe(true);
     expect(summary).toContain('JS unit tests (custom): timed out');
-    expect(summary).toContain('The wait timed out: unfinished jobs were stopped.');
+    expect(summary).toContain('The wait timed out: 2 unfinished jobs were stopped.');
     expect(summary).toContain('⏹️ stopped');
   });
 
-  it('on cancellation before jobs are assigned, says there was nothing to stop', async () => {
+  it('on cancellation while the jobs are queued (job not ready), asks again until they are assigned and stops them', async () => {
     const controller = new AbortController();
     const real = clientOf(slow);
+    let firstAnswer: JsTestStatusAnswer | undefined;
     // The host aborts its signal on SIGINT; here the first status answer does.
     const client: JsTestsDeps['client'] = {
       jobUrl: (id) => real.jobUrl(id),
@@ -237,26 +268,140 @@ describe('run-js-tests run', () => {
           start: (...args) => real.automation.jsTests.start(...args),
           getStatus: async (...args) => {
             const answer = await real.automation.jsTests.getStatus(...args);
-            controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
+            if (!controller.signal.aborted) {
+              firstAnswer = answer;
+              controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
+            }
             return answer;
           },
         },
       },
     };
     const d = deps(client, { signal: controller.signal });
-    const { outputs, summary, failure } = await run(inputs(), d);
+    const { outputs, summary, failure } = await run(inputs({ build: 'js-cancel-queued' }), d);
+    // When cancelled, no platform had a job yet.
+    expect(firstAnswer?.['js tests'].map((t) => t.job_id)).toEqual(['job not ready', 'job not ready']);
+
     expect(failure?.kind).toBe('cancelled');
     expect(failure?.message).toMatch(
-      /^The run was cancelled before the JS tests finished\. No platform finished\./,
+      /^The run was cancelled before the JS tests finished\. No platform finished\. Did not finish: Windows 11 \/ chrome \/ latest \(stopped before it finished\); Linux \/ firefox \/ 126 \(stopped before it finished\)\.$/,
     );
-    expect(failure?.message).toContain('(no job was assigned yet, so there was nothing to stop)');
     const results = await resultsOf(outputs['results-file']);
     expect(results.outcome).toBe('cancelled');
-    expect(results.stoppedJobs).toEqual([]);
-    expect(results.platforms.map((p) => p.status)).toEqual(['queued', 'queued']);
-    expect(outputs['job-ids']).toBe('[]');
+    expect(results.stoppedJobs).toHaveLength(2);
+    expect(results.platforms.map((p) => p.status)).toEqual(['stopped', 'stopped']);
+    const jobIds = JSON.parse(outputs['job-ids']) as string[];
+    expect(jobIds).toEqual(results.platforms.map((p) => p.jobId));
+    expect([...results.stoppedJobs].sort()).toEqual([...jobIds].sort());
     expect(d.logger.lines('warning')).toContain('Cancelled: stopping the unfinished jobs.');
-    expect(summary).toContain('The run was cancelled: unfinished jobs were stopped.');
+    // The summary says exactly what was stopped, and nothing else.
+    expect(summary).toContain('The run was cancelled: 2 unfinished jobs were stopped.');
+    expect(summary).not.toContain('nothing');
+    expect(await unfinishedJobs(slow, 'js-cancel-queued')).toEqual([]);
+    expect(d.state.get('js-tests')).toBe('');
+  });
+
+  it('cancelled before the start request, sends nothing', async () => {
+    const controller = new AbortController();
+    controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
+    const before = (await journal(slow)).length;
+    const d = deps(clientOf(slow), { signal: controller.signal });
+    const error = await run(inputs({ build: 'js-never' }), d).catch((e: unknown) => e);
+    expect(describeFailure(error, d.signal).kind).toBe('cancelled');
+    expect((await journal(slow)).slice(before).filter((e) => e.method === 'POST')).toEqual([]);
+    expect(d.state.saved.has('js-tests')).toBe(false);
+  });
+
+  it('cancelled while the start request is on its way: waits for its answer, then stops the jobs', async () => {
+    await addFault(slow, { method: 'POST', path: '/rest/v1/demo/js-tests', delayMs: 1000 });
+    const controller = new AbortController();
+    const d = deps(clientOf(slow), { signal: controller.signal });
+    setTimeout(() => controller.abort(new CancelledError('the run was cancelled (SIGINT)')), 300);
+    const { outputs, summary, failure } = await run(inputs({ build: 'js-cancel-start' }), d);
+    expect(failure?.kind).toBe('cancelled');
+    expect(outputs.total).toBe(2);
+    expect(JSON.parse(outputs['job-ids'])).toHaveLength(2);
+    expect(summary).toContain('The run was cancelled: 2 unfinished jobs were stopped.');
+    expect(await unfinishedJobs(slow, 'js-cancel-start')).toEqual([]);
+  });
+
+  it('timed out while the jobs are queued: stops them once they are assigned', async () => {
+    const d = deps(clientOf(slow));
+    const { outputs, summary, failure } = await run(
+      inputs({ build: 'js-timeout-queued', timeoutMs: 300, pollIntervalMs: 100 }),
+      d,
+    );
+    expect(failure?.kind).toBe('timeout');
+    expect(JSON.parse(outputs['job-ids'])).toHaveLength(2);
+    expect(summary).toContain('The wait timed out: 2 unfinished jobs were stopped.');
+    expect(await unfinishedJobs(slow, 'js-timeout-queued')).toEqual([]);
+  });
+
+  it('records the test ids and then the job ids in the state while it runs, and clears them at the end', async () => {
+    const seen: string[] = [];
+    const real = clientOf(emulator);
+    const d = deps(real);
+    const client: JsTestsDeps['client'] = {
+      jobUrl: (id) => real.jobUrl(id),
+      automation: {
+        jobs: real.automation.jobs,
+        jsTests: {
+          start: (...args) => real.automation.jsTests.start(...args),
+          getStatus: async (...args) => {
+            seen.push(d.state.get('js-tests'));
+            return real.automation.jsTests.getStatus(...args);
+          },
+        },
+      },
+    };
+    const { outputs, failure } = await run(inputs(), { ...d, client });
+    expect(failure).toBeUndefined();
+    const first = JSON.parse(seen[0] ?? '{}') as { testIds: string[]; region: string; apiUrl: string };
+    expect(first).toMatchObject({ region: 'us-west-1', apiUrl: emulator.url, jobIds: [] });
+    expect(first.testIds).toHaveLength(2);
+    const last = JSON.parse(seen.at(-1) ?? '{}') as { jobIds: string[] };
+    expect(last.jobIds.sort()).toEqual((JSON.parse(outputs['job-ids']) as string[]).sort());
+    expect(seen.join('')).not.toContain('demo-access-key');
+    expect(d.state.get('js-tests')).toBe('');
+  });
+
+  it('refuses a junit-file that cannot be created, before any request', async () => {
+    const before = (await journal(emulator)).length;
+    const started = Date.now();
+    const error = await run(inputs({ junitFile: '/proc/no-such/js.xml' }), deps(clientOf(emulator))).catch(
+      (e: unknown) => e,
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).input).toBe('junit-file');
+    expect(await journal(emulator)).toHaveLength(before);
+  });
+
+  it('refuses a junit-file that is a folder, before any request', async () => {
+    const before = (await journal(emulator)).length;
+    const error = await run(inputs({ junitFile: dir }), deps(clientOf(emulator))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toContain('which is a folder');
+    expect(await journal(emulator)).toHaveLength(before);
+  });
+
+  it('refuses an unwritable place for the results file, before any request', async () => {
+    const before = (await journal(emulator)).length;
+    const error = await run(inputs(), deps(clientOf(emulator), { tempDir: '/proc/no-such' })).catch(
+      (e: unknown) => e,
+    );
+    expect(describeFailure(error).kind).toBe('input');
+    expect((error as Error).message).toContain('The results file /proc/no-such/');
+    expect(await journal(emulator)).toHaveLength(before);
+  });
+
+  it('names tunnel-name when the service refuses the tunnel', async () => {
+    const d = deps(clientOf(emulator));
+    const error = await run(inputs({ tunnelName: 'no-such-tunnel' }), d).catch((e: unknown) => e);
+    const failure = describeFailure(error, d.signal);
+    expect(failure.kind).toBe('refused');
+    expect(failure.message).toContain('No running tunnel named no-such-tunnel');
+    expect(failure.message).toContain('Check `tunnel-name` ("no-such-tunnel")');
   });
 
   it('rides out 503s while polling', async () => {
