@@ -75,6 +75,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       ...WAITING,
     ],
     outputs: ['build-name', 'total', 'passed', 'failed', 'job-ids', 'results-file'],
+    post: true,
   },
   'run-js-tests': {
     inputs: [
@@ -92,6 +93,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       ...WAITING,
     ],
     outputs: ['total', 'passed', 'failed', 'job-ids', 'results-file'],
+    post: true,
   },
   'manage-tunnel': {
     inputs: ['operation', 'tunnel-name', 'tunnel-id', 'stop-on-exit', ...SAUCE_CONNECTION, ...WAITING],

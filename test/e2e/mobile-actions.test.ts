@@ -252,7 +252,7 @@ describe('upload-build failures', () => {
     expect(result.summary).toContain('<h2>Upload build: refused by Sauce Labs</h2>');
   });
 
-  it('tells service trouble apart from the user mistakes', async () => {
+  it('tells service trouble apart from the user mistakes, and never sends an upload twice', async () => {
     await addFault({
       method: 'POST',
       path: '/api/upload/',
@@ -260,9 +260,14 @@ describe('upload-build failures', () => {
       body: { status: 'fail', message: 'down' },
       times: 3,
     });
+    const before = await uploadRequests();
     const result = await step('upload-build', { file: 'app-release.apk', 'api-key': API_KEY });
     expect(result.exitCode).toBe(1);
-    expect(errorsOf(result)[0]).toMatch(/trouble on the service side.*run the job again later/);
+    expect(errorsOf(result)[0]).toMatch(
+      /^Sauce Labs failed while handling the request: uploadBuild: 503 down; the service may have carried it out, so it was not sent again .* check the project's builds/,
+    );
+    expect(result.summary).toContain('service trouble');
+    expect((await uploadRequests()) - before).toBe(1);
   });
 });
 

@@ -3,6 +3,7 @@
  * with a reason that tells the two apart (`abortReasonOf`). The runner kills a cancelled step
  * within seconds, so aborting is all the listeners do: the action then stops what it started.
  */
+import { markDeadline } from '@sauce-actions/api';
 import { StepTimeoutError } from './failure.ts';
 
 export interface Deadline {
@@ -33,7 +34,11 @@ export function withDeadline(cancel: AbortSignal, timeoutMs: number, input = 'ti
     // The deadline alone must not keep the process alive once the work is done.
     timer.unref();
   };
-  if (Number.isFinite(timeoutMs) && timeoutMs > 0 && !controller.signal.aborted) arm();
+  if (Number.isFinite(timeoutMs) && timeoutMs > 0 && !controller.signal.aborted) {
+    arm();
+    // The client then starts no wait (a 429's Retry-After, a backoff) that the deadline would cut.
+    markDeadline(controller.signal, endsAt);
+  }
 
   return {
     signal: controller.signal,

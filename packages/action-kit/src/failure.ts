@@ -209,7 +209,8 @@ function effectOf(operation: string): { effect: string; where: string } {
 /** Why a request was not repeated, and what to look at before the step runs again. */
 function mayHaveBeenDone(operation: string): string {
   const { effect, where } = effectOf(operation);
-  return `The service may have ${effect} all the same, so ${operation} was not sent again (that could do it twice): check ${where} before running the step again.`;
+  // The client's own message already says that the request was not sent again.
+  return `Sending ${operation} again could do it twice, and it may have ${effect} already: check ${where} before running the step again.`;
 }
 
 /** The deadline or cancellation behind an error, followed through its causes. */

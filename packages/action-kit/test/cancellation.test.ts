@@ -109,3 +109,33 @@ describe('graceAfter', () => {
     second.dispose();
   });
 });
+
+describe('a step deadline seen by the client', () => {
+  it('makes a 429 that asks for a wait past the deadline fail at once, as rate limited', async () => {
+    const { MockAgent } = await import('undici');
+    const { SauceClient } = await import('@sauce-actions/api');
+    const agent = new MockAgent({ enableCallHistory: true });
+    agent.disableNetConnect();
+    agent
+      .get('https://api.us-west-1.saucelabs.com')
+      .intercept({ path: () => true, method: 'POST' })
+      .reply(429, { message: 'slow down' }, { headers: { 'retry-after': '60' } });
+    const client = new SauceClient({ username: 'alice', accessKey: 'secret-access-key', dispatcher: agent });
+    const deadline = withDeadline(new AbortController().signal, 5_000);
+    const started = performance.now();
+    try {
+      const error = await client.authoring.testSuites
+        .run('s1', {}, { signal: deadline.signal })
+        .catch((failure: unknown) => failure);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(agent.getCallHistory()?.calls()).toHaveLength(1);
+      const failure = describeFailure(error, deadline.signal);
+      expect(failure.kind).toBe('rate-limited');
+      expect(failure.message).toMatch(/1m/);
+    } finally {
+      deadline.dispose();
+      await client.close();
+      await agent.close();
+    }
+  });
+});

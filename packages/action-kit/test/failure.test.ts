@@ -154,7 +154,7 @@ describe('describeFailure of requests the client could not complete', () => {
       /^The connection to Sauce Labs was cut after the request was sent: runSuite: /,
     );
     expect(failure.message).toContain(
-      "The service may have started the suite run all the same, so runSuite was not sent again (that could do it twice): check the suite's runs in Sauce Labs AI test authoring",
+      "Sending runSuite again could do it twice, and it may have started the suite run already: check the suite's runs in Sauce Labs AI test authoring",
     );
     expect(failure.message).not.toContain('api-url');
     expect(failure.message).not.toContain('proxy');
@@ -167,7 +167,7 @@ describe('describeFailure of requests the client could not complete', () => {
     const failure = describeFailure(error);
     expect(failure.kind).toBe('service');
     expect(failure.message).toContain(`runSuite: 503 from the service`);
-    expect(failure.message).toContain('may have started the suite run all the same');
+    expect(failure.message).toContain('may have started the suite run already');
     expect(failure.message).toContain('before running the step again');
     expect(sent()).toBe(1);
   });

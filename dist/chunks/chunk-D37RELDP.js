@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{o as d}from"./chunk-LESXMZXB.js";import{a as e}from"./chunk-XBPPTJU7.js";var m=2**31-1;function f(n,o,l="timeout"){let t=new AbortController,i=e(()=>t.abort(n.reason),"onCancel");n.aborted?i():n.addEventListener("abort",i,{once:!0});let r,b=Date.now()+o,a=e(()=>{let s=b-Date.now();if(s<=0){t.abort(new d(o,l));return}r=setTimeout(a,Math.min(s,m)),r.unref()},"arm");return Number.isFinite(o)&&o>0&&!t.signal.aborted&&a(),{signal:t.signal,dispose:e(()=>{r&&clearTimeout(r),n.removeEventListener("abort",i)},"dispose")}}e(f,"withDeadline");export{f as a};

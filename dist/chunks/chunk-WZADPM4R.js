@@ -1,0 +1,3 @@
+import { createRequire as __sauceCreateRequire } from 'node:module';
+const require = __sauceCreateRequire(import.meta.url);
+import{a as r}from"./chunk-XBPPTJU7.js";async function a(e,o,n={}){let s=(await e.list(n)).groups??[],t=[],u=[];for(let p of o){let i=l(s,p);i===void 0?u.push(p):t.includes(i)||t.push(i)}return{existing:s,found:t,unknown:u}}r(a,"checkTesterGroups");function l(e,o){return e.find(n=>n.name===o)??e.find(n=>String(n.id)===o)}r(l,"findTesterGroup");function c(e,o){let n=e.existing.map(t=>t.name).join(", ")||"none";return`Unknown tester group${e.unknown.length>1?"s":""}: ${e.unknown.join(", ")} (the account has: ${n}). ${o}`}r(c,"unknownGroupsMessage");export{a,l as b,c};
