@@ -67,6 +67,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'build-name',
       'targets',
       'tunnel-name',
+      'shard',
       'fail-on-failure',
       'stop-on-cancel',
       'download-assets',
@@ -89,6 +90,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'max-duration',
       'fail-on-failure',
       'junit-file',
+      'shard',
       ...SAUCE_CONNECTION,
       ...WAITING,
     ],
@@ -169,6 +171,8 @@ describe.each(Object.keys(CONTRACT))('%s', (name) => {
     const outputRows = readmeTable(readme, 'Outputs');
     for (const [input, spec] of Object.entries(meta.inputs)) {
       expect(spec.description, `${input} has no description`).toBeTruthy();
+      // The runner evaluates `${{ }}` in action.yml as it loads it: an example there fails every workflow.
+      expect(spec.description, `${input}'s description has an expression`).not.toContain('${{');
       const row = inputRows.get(input);
       expect(row, `README's inputs lack ${input}`).toBeDefined();
       // A default of action.yml is the one the README gives; an input it requires, the README too.

@@ -6,9 +6,11 @@ import {
   present,
   quoteValue,
   readSauceConnection,
+  shareOf,
   TIMEOUT_BOUNDS,
   type InputReader,
   type SauceConnection,
+  type Shard,
 } from '@sauce-actions/action-kit';
 import type { JsTestFramework, JsTestPlatform } from '@sauce-actions/api';
 import { parsePlatforms } from './platforms.ts';
@@ -31,7 +33,10 @@ export interface JsTestsInputs {
   connection: SauceConnection;
   url: string;
   framework: JsTestFramework;
+  /** The platforms this job runs: its shard's share of `platforms`, in their order. */
   platforms: JsTestPlatform[];
+  /** With `shard`: this job's share, and how many platforms `platforms` lists in all. */
+  shard?: Shard & { of: number };
   tunnelName?: string;
   build?: string;
   name?: string;
@@ -64,11 +69,14 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
       'a YAML list of `[os, browser, version]`, or one `os / browser / version` per line, such as `Windows 11 / chrome / latest`',
     ),
   );
+  const shard = read.shard('shard');
+  const split = shard !== undefined && shard.total > 1;
   return {
     connection,
     url,
     framework,
-    platforms,
+    platforms: split ? shareOf(platforms, shard, platformKey) : platforms,
+    ...(split ? { shard: { ...shard, of: platforms.length } } : {}),
     ...present('tunnelName', read.string('tunnel-name')),
     ...present('build', read.string('build')),
     ...present('name', read.string('name')),
@@ -83,6 +91,11 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
     timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS, TIMEOUT_BOUNDS),
     pollIntervalMs: read.duration('poll-interval', DEFAULT_POLL_INTERVAL_MS, POLL_INTERVAL_BOUNDS),
   };
+}
+
+/** What a platform is sorted by to fall in a shard: the same whatever order `platforms` lists them in. */
+function platformKey(platform: JsTestPlatform): string {
+  return platform.join('\u0000');
 }
 
 /** The test page: an http(s) address the service's browsers open. */

@@ -2,7 +2,7 @@
  * The report of a run: what it holds, jobs for the kit's report helpers, the JUnit suites, the
  * results file and the step summary.
  */
-import { SummaryBuilder } from '@sauce-actions/action-kit';
+import { shardText, SummaryBuilder, type Shard } from '@sauce-actions/action-kit';
 import {
   formatJobDuration,
   renderJobsTable,
@@ -41,6 +41,8 @@ export interface JsTestsReport {
   outcome: Outcome;
   framework: JsTestFramework;
   url: string;
+  /** This job's share of the platforms, and how many `platforms` lists in all. */
+  shard?: Shard & { of: number };
   build?: string;
   name?: string;
   elapsedSeconds: number;
@@ -114,6 +116,7 @@ export async function writeResults(file: string, report: JsTestsReport): Promise
     outcome: report.outcome,
     framework: report.framework,
     url: report.url,
+    ...(report.shard !== undefined ? { shard: report.shard } : {}),
     ...(report.build !== undefined ? { build: report.build } : {}),
     ...(report.name !== undefined ? { name: report.name } : {}),
     elapsedSeconds: report.elapsedSeconds,
@@ -144,10 +147,18 @@ export function jsTestsSummary(report: JsTestsReport): string {
   const totals = [`${tally.total} platforms`, `${tally.passed} passed`, `${tally.failed} failed`];
   if (tally.running + tally.queued > 0) totals.push(`${tally.running + tally.queued} unfinished`);
   if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
+  const { shard } = report;
   const builder = new SummaryBuilder()
-    .heading(`JS unit tests (${report.framework}): ${headline(report, tally.failed)}`)
+    .heading(
+      `JS unit tests (${report.framework})${shard ? `, shard ${shardText(shard)}` : ''}: ${headline(report, tally.failed)}`,
+    )
     .facts([
       ['Test page', report.url],
+      [
+        'Shard',
+        shard &&
+          `${shardText(shard)}: ${report.platforms.length} of the ${shard.of} platforms, split among ${shard.total} shards; the other shards run the rest`,
+      ],
       ['Build', report.build],
       ['Name', report.name],
       ['Platforms', totals.join(', ')],
@@ -155,6 +166,13 @@ export function jsTestsSummary(report: JsTestsReport): string {
     ]);
   const note = outcomeNote(report);
   if (note !== undefined) builder.paragraph(note);
+  if (jobs.length === 0) {
+    return builder
+      .paragraph(
+        "This shard's share of the platforms is empty: nothing ran, and every platform runs in another shard.",
+      )
+      .toString();
+  }
   const count = (pick: (counts: TestCounts) => number) => (job: ReportedJob) => {
     const counts = byJob.get(job)?.counts;
     return counts ? String(pick(counts)) : '';
@@ -209,6 +227,7 @@ function headline(report: JsTestsReport, failed: number): string {
     case 'status-failed':
       return 'status unknown';
     case 'completed':
+      if (report.platforms.length === 0) return 'nothing to run';
       return failed > 0 ? `${failed} failed` : 'all passed';
   }
 }

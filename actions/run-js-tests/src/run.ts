@@ -4,6 +4,7 @@ import {
   abortReasonOf,
   ActionError,
   describeFailure,
+  shardText,
   type ActionResult,
   type Failure,
   type StepDeps,
@@ -112,8 +113,9 @@ async function runUntil(
 ): Promise<ActionResult<JsTestsOutputs>> {
   const started = deps.clock.now();
   const count = inputs.platforms.length;
+  if (count === 0) return nothingToRun(inputs, deps, resultsFile);
   deps.logger.info(
-    `Starting ${inputs.framework} tests of ${inputs.url} on ${count} platform${count === 1 ? '' : 's'}: ${inputs.platforms.map(platformName).join('; ')}`,
+    `Starting ${inputs.framework} tests of ${inputs.url} on ${count} platform${count === 1 ? '' : 's'}${inputs.shard ? ` (shard ${shardText(inputs.shard)} of ${inputs.shard.of})` : ''}: ${inputs.platforms.map(platformName).join('; ')}`,
   );
   const ids = await start(inputs, deps, signal);
   if (!Array.isArray(ids) || ids.length !== count) return unmatchedStart(inputs, ids);
@@ -161,6 +163,7 @@ async function runUntil(
     outcome,
     framework: inputs.framework,
     url: inputs.url,
+    ...(inputs.shard !== undefined ? { shard: inputs.shard } : {}),
     ...(inputs.build !== undefined ? { build: inputs.build } : {}),
     ...(inputs.name !== undefined ? { name: inputs.name } : {}),
     elapsedSeconds: Math.round((deps.clock.now() - started) / 1000),
@@ -191,6 +194,33 @@ async function runUntil(
     summary: jsTestsSummary(report),
     annotations: failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
     ...(failure !== undefined ? { failure } : {}),
+  };
+}
+
+/** A shard whose share of the platforms is empty: nothing starts, the step passes and says so. */
+async function nothingToRun(
+  inputs: JsTestsInputs,
+  deps: JsTestsDeps,
+  resultsFile: string,
+): Promise<ActionResult<JsTestsOutputs>> {
+  const report: JsTestsReport = {
+    outcome: 'completed',
+    framework: inputs.framework,
+    url: inputs.url,
+    ...(inputs.shard !== undefined ? { shard: inputs.shard } : {}),
+    ...(inputs.build !== undefined ? { build: inputs.build } : {}),
+    ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+    elapsedSeconds: 0,
+    platforms: [],
+    stoppedJobs: [],
+  };
+  deps.logger.info('This shard has no platform to run.');
+  const written = await writeReports(report, inputs, deps, resultsFile);
+  return {
+    outputs: { total: 0, passed: 0, failed: 0, 'job-ids': '[]', 'results-file': written.resultsFile },
+    summary: jsTestsSummary(report),
+    annotations: [],
+    ...(written.failure !== undefined ? { failure: written.failure } : {}),
   };
 }
 

@@ -174,6 +174,45 @@ describe('run-js-tests inputs', () => {
     await expect(read({ ...REQUIRED, capabilities: '[1]' })).rejects.toThrow(InputError);
   });
 
+  it("keeps the shard's share of the platforms, the same whatever order they are listed in", async () => {
+    const platforms = [
+      'Windows 11 / chrome / latest',
+      'macOS 14 / safari / 17',
+      'Linux / firefox / 126',
+      'Windows 11 / MicrosoftEdge / latest',
+    ];
+    const shares = async (lines: string[]) =>
+      Promise.all(
+        [1, 2].map(
+          async (index) =>
+            (await read({ ...REQUIRED, platforms: lines.join('\n'), shard: `${index}/2` })).platforms,
+        ),
+      );
+    const [first, second] = await shares(platforms);
+    expect(first).toHaveLength(2);
+    expect(second).toHaveLength(2);
+    expect([...first!, ...second!].map((p) => p.join(' / ')).sort()).toEqual([...platforms].sort());
+    const reversed = await shares([...platforms].reverse());
+    expect(reversed.map((share) => share.map((p) => p.join(' / ')).sort())).toEqual(
+      [first!, second!].map((share) => share.map((p) => p.join(' / ')).sort()),
+    );
+    expect((await read({ ...REQUIRED, platforms: platforms.join('\n'), shard: '2/2' })).shard).toEqual({
+      index: 2,
+      total: 2,
+      of: 4,
+    });
+    // 1/1 is the whole list, and no shard at all.
+    const whole = await read({ ...REQUIRED, platforms: platforms.join('\n'), shard: '1/1' });
+    expect(whole.platforms).toHaveLength(4);
+    expect(whole.shard).toBeUndefined();
+  });
+
+  it.each(['4/3', '0/3', '1/0', 'a/b'])('refuses shard %s by name', async (shard) => {
+    const error = await read({ ...REQUIRED, shard }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).input).toBe('shard');
+  });
+
   it('sends no request for a bad duration, read as the host reads it', async () => {
     const emulator = await startEmulator({ port: 0 });
     try {
@@ -182,6 +221,7 @@ describe('run-js-tests inputs', () => {
         { 'max-duration': '3h1s' },
         { timeout: '2147484' },
         { 'poll-interval': '0.5' },
+        { shard: '3/2' },
       ]) {
         const attempt = async () => {
           const inputs = await read({ ...REQUIRED, 'api-url': emulator.url, ...values });

@@ -6,10 +6,11 @@ import {
   describeFailure,
   InputError,
   recordingLogger,
+  shareOf,
   systemClock,
 } from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
-import { ApiError, SauceClient, type JsTestStatusAnswer } from '@sauce-actions/api';
+import { ApiError, SauceClient, type JsTestPlatform, type JsTestStatusAnswer } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JsTestsInputs } from '../src/inputs.ts';
@@ -480,6 +481,58 @@ describe('run-js-tests run', () => {
     expect(annotations).toEqual([]);
     expect(summary).toContain('JS unit tests (custom): not followed');
     expect(summary).toContain('only-one');
+  });
+});
+
+describe('run-js-tests shards', () => {
+  const all: JsTestPlatform[] = [
+    ['Windows 11', 'chrome', 'latest'],
+    ['Linux', 'firefox', '126'],
+    ['macOS 14', 'safari', '17'],
+    ['Windows 11', 'MicrosoftEdge', 'latest'],
+  ];
+
+  it('two shards of four platforms run two each, every platform once, under the one build', async () => {
+    const before = (await journal(emulator)).length;
+    const client = clientOf(emulator);
+    const results = await Promise.all(
+      [1, 2].map((index) => {
+        const shard = { index, total: 2 };
+        const platforms = shareOf(all, shard, (p) => p.join('\u0000'));
+        return run(inputs({ platforms, shard: { ...shard, of: 4 }, build: 'js-shards' }), deps(client));
+      }),
+    );
+    expect(results.map((result) => result.failure)).toEqual([undefined, undefined]);
+    expect(results.map((result) => result.outputs.total)).toEqual([2, 2]);
+    const starts = (await journal(emulator))
+      .slice(before)
+      .filter((entry) => entry.method === 'POST' && entry.path.endsWith('/js-tests'));
+    expect(starts).toHaveLength(2);
+    const ran = await Promise.all(
+      results
+        .flatMap((result) => JSON.parse(result.outputs['job-ids']) as string[])
+        .map((id) => client.automation.jobs.get(id)),
+    );
+    expect(ran.map((job) => job.build)).toEqual(['js-shards', 'js-shards', 'js-shards', 'js-shards']);
+    expect(ran.map((job) => `${job.os}/${job.browser}`).sort()).toEqual(
+      all.map((p) => `${p[0]}/${p[1]}`).sort(),
+    );
+    expect(results[0]!.summary).toContain('JS unit tests (custom), shard 1/2: all passed');
+    expect(results[1]!.summary).toContain('2/2: 2 of the 4 platforms, split among 2 shards');
+  });
+
+  it('a shard with no platform passes, starts nothing and says so', async () => {
+    const before = (await journal(emulator)).length;
+    const result = await run(
+      inputs({ platforms: [], shard: { index: 3, total: 3, of: 2 } }),
+      deps(clientOf(emulator)),
+    );
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs).toMatchObject({ total: 0, passed: 0, failed: 0, 'job-ids': '[]' });
+    expect(result.summary).toContain('JS unit tests (custom), shard 3/3: nothing to run');
+    expect(result.summary).toContain('the platforms is empty: nothing ran');
+    expect((await journal(emulator)).slice(before)).toEqual([]);
+    expect((await resultsOf(result.outputs['results-file'])).platforms).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   TIMEOUT_BOUNDS,
   type InputReader,
   type SauceConnection,
+  type Shard,
 } from '@sauce-actions/action-kit';
 import type { AuthoringRunTarget } from '@sauce-actions/api';
 import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts';
@@ -22,6 +23,8 @@ export interface SuiteInputs {
   targets?: AuthoringRunTarget[];
   buildName?: string;
   tunnelName?: string;
+  /** This job's share of the cases, when a matrix splits them. */
+  shard?: Shard;
   failOnFailure: boolean;
   stopOnCancel: boolean;
   downloadAssets: DownloadAssets;
@@ -51,6 +54,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     ...present('targets', targetsText !== undefined ? await parseTargets(targetsText) : undefined),
     ...present('buildName', read.string('build-name')),
     ...present('tunnelName', read.string('tunnel-name')),
+    ...present('shard', read.shard('shard')),
     failOnFailure: read.boolean('fail-on-failure', true),
     stopOnCancel: read.boolean('stop-on-cancel', true),
     downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),

@@ -2,7 +2,7 @@
  * What a run reports: the service's jobs turned into the report model, the outputs, the step
  * summary, the results file and the JUnit suites.
  */
-import { SummaryBuilder } from '@sauce-actions/action-kit';
+import { shardText, SummaryBuilder, type Shard } from '@sauce-actions/action-kit';
 import { reportedStatus } from '@sauce-actions/action-kit/job-follower';
 import {
   renderJobsSummary,
@@ -111,8 +111,15 @@ export function reportedJobs(
   return jobs;
 }
 
+/** This job's share of a split run: the shard, the cases it ran, and the cases of the whole selection. */
+export interface ShardShare extends Shard {
+  cases: number;
+  of: number;
+}
+
 export interface SuiteReport {
   suite: FoundSuite | undefined;
+  shard?: ShardShare;
   buildName: string;
   builds: readonly string[];
   jobs: readonly ReportedJob[];
@@ -138,14 +145,32 @@ export function suiteOutputs(report: SuiteReport, tally: JobTally, resultsFile: 
 }
 
 export function suiteSummary(report: SuiteReport, tally: JobTally): string {
-  const title = `${report.suite ? `Suite ${report.suite.name}` : 'Test cases'}: ${tally.passed} of ${tally.total} jobs passed`;
+  const { shard } = report;
+  const label = `${report.suite ? `Suite ${report.suite.name}` : 'Test cases'}${shard ? `, shard ${shardText(shard)}` : ''}`;
+  const title =
+    shard?.cases === 0
+      ? `${label}: nothing to run`
+      : `${label}: ${tally.passed} of ${tally.total} jobs passed`;
+  const notes = [
+    ...(shard ? [shardNote(report.suite, shard)] : []),
+    ...(report.note !== undefined ? [report.note] : []),
+  ];
   const html = renderJobsSummary({
     title,
-    buildName: report.buildName,
+    ...(report.buildName !== '' ? { buildName: report.buildName } : {}),
     jobs: report.jobs,
-    ...(report.note !== undefined ? { note: report.note } : {}),
+    ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
   });
   return new SummaryBuilder().raw(html).toString();
+}
+
+/** Which share of the cases this job ran: every case runs in exactly one shard. */
+function shardNote(suite: FoundSuite | undefined, shard: ShardShare): string {
+  const whose = suite ? "the suite's" : 'the';
+  const split = `${whose} ${shard.of} test case(s) are split among ${shard.total} shards by case id`;
+  return shard.cases === 0
+    ? `Shard ${shardText(shard)} has no test case to run: ${split}, and this shard's share is empty.`
+    : `Shard ${shardText(shard)} ran ${shard.cases} of ${whose} ${shard.of} test case(s), split among ${shard.total} shards by case id; the other shards run the rest.`;
 }
 
 /** The results file: every job, failures first, with the service's record of it. */
@@ -153,6 +178,7 @@ export function resultsData(report: SuiteReport, tally: JobTally): unknown {
   const records = new Map(report.seen.map((job) => [job.id, job]));
   return {
     suite: report.suite ? { id: report.suite.id, name: report.suite.name } : null,
+    ...(report.shard ? { shard: report.shard } : {}),
     buildName: report.buildName,
     builds: report.builds,
     complete: report.complete,

@@ -5,6 +5,7 @@ import {
   ActionError,
   describeFailure,
   formatDuration,
+  shardText,
   type ActionResult,
   type Failure,
   type Logger,
@@ -41,6 +42,7 @@ import {
   type SuiteOutputs,
   type SuiteReport,
 } from './report.ts';
+import { planRuns, plannedCases, type Plan } from './plan.ts';
 import { defaultBuildName } from './selection.ts';
 import {
   findSuite,
@@ -138,39 +140,28 @@ async function runUntil(
   const requestedBuild =
     inputs.buildName ?? defaultBuildName(suite?.name ?? 'Test cases', deps.workflow, new Date(startedAtMs));
 
+  const plan = await planRuns(deps.client.authoring, inputs, suite, signal);
+  const toRun = plannedCases(plan);
+
   const started = nothingStarted();
   // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
   const recorder = inputs.stopOnCancel
     ? new RunStateRecorder(deps.state, inputs.connection, startedAtMs)
     : undefined;
-  let waited: Waited | undefined;
-  const startGrace = graceAfter(signal, START_GRACE_MS);
-  try {
-    await startRuns(
-      deps.client.authoring,
-      {
-        ...(suite ? { suite } : {}),
-        ...(inputs.testCases ? { testCases: inputs.testCases } : {}),
-        ...(inputs.targets ? { targets: inputs.targets } : {}),
-        buildName: requestedBuild,
-        ...(inputs.tunnelName !== undefined ? { tunnelName: inputs.tunnelName } : {}),
-        maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
-        signal,
-        requestSignal: startGrace.signal,
-        onQueued: () => recorder?.record(started),
-      },
-      started,
-    );
-  } catch (error) {
-    if (started.runs === 0)
-      throw started.unanswered !== undefined ? cutOffStart(inputs, started, signal, error) : error;
-    waited = endedBy(error, signal, { seen: [], complete: false, phase: 'start' });
-  } finally {
-    startGrace.dispose();
-  }
-  const buildName = started.builds[0] ?? requestedBuild;
+  // A shard with no case to run has nothing to wait for, and passes.
+  let waited: Waited | undefined =
+    toRun === 0
+      ? { seen: [], complete: true, phase: 'wait' }
+      : await startPlanned(inputs, deps, signal, {
+          plan,
+          suite,
+          buildName: requestedBuild,
+          started,
+          onQueued: () => recorder?.record(started),
+        });
+  const buildName = started.builds[0] ?? (toRun > 0 ? requestedBuild : '');
   waited ??= await waitForJobs(inputs, deps, signal, {
-    suite,
+    what: startedWhat(suite, plan, started),
     started,
     buildName,
     startedAtMs,
@@ -192,6 +183,7 @@ async function runUntil(
   );
   const report: SuiteReport = {
     suite,
+    ...(plan.shard ? { shard: { ...plan.shard, cases: toRun, of: plan.selected } } : {}),
     buildName,
     builds: started.builds,
     jobs,
@@ -213,6 +205,51 @@ async function runUntil(
   const failure = failureOf(inputs, waited, report, tally, stopped, signal) ?? written.failure;
   if (failure !== written.failure && written.failure) deps.logger.warning(written.failure.message);
   return failure ? { ...result, failure } : result;
+}
+
+/**
+ * Queues the planned runs. What fails before any run is queued is thrown; after, the start ended
+ * early and the runs queued are still followed or stopped.
+ */
+async function startPlanned(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
+  signal: AbortSignal,
+  context: {
+    plan: Plan;
+    suite: FoundSuite | undefined;
+    buildName: string;
+    started: Started;
+    onQueued: () => void;
+  },
+): Promise<Waited | undefined> {
+  const { plan, suite, started } = context;
+  const startGrace = graceAfter(signal, START_GRACE_MS);
+  try {
+    await startRuns(
+      deps.client.authoring,
+      {
+        ...(suite ? { suite } : {}),
+        ...(plan.suiteCases ? { suiteCases: plan.suiteCases } : {}),
+        ...(plan.testCases ? { testCases: plan.testCases } : {}),
+        ...(inputs.targets ? { targets: inputs.targets } : {}),
+        buildName: context.buildName,
+        ...(inputs.tunnelName !== undefined ? { tunnelName: inputs.tunnelName } : {}),
+        maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+        signal,
+        requestSignal: startGrace.signal,
+        onQueued: context.onQueued,
+      },
+      started,
+    );
+    return undefined;
+  } catch (error) {
+    if (started.runs === 0)
+      throw started.unanswered !== undefined ? cutOffStart(inputs, started, signal, error) : error;
+    return endedBy(error, signal, { seen: [], complete: false, phase: 'start' });
+  } finally {
+    startGrace.dispose();
+  }
 }
 
 /** A start request cut off with no answer and nothing known to be queued: say what may run. */
@@ -237,16 +274,17 @@ async function waitForJobs(
   deps: SuiteDeps,
   signal: AbortSignal,
   context: {
-    suite: FoundSuite | undefined;
+    /** What was started, for the log. */
+    what: string;
     started: Started;
     buildName: string;
     startedAtMs: number;
     onSeen: (ids: string[]) => void;
   },
 ): Promise<Waited> {
-  const { suite, started } = context;
+  const { started } = context;
   deps.logger.info(
-    `Started ${suite ? `suite "${suite.name}"` : `${started.runs} test case(s)`} in build "${context.buildName}"` +
+    `Started ${context.what} in build "${context.buildName}"` +
       (started.expectedCount !== undefined ? `: ${started.expectedCount} job(s) expected.` : '.'),
   );
   const progress = progressLogger(deps.logger, started.expectedCount);
@@ -276,6 +314,13 @@ async function waitForJobs(
   } catch (error) {
     return endedBy(error, signal, { seen: lastSeen, complete: false, phase: 'wait' });
   }
+}
+
+/** `suite "Smoke"`, `4 test case(s) of suite "Smoke" (shard 2/3)`, `2 test case(s)`. */
+function startedWhat(suite: FoundSuite | undefined, plan: Plan, started: Started): string {
+  const shard = plan.shard ? ` (shard ${shardText(plan.shard)})` : '';
+  if (suite && plan.testCases === undefined) return `suite "${suite.name}"${shard}`;
+  return `${started.runs} test case(s)${suite ? ` of suite "${suite.name}"` : ''}${shard}`;
 }
 
 /** Why the start or the wait ended early: the step's signal, else the error. */

@@ -8,6 +8,8 @@ import type { AuthoringRunTarget } from '@sauce-actions/api';
 
 export interface CaseSelection {
   id: string;
+  /** The case's name, when known (a suite's cases), for the log and the jobs never listed. */
+  name?: string;
   /** Targets of this case only; default the `targets` input, else the case's own. */
   targets?: AuthoringRunTarget[];
 }

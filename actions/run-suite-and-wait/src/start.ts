@@ -19,8 +19,20 @@ export interface StartClient {
 
 export type FoundSuite = Pick<TestSuite, 'id' | 'name'>;
 
+/** A case of a suite, as listed: what a suite run queues for it. */
+export interface SuiteCase {
+  id: string;
+  name: string;
+  /** Jobs a run of the case on its own targets has: one per target. */
+  jobCount: number;
+}
+
 export interface StartRequest {
+  /** The suite the cases come from. */
   suite?: FoundSuite;
+  /** With `suite` and no `testCases`: its cases as listed, to count the jobs of the suite run. */
+  suiteCases?: readonly SuiteCase[];
+  /** Cases run one by one; without them the suite runs in one suite run. */
   testCases?: readonly CaseSelection[];
   targets?: readonly AuthoringRunTarget[];
   buildName: string;
@@ -45,6 +57,8 @@ export interface Started {
   jobIds: string[];
   /** Names of those jobs, for jobs that never appear in the job list. */
   names: Map<string, string>;
+  /** The test case of each job a case run answered. */
+  caseOfJob: Map<string, string>;
   /** Case runs queued. */
   runs: number;
   /** The number of jobs to expect, when known. */
@@ -56,7 +70,7 @@ export interface Started {
 }
 
 export function nothingStarted(): Started {
-  return { builds: [], jobIds: [], names: new Map(), runs: 0 };
+  return { builds: [], jobIds: [], names: new Map(), caseOfJob: new Map(), runs: 0 };
 }
 
 /** The suite of that id, else the one suite of that exact name. */
@@ -91,23 +105,30 @@ export async function findSuite(
   );
 }
 
+/** The cases of a suite, in the service's order, with the jobs each has on its own targets. */
+export async function listSuiteCases(
+  client: StartClient,
+  suite: FoundSuite,
+  signal: AbortSignal,
+): Promise<SuiteCase[]> {
+  const cases: SuiteCase[] = [];
+  for await (const testCase of client.testCases.iterate({ testSuiteId: suite.id }, { signal })) {
+    const settings = testCase.runSettings ?? {};
+    const extra = Array.isArray(settings.additionalTargets) ? settings.additionalTargets.length : 0;
+    cases.push({ id: testCase.id, name: testCase.name, jobCount: (settings.primaryTarget ? 1 : 0) + extra });
+  }
+  return cases;
+}
+
 /** Queues the runs; `started` holds what was queued even when this throws. */
 export async function startRuns(client: StartClient, request: StartRequest, started: Started): Promise<void> {
   const { suite, signal } = request;
-  if (suite && !request.targets) {
+  if (suite && request.testCases === undefined) {
     await startSuite(client, request, suite, started);
     return;
   }
-  let selection: readonly CaseSelection[] = request.testCases ?? [];
-  if (suite) {
-    const cases: CaseSelection[] = [];
-    for await (const testCase of client.testCases.iterate({ testSuiteId: suite.id }, { signal })) {
-      cases.push({ id: testCase.id });
-    }
-    if (cases.length === 0) throw emptySuite(suite);
-    selection = cases;
-  }
-  started.expectedCount = 0;
+  const selection: readonly CaseSelection[] = request.testCases ?? [];
+  started.expectedCount ??= 0;
   const pacer = new RequestPacer(request.maxRequestsPerSecond);
   for (const chosen of selection) {
     await pacer.take(signal);
@@ -140,7 +161,8 @@ export async function startRuns(client: StartClient, request: StartRequest, star
       const id = job.sauceJobId ?? undefined;
       if (id) {
         started.jobIds.push(id);
-        started.names.set(id, job.name ?? chosen.id);
+        started.names.set(id, job.name ?? chosen.name ?? chosen.id);
+        started.caseOfJob.set(id, chosen.id);
       }
     }
     started.expectedCount += caseRun.jobs.length;
@@ -156,14 +178,9 @@ async function startSuite(
   started: Started,
 ): Promise<void> {
   const { signal } = request;
+  const cases = request.suiteCases ?? (await listSuiteCases(client, suite, signal));
   // How many jobs to expect: one per target of each case that has targets.
-  const perCase: number[] = [];
-  for await (const testCase of client.testCases.iterate({ testSuiteId: suite.id }, { signal })) {
-    const settings = testCase.runSettings ?? {};
-    const extra = Array.isArray(settings.additionalTargets) ? settings.additionalTargets.length : 0;
-    const count = (settings.primaryTarget ? 1 : 0) + extra;
-    if (count > 0) perCase.push(count);
-  }
+  const perCase = cases.filter((testCase) => testCase.jobCount > 0).map((testCase) => testCase.jobCount);
   signal.throwIfAborted();
   const body = { buildName: request.buildName, scTunnelName: request.tunnelName ?? null };
   started.unanswered = request.buildName;
@@ -189,7 +206,7 @@ function wasNotQueued(error: unknown): boolean {
   return (error instanceof ApiError || error instanceof TransportError) && !error.mayHaveBeenProcessed;
 }
 
-function emptySuite(suite: FoundSuite): InputError {
+export function emptySuite(suite: FoundSuite): InputError {
   return new InputError(
     'suite',
     `names "${suite.name}", which has no test cases to run`,

@@ -13,41 +13,19 @@ import {
   InputError,
   InputReader,
   inputSource,
-  type SauceConnection,
   type UploadedArtifact,
 } from '@sauce-actions/action-kit';
-import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
-import { SauceClient } from '@sauce-actions/api';
+import type { testStepDeps, TestStepDeps } from '@sauce-actions/action-kit/testing';
+import type { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readInputs, type SuiteInputs } from '../src/inputs.ts';
 import { run, type SuiteDeps } from '../src/run.ts';
+import { addFault, clientFor, clients, journal, suiteDeps, suiteInputs } from './helpers.ts';
 import { GREEN_CASES, GREEN_SUITE, seed } from './seed.ts';
-
-interface JournalEntry {
-  method: string;
-  path: string;
-  status: number;
-}
-
-async function journal(emulator: RunningEmulator): Promise<JournalEntry[]> {
-  const answer = await fetch(`${emulator.url}/_emulator/requests`);
-  return ((await answer.json()) as { requests: JournalEntry[] }).requests;
-}
-
-function connection(emulator: RunningEmulator): SauceConnection {
-  return {
-    service: 'sauce',
-    region: 'us-west-1',
-    apiUrl: emulator.url,
-    username: 'demo',
-    accessKey: 'demo-access-key',
-  };
-}
 
 let fast: RunningEmulator;
 let slow: RunningEmulator;
-const clients: SauceClient[] = [];
 let folder: string;
 
 beforeAll(async () => {
@@ -69,62 +47,22 @@ afterEach(async () => {
 });
 
 function inputs(emulator: RunningEmulator, overrides: Partial<SuiteInputs> = {}): SuiteInputs {
-  return {
-    connection: connection(emulator),
-    failOnFailure: true,
-    stopOnCancel: true,
-    downloadAssets: 'none',
-    pollIntervalMs: 100,
-    timeoutMs: 30_000,
-    ...overrides,
-  };
+  return suiteInputs(emulator, overrides);
 }
 
 function depsFor(
   emulator: RunningEmulator,
   overrides: Parameters<typeof testStepDeps>[0] = {},
 ): TestStepDeps & SuiteDeps {
-  const client = new SauceClient({
-    region: 'us-west-1',
-    apiUrl: emulator.url,
-    username: 'demo',
-    accessKey: 'demo-access-key',
-  });
-  clients.push(client);
-  const tempDir = path.join(folder, 'temp');
-  return {
-    ...testStepDeps({
-      tempDir,
-      workspace: path.join(folder, 'workspace'),
-      workflow: { runNumber: '7', runAttempt: '2', job: 'e2e' },
-      ...overrides,
-    }),
-    client,
-  };
+  return suiteDeps(emulator, folder, overrides);
 }
 
 /** Ids of the jobs of a build that are still queued or running on the emulator. */
 async function unfinishedJobs(emulator: RunningEmulator, build: string | undefined): Promise<string[]> {
-  const client = new SauceClient({
-    region: 'us-west-1',
-    apiUrl: emulator.url,
-    username: 'demo',
-    accessKey: 'demo-access-key',
-  });
-  clients.push(client);
-  const jobs = await client.automation.jobs.list({ full: true, limit: 1000 });
+  const jobs = await clientFor(emulator).automation.jobs.list({ full: true, limit: 1000 });
   return jobs
     .filter((job) => job.build === build && (job.status === 'queued' || job.status === 'in progress'))
     .map((job) => job.id);
-}
-
-async function addFault(emulator: RunningEmulator, rule: Record<string, unknown>): Promise<void> {
-  const answer = await fetch(`${emulator.url}/_emulator/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(rule),
-  });
-  expect(answer.ok).toBe(true);
 }
 
 interface Hooks {

@@ -87,6 +87,18 @@ export const ID_FORMS: Readonly<Record<IdForm, { noun: string; allowed: string }
   },
 };
 
+/** One part of a run split among parallel jobs: the `index`-th (from 1) of `total`. */
+export interface Shard {
+  index: number;
+  total: number;
+}
+
+/** A GitHub matrix has at most 256 jobs: more shards than that cannot all run. */
+export const MAX_SHARDS = 256;
+
+/** How a shard is written, for refusals. */
+export const SHARD_FORM = `\`<index>/<total>\`, whole numbers with 1 ≤ index ≤ total ≤ ${MAX_SHARDS}, such as \`2/4\` (\`\${{ matrix.shard }}/4\`)`;
+
 /** Deliberately loose: one `@`, a dot in the host, no spaces or list separators. */
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>".]+$/;
 
@@ -277,6 +289,32 @@ export class InputReader {
     return out;
   }
 
+  /**
+   * `<index>/<total>`: which part of the work this job runs when a matrix splits it (see
+   * `shareOf`); `undefined` when empty. Refused: an index of 0 or past the total, a total of 0.
+   */
+  shard(name: string, options: ReadOptions = {}): Shard | undefined {
+    const value = this.#read(name, options.required, SHARD_FORM);
+    if (value === undefined) return undefined;
+    const match = /^(\d+)\s*\/\s*(\d+)$/.exec(value);
+    if (!match)
+      throw new InputError(name, `has ${quoteValue(value)}, which is not <index>/<total>`, SHARD_FORM);
+    const index = Number(match[1]);
+    const total = Number(match[2]);
+    const problem =
+      total === 0
+        ? 'whose total is 0'
+        : total > MAX_SHARDS
+          ? `whose total is over ${MAX_SHARDS}`
+          : index === 0
+            ? 'whose index is 0 (shards count from 1)'
+            : index > total
+              ? 'whose index is past its total'
+              : undefined;
+    if (problem !== undefined) throw new InputError(name, `has ${quoteValue(value)}, ${problem}`, SHARD_FORM);
+    return { index, total };
+  }
+
   /** A path resolved against the workspace; by default it must name an existing file. */
   filePath(name: string, options: FileOptions = {}): string | undefined {
     const value = this.#read(name, options.required, 'a path to a file, relative to the workspace');
@@ -341,6 +379,28 @@ export function isEmail(text: string): boolean {
 
 function idAllowed(form: IdForm, hint: string | undefined): string {
   return hint !== undefined ? `${ID_FORMS[form].allowed} (${hint})` : ID_FORMS[form].allowed;
+}
+
+/**
+ * The items of one shard. The items are ranked by `key` (ties by their place in `items`) and
+ * every `total`-th from `index - 1` is taken: every item goes to exactly one shard whatever order
+ * they come in, and shard sizes differ by one at most. The items taken keep their order in
+ * `items`. Without a shard, or with `1/1`, all of them.
+ */
+export function shareOf<T>(items: readonly T[], shard: Shard | undefined, key: (item: T) => string): T[] {
+  if (shard === undefined || shard.total <= 1) return [...items];
+  const ranked = items
+    .map((item, position) => ({ position, key: key(item) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.position - b.position));
+  const taken = new Set(
+    ranked.filter((_, rank) => rank % shard.total === shard.index - 1).map((entry) => entry.position),
+  );
+  return items.filter((_, position) => taken.has(position));
+}
+
+/** `2/4`, as users write it. */
+export function shardText(shard: Shard): string {
+  return `${shard.index}/${shard.total}`;
 }
 
 /** Splits a list written with commas, newlines or both; blanks are dropped. */
