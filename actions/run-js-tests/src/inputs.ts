@@ -24,6 +24,8 @@ export const FRAMEWORKS = [
 ] as const satisfies readonly JsTestFramework[];
 
 export const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+/** Runs of a failed platform after its first, at most: each waits for the slowest platform of the one before. */
+export const MAX_RETRIES = 5;
 export const DEFAULT_POLL_INTERVAL_MS = 10_000;
 
 const TEST_PAGE_FORM =
@@ -44,6 +46,8 @@ export interface JsTestsInputs {
   maxDurationSeconds?: number;
   capabilities: Record<string, unknown>;
   failOnFailure: boolean;
+  /** Times a failed platform is run again (0 to 5). */
+  retries: number;
   /** Absolute path of the JUnit report, when one is wanted. */
   junitFile?: string;
   /** Longest wait for every platform; then the unfinished jobs are stopped. */
@@ -87,6 +91,7 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
     ),
     capabilities: parseCapabilities(read.string('capabilities')),
     failOnFailure: read.boolean('fail-on-failure', true),
+    retries: read.integer('retries', 0, { min: 0, max: MAX_RETRIES }),
     ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
     timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS, TIMEOUT_BOUNDS),
     pollIntervalMs: read.duration('poll-interval', DEFAULT_POLL_INTERVAL_MS, POLL_INTERVAL_BOUNDS),

@@ -10,7 +10,7 @@ import {
   writeResultsFile,
   type ReportedJob,
 } from '@sauce-actions/action-kit/job-report';
-import type { JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
+import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
 import type { JsTestFramework, JsTestPlatform, JsTestStatus } from '@sauce-actions/api';
 import { reportedTests, type TestCounts } from './results.ts';
 
@@ -29,6 +29,8 @@ export interface PlatformResult {
   /** As the service answered: the page's report, a text why the job ended without one, or null. */
   result: JsTestStatus['result'];
   detail?: string;
+  /** Earlier runs of this platform, oldest first, when it failed and was run again. */
+  attempts?: Omit<PlatformResult, 'attempts'>[];
 }
 
 /**
@@ -43,6 +45,8 @@ export interface JsTestsReport {
   url: string;
   /** This job's share of the platforms, and how many `platforms` lists in all. */
   shard?: Shard & { of: number };
+  /** `retries`, when a failed platform was run again. */
+  retries?: number;
   build?: string;
   name?: string;
   elapsedSeconds: number;
@@ -61,6 +65,16 @@ export function reportedJobs(report: JsTestsReport): ReportedJob[] {
     url: p.url ?? '',
     ...(p.durationSeconds !== undefined ? { durationSeconds: p.durationSeconds } : {}),
     ...(p.detail !== undefined ? { detail: p.detail } : {}),
+    ...(p.attempts?.length
+      ? {
+          attempts: p.attempts.map((run) => ({
+            id: run.jobId ?? run.id,
+            url: run.url ?? '',
+            status: run.status,
+            ...(run.detail !== undefined ? { detail: run.detail } : {}),
+          })),
+        }
+      : {}),
   }));
 }
 
@@ -81,21 +95,39 @@ export function junitSuites(report: JsTestsReport): JUnitTestSuite[] {
 function platformCases(report: JsTestsReport, p: PlatformResult): JUnitTestCase[] {
   const link = p.url !== undefined ? { url: p.url } : {};
   const tests = p.result !== null ? reportedTests(report.framework, p.result) : undefined;
+  const earlier = p.attempts ?? [];
   if (tests && tests.length > 0) {
-    return tests.map((test) => ({
-      name: test.name,
-      classname: p.name,
-      ...(test.durationSeconds !== undefined ? { timeSeconds: test.durationSeconds } : {}),
-      ...(test.passed ? {} : { failure: { message: test.message ?? 'failed' } }),
-      ...link,
-    }));
+    return tests.map((test) => {
+      const reruns = testReruns(report.framework, earlier, test.name);
+      return {
+        name: test.name,
+        classname: p.name,
+        ...(test.durationSeconds !== undefined ? { timeSeconds: test.durationSeconds } : {}),
+        ...(test.passed ? {} : { failure: { message: test.message ?? 'failed' } }),
+        ...link,
+        ...(reruns.length > 0 ? { reruns } : {}),
+      };
+    });
   }
   const name = report.name ?? `${report.framework} tests`;
+  const reruns = earlier.flatMap((run, index): JUnitRerun[] =>
+    run.status === 'failed' || run.status === 'error'
+      ? [
+          {
+            kind: run.status === 'error' ? 'error' : 'failure',
+            message: `attempt ${index + 1}: ${run.detail ?? run.status}`,
+            ...(run.result !== null ? { details: JSON.stringify(run.result, null, 2) } : {}),
+            ...(run.url !== undefined ? { url: run.url } : {}),
+          },
+        ]
+      : [],
+  );
   const base: JUnitTestCase = {
     name,
     classname: p.name,
     ...(p.durationSeconds !== undefined ? { timeSeconds: p.durationSeconds } : {}),
     ...link,
+    ...(reruns.length > 0 ? { reruns } : {}),
   };
   const message = p.detail ?? p.status;
   switch (p.status) {
@@ -108,6 +140,28 @@ function platformCases(report: JsTestsReport, p: PlatformResult): JUnitTestCase[
     default:
       return [{ ...base, error: { message: `did not finish: ${message}` } }];
   }
+}
+
+/** The earlier failures of one test of the page, by its name, in the runs before the last. */
+function testReruns(
+  framework: JsTestFramework,
+  earlier: readonly Omit<PlatformResult, 'attempts'>[],
+  testName: string,
+): JUnitRerun[] {
+  return earlier.flatMap((run, index): JUnitRerun[] => {
+    const test =
+      run.result !== null
+        ? reportedTests(framework, run.result)?.find((t) => t.name === testName)
+        : undefined;
+    if (test === undefined || test.passed) return [];
+    return [
+      {
+        kind: 'failure',
+        message: `attempt ${index + 1}: ${test.message ?? 'failed'}`,
+        ...(run.url !== undefined ? { url: run.url } : {}),
+      },
+    ];
+  });
 }
 
 /** Every platform's full result, as the service gave it, with the verdict and the counts. */
@@ -123,17 +177,28 @@ export async function writeResults(file: string, report: JsTestsReport): Promise
     platforms: report.platforms.map((p) => ({
       platform: p.platform,
       name: p.name,
-      jsTestId: p.id,
-      jobId: p.jobId ?? null,
-      jobUrl: p.url ?? null,
-      status: p.status,
-      counts: p.counts ?? null,
-      durationSeconds: p.durationSeconds ?? null,
-      detail: p.detail ?? null,
-      result: p.result,
+      ...runRecord(p),
+      flaky:
+        p.status === 'passed' &&
+        (p.attempts ?? []).some((run) => run.status === 'failed' || run.status === 'error'),
+      attempts: (p.attempts ?? []).map(runRecord),
     })),
     stoppedJobs: report.stoppedJobs,
   });
+}
+
+/** One run of a platform in the results file. */
+function runRecord(run: Omit<PlatformResult, 'attempts'>) {
+  return {
+    jsTestId: run.id,
+    jobId: run.jobId ?? null,
+    jobUrl: run.url ?? null,
+    status: run.status,
+    counts: run.counts ?? null,
+    durationSeconds: run.durationSeconds ?? null,
+    detail: run.detail ?? null,
+    result: run.result,
+  };
 }
 
 /**
@@ -147,6 +212,7 @@ export function jsTestsSummary(report: JsTestsReport): string {
   const totals = [`${tally.total} platforms`, `${tally.passed} passed`, `${tally.failed} failed`];
   if (tally.running + tally.queued > 0) totals.push(`${tally.running + tally.queued} unfinished`);
   if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
+  if (tally.flaky > 0) totals.push(`${tally.flaky} flaky`);
   const { shard } = report;
   const builder = new SummaryBuilder()
     .heading(
@@ -166,6 +232,8 @@ export function jsTestsSummary(report: JsTestsReport): string {
     ]);
   const note = outcomeNote(report);
   if (note !== undefined) builder.paragraph(note);
+  const retried = retryNote(report);
+  if (retried !== undefined) builder.paragraph(retried);
   if (jobs.length === 0) {
     return builder
       .paragraph(
@@ -189,6 +257,16 @@ export function jsTestsSummary(report: JsTestsReport): string {
       }),
     )
     .toString();
+}
+
+/** What the retries came to: platforms run again, passed then (flaky), failed every attempt. */
+function retryNote(report: JsTestsReport): string | undefined {
+  if (report.retries === undefined) return undefined;
+  const retried = report.platforms.filter((p) => (p.attempts ?? []).length > 0);
+  const flaky = retried.filter((p) => p.status === 'passed').length;
+  const failed = retried.filter((p) => p.status === 'failed' || p.status === 'error').length;
+  const other = retried.length - flaky - failed;
+  return `Failed platforms were run again (\`retries: ${report.retries}\`): of the ${retried.length} run again, ${flaky} passed on a retry (flaky), ${failed} failed every attempt${other > 0 ? `, ${other} did not finish` : ''}.`;
 }
 
 /** Why the run ended early, and exactly what was stopped and what was not. */

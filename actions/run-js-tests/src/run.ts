@@ -10,7 +10,7 @@ import {
   type StepDeps,
 } from '@sauce-actions/action-kit';
 import { graceAfter, withDeadline } from '@sauce-actions/action-kit/cancellation';
-import { failedJobAnnotations, tallyJobs } from '@sauce-actions/action-kit/job-report';
+import { failedJobAnnotations, flakyJobAnnotations, tallyJobs } from '@sauce-actions/action-kit/job-report';
 import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
 import { checkOutputFiles, type OutputFileOwner } from '@sauce-actions/action-kit/output-files';
 import {
@@ -62,6 +62,8 @@ export type JsTestsOutputs = {
   total: number;
   passed: number;
   failed: number;
+  /** Platforms that passed after failing on an earlier attempt (counted in `passed`). */
+  flaky: number;
   /** A JSON array, as action.yml documents it. */
   'job-ids': string;
   'results-file': string;
@@ -105,6 +107,15 @@ export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<Act
   }
 }
 
+/** One attempt at some platforms: every platform of `platforms` first, the failed ones on a retry. */
+interface Round {
+  platforms: PlatformResult[];
+  outcome: Outcome;
+  stoppedJobs: string[];
+  /** The status checks kept failing, or a retry could not start. */
+  error?: unknown;
+}
+
 async function runUntil(
   signal: AbortSignal,
   inputs: JsTestsInputs,
@@ -119,6 +130,102 @@ async function runUntil(
   );
   const ids = await start(inputs, deps, signal);
   if (!Array.isArray(ids) || ids.length !== count) return unmatchedStart(inputs, ids);
+  let last = await followRound(signal, inputs, deps, ids.map(String), started);
+  const rounds = [last];
+  while (rounds.length <= inputs.retries && last.outcome === 'completed') {
+    const failed = last.platforms.filter((p) => p.status === 'failed' || p.status === 'error');
+    if (failed.length === 0) break;
+    const again = { ...inputs, platforms: failed.map((p) => p.platform) };
+    deps.logger.info(
+      `Running ${failed.length} failed platform(s) again, attempt ${rounds.length + 1} of ${inputs.retries + 1} at most: ${failed.map((p) => p.name).join('; ')}`,
+    );
+    last = await retryRound(signal, again, deps, started);
+    rounds.push(last);
+  }
+  const platforms = mergeAttempts(inputs.platforms, rounds);
+
+  const report: JsTestsReport = {
+    outcome: last.outcome,
+    framework: inputs.framework,
+    url: inputs.url,
+    ...(inputs.shard !== undefined ? { shard: inputs.shard } : {}),
+    ...(inputs.build !== undefined ? { build: inputs.build } : {}),
+    ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+    ...(rounds.length > 1 ? { retries: inputs.retries } : {}),
+    elapsedSeconds: Math.round((deps.clock.now() - started) / 1000),
+    platforms,
+    stoppedJobs: last.stoppedJobs,
+  };
+  // Writing the reports may fail: the outputs and the summary of the work done are returned all the same.
+  const written = await writeReports(report, inputs, deps, resultsFile);
+  const jobs = reportedJobs(report);
+  const tally = tallyJobs(jobs);
+  const outputs: JsTestsOutputs = {
+    total: platforms.length,
+    passed: tally.passed,
+    failed: tally.failed,
+    flaky: tally.flaky,
+    'job-ids': JSON.stringify(
+      platforms.flatMap((p) => [...(p.attempts ?? []), p].flatMap((run) => (run.jobId ? [run.jobId] : []))),
+    ),
+    'results-file': written.resultsFile,
+  };
+  deps.logger.info(
+    `${outputs.passed} of ${outputs.total} platforms passed, ${outputs.failed} failed${outputs.flaky > 0 ? `, ${outputs.flaky} flaky` : ''} (${report.elapsedSeconds}s)`,
+  );
+  const failure =
+    last.error !== undefined
+      ? describeFailure(last.error, signal)
+      : (failureOf(report, outputs, inputs.failOnFailure) ?? written.failure);
+  if (failure !== written.failure && written.failure) deps.logger.warning(written.failure.message);
+  return {
+    outputs,
+    summary: jsTestsSummary(report),
+    annotations: [
+      ...failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
+      ...flakyJobAnnotations(jobs),
+    ],
+    ...(failure !== undefined ? { failure } : {}),
+  };
+}
+
+/** A retry: its start failing ends the retries, keeping what the rounds before found. */
+async function retryRound(
+  signal: AbortSignal,
+  inputs: JsTestsInputs,
+  deps: JsTestsDeps,
+  started: number,
+): Promise<Round> {
+  const unstarted = (error: unknown): Round => ({
+    platforms: [],
+    outcome: abortReasonOf(signal) ?? 'completed',
+    stoppedJobs: [],
+    error,
+  });
+  try {
+    const ids = await start(inputs, deps, signal);
+    if (!Array.isArray(ids) || ids.length !== inputs.platforms.length) {
+      return unstarted(
+        new ActionError(
+          'service',
+          `Sauce Labs answered the start of ${inputs.platforms.length} platform(s) again with ${Array.isArray(ids) ? ids.length : 'no'} test ids, so the retry could not be followed. Run the job again; report it if it repeats.`,
+        ),
+      );
+    }
+    return await followRound(signal, inputs, deps, ids.map(String), started);
+  } catch (error) {
+    return unstarted(error);
+  }
+}
+
+/** Follows started tests to their end (or stops them when the wait ends first), and judges each platform. */
+async function followRound(
+  signal: AbortSignal,
+  inputs: JsTestsInputs,
+  deps: JsTestsDeps,
+  ids: readonly string[],
+  started: number,
+): Promise<Round> {
   const recorder = new JsTestsStateRecorder(deps.state, inputs.connection);
   recorder.record(ids);
   deps.logger.info(`Started the JS tests: ${ids.join(', ')}`);
@@ -158,43 +265,30 @@ async function runUntil(
     leftRunning.map((p) => p.id),
     leftRunning.flatMap((p) => (p.jobId !== undefined ? [p.jobId] : [])),
   );
-
-  const report: JsTestsReport = {
-    outcome,
-    framework: inputs.framework,
-    url: inputs.url,
-    ...(inputs.shard !== undefined ? { shard: inputs.shard } : {}),
-    ...(inputs.build !== undefined ? { build: inputs.build } : {}),
-    ...(inputs.name !== undefined ? { name: inputs.name } : {}),
-    elapsedSeconds: Math.round((deps.clock.now() - started) / 1000),
-    platforms,
-    stoppedJobs: stopping?.stopped ?? [],
-  };
-  // Writing the reports may fail: the outputs and the summary of the work done are returned all the same.
-  const written = await writeReports(report, inputs, deps, resultsFile);
-  const jobs = reportedJobs(report);
-  const tally = tallyJobs(jobs);
-  const outputs: JsTestsOutputs = {
-    total: platforms.length,
-    passed: tally.passed,
-    failed: tally.failed,
-    'job-ids': JSON.stringify(platforms.flatMap((p) => (p.jobId ? [p.jobId] : []))),
-    'results-file': written.resultsFile,
-  };
-  deps.logger.info(
-    `${outputs.passed} of ${outputs.total} platforms passed, ${outputs.failed} failed (${report.elapsedSeconds}s)`,
-  );
-  const failure =
-    statusError !== undefined
-      ? describeFailure(statusError, signal)
-      : (failureOf(report, outputs, inputs.failOnFailure) ?? written.failure);
-  if (failure !== written.failure && written.failure) deps.logger.warning(written.failure.message);
   return {
-    outputs,
-    summary: jsTestsSummary(report),
-    annotations: failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
-    ...(failure !== undefined ? { failure } : {}),
+    platforms,
+    outcome,
+    stoppedJobs: stopping?.stopped ?? [],
+    ...(statusError !== undefined ? { error: statusError } : {}),
   };
+}
+
+/**
+ * Every platform by its last run, in the order of `platforms`, each with the runs before it as its
+ * attempts: a platform that passed on a retry is flaky.
+ */
+function mergeAttempts(all: readonly JsTestPlatform[], rounds: readonly Round[]): PlatformResult[] {
+  return all.flatMap((platform) => {
+    const runs = rounds.flatMap((round) => round.platforms.filter((p) => samePlatform(p.platform, platform)));
+    const final = runs.at(-1);
+    if (final === undefined) return [];
+    const attempts = runs.slice(0, -1).map(({ attempts: _earlier, ...run }) => run);
+    return [attempts.length > 0 ? { ...final, attempts } : final];
+  });
+}
+
+function samePlatform(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
 /** A shard whose share of the platforms is empty: nothing starts, the step passes and says so. */
@@ -217,7 +311,14 @@ async function nothingToRun(
   deps.logger.info('This shard has no platform to run.');
   const written = await writeReports(report, inputs, deps, resultsFile);
   return {
-    outputs: { total: 0, passed: 0, failed: 0, 'job-ids': '[]', 'results-file': written.resultsFile },
+    outputs: {
+      total: 0,
+      passed: 0,
+      failed: 0,
+      flaky: 0,
+      'job-ids': '[]',
+      'results-file': written.resultsFile,
+    },
     summary: jsTestsSummary(report),
     annotations: [],
     ...(written.failure !== undefined ? { failure: written.failure } : {}),
@@ -276,7 +377,7 @@ function unmatchedStart(inputs: JsTestsInputs, ids: unknown): ActionResult<JsTes
   const testIds = Array.isArray(ids) ? ids.map(String) : [];
   const count = inputs.platforms.length;
   return {
-    outputs: { total: count, passed: 0, failed: 0, 'job-ids': '[]', 'results-file': '' },
+    outputs: { total: count, passed: 0, failed: 0, flaky: 0, 'job-ids': '[]', 'results-file': '' },
     summary: unmatchedStartSummary(inputs.framework, inputs.url, inputs.platforms, testIds),
     annotations: [],
     failure: {

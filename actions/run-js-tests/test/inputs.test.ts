@@ -58,6 +58,7 @@ describe('run-js-tests inputs', () => {
       maxDurationSeconds: 300,
       capabilities: { screenResolution: '1280x1024' },
       failOnFailure: false,
+      retries: 0,
       junitFile: path.join(WORKSPACE, 'reports/js.xml'),
       timeoutMs: 20 * 60_000,
       pollIntervalMs: 10_000,
@@ -74,6 +75,7 @@ describe('run-js-tests inputs', () => {
       tags: [],
       capabilities: {},
       failOnFailure: true,
+      retries: 0,
       timeoutMs: 30 * 60_000,
       pollIntervalMs: 10_000,
     });

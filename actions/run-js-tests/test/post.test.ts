@@ -115,6 +115,7 @@ describe('run-js-tests post step', () => {
         tags: [],
         capabilities: {},
         failOnFailure: true,
+        retries: 0,
         timeoutMs: 30_000,
         pollIntervalMs: 100,
       },

@@ -15,6 +15,9 @@ import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts
 
 export type DownloadAssets = 'none' | 'failed' | 'all';
 
+/** Runs of a failed case after its first, at most: each waits for the slowest job of the one before. */
+export const MAX_RETRIES = 5;
+
 export interface SuiteInputs {
   connection: SauceConnection;
   /** A suite's id or exact name; exactly one of `suite` and `testCases` is set. */
@@ -25,6 +28,8 @@ export interface SuiteInputs {
   tunnelName?: string;
   /** This job's share of the cases, when a matrix splits them. */
   shard?: Shard;
+  /** Times a failed case is run again (0 to 5). */
+  retries: number;
   failOnFailure: boolean;
   stopOnCancel: boolean;
   downloadAssets: DownloadAssets;
@@ -55,6 +60,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     ...present('buildName', read.string('build-name')),
     ...present('tunnelName', read.string('tunnel-name')),
     ...present('shard', read.shard('shard')),
+    retries: read.integer('retries', 0, { min: 0, max: MAX_RETRIES }),
     failOnFailure: read.boolean('fail-on-failure', true),
     stopOnCancel: read.boolean('stop-on-cancel', true),
     downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),

@@ -5,12 +5,13 @@
 import { shardText, SummaryBuilder, type Shard } from '@sauce-actions/action-kit';
 import { reportedStatus } from '@sauce-actions/action-kit/job-follower';
 import {
+  isFailedJob,
   renderJobsSummary,
   sortJobsForReport,
   type JobTally,
   type ReportedJob,
 } from '@sauce-actions/action-kit/job-report';
-import type { JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
+import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
 import type { Job } from '@sauce-actions/api';
 import type { FoundSuite, Started } from './start.ts';
 
@@ -19,7 +20,9 @@ export type SuiteOutputs = {
   total: number;
   passed: number;
   failed: number;
-  /** A JSON array. */
+  /** Jobs that passed after failing on an earlier attempt (counted in `passed`). */
+  flaky: number;
+  /** A JSON array: every job run, earlier attempts included. */
   'job-ids': string;
   'results-file': string;
 };
@@ -68,11 +71,13 @@ export function junitSuites(
   startedAt: Date,
 ): JUnitTestSuite[] {
   const cases = jobs.map((job): JUnitTestCase => {
+    const reruns = rerunsOf(job);
     const base: JUnitTestCase = {
       name: job.name,
       classname: `${name}.${job.platform}`,
       ...(job.durationSeconds !== undefined ? { timeSeconds: job.durationSeconds } : {}),
       url: job.url,
+      ...(reruns.length > 0 ? { reruns } : {}),
     };
     const details = job.detail ? `${job.detail}\n${job.url}` : job.url;
     if (job.status === 'failed')
@@ -84,6 +89,22 @@ export function junitSuites(
     return base;
   });
   return [{ name, cases, timestamp: startedAt, properties: { build: buildName } }];
+}
+
+/** A job's earlier failed runs, as Surefire reports reruns (flaky ones when the job passed at last). */
+function rerunsOf(job: ReportedJob): JUnitRerun[] {
+  return (job.attempts ?? []).flatMap((attempt, index): JUnitRerun[] => {
+    if (!isFailedJob(attempt)) return [];
+    const what = attempt.detail ?? (attempt.status === 'error' ? 'the job ended in error' : 'the job failed');
+    return [
+      {
+        kind: attempt.status === 'error' ? 'error' : 'failure',
+        message: `attempt ${index + 1}: ${what}`,
+        details: attempt.detail ? `${attempt.detail}\n${attempt.url}` : attempt.url,
+        url: attempt.url,
+      },
+    ];
+  });
 }
 
 /** The run's jobs, oldest first, with the known jobs the list never showed (so that totals count them). */
@@ -139,7 +160,10 @@ export function suiteOutputs(report: SuiteReport, tally: JobTally, resultsFile: 
     total: tally.total,
     passed: tally.passed,
     failed: tally.failed,
-    'job-ids': JSON.stringify(report.jobs.map((job) => job.id)),
+    flaky: tally.flaky,
+    'job-ids': JSON.stringify(
+      report.jobs.flatMap((job) => [...(job.attempts ?? []).map((attempt) => attempt.id), job.id]),
+    ),
     'results-file': resultsFile,
   };
 }

@@ -22,7 +22,9 @@ import {
 } from '@sauce-actions/action-kit/job-follower';
 import {
   failedJobAnnotations,
+  flakyJobAnnotations,
   isFailedJob,
+  isFlakyJob,
   tallyJobs,
   writeResultsFile,
   type JobTally,
@@ -42,8 +44,9 @@ import {
   type SuiteOutputs,
   type SuiteReport,
 } from './report.ts';
+import { CaseFinder, failedCases, mergeAttempts, type CaseJob, type KnownCase } from './attempts.ts';
 import { planRuns, plannedCases, type Plan } from './plan.ts';
-import { defaultBuildName } from './selection.ts';
+import { defaultBuildName, type CaseSelection } from './selection.ts';
 import {
   findSuite,
   nothingStarted,
@@ -128,6 +131,16 @@ export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionR
   }
 }
 
+/** One attempt at the planned cases (the first), or at the cases that failed (a retry). */
+interface Round {
+  attempt: number;
+  started: Started;
+  waited: Waited;
+  stopped: Stopped;
+  /** Its jobs, each with the case it ran when that is known. */
+  jobs: CaseJob[];
+}
+
 async function runUntil(
   inputs: SuiteInputs,
   deps: SuiteDeps,
@@ -142,69 +155,185 @@ async function runUntil(
 
   const plan = await planRuns(deps.client.authoring, inputs, suite, signal);
   const toRun = plannedCases(plan);
+  const context = { suite, plan, buildName: requestedBuild, startedAtMs };
 
+  // A shard with no case to run has no round: nothing to wait for, and it passes.
+  const rounds: Round[] = [];
+  for (let next = toRun > 0 ? plan : undefined; next !== undefined;) {
+    const round = await runRound(inputs, deps, signal, {
+      ...context,
+      attempt: rounds.length + 1,
+      selection: next,
+    });
+    rounds.push(round);
+    next = retryOf(inputs, deps, context, round);
+  }
+
+  const last = rounds.at(-1);
+  const waited: Waited = last?.waited ?? { seen: [], complete: true, phase: 'wait' };
+  const stopped: Stopped = last?.stopped ?? {
+    seen: [],
+    ids: new Set(),
+    failed: [],
+    missing: 0,
+    asked: false,
+  };
+  const jobs = mergeAttempts(rounds.map((round) => round.jobs));
+  const tally = tallyJobs(jobs);
+  const notes = [
+    ...(rounds.length > 1 ? [retryNote(inputs, rounds, jobs)] : []),
+    ...(last ? [noteOf(last.waited, last.started, last.stopped)] : []),
+  ].filter((note) => note !== undefined);
+  const report: SuiteReport = {
+    suite,
+    ...(plan.shard ? { shard: { ...plan.shard, cases: toRun, of: plan.selected } } : {}),
+    buildName: rounds[0]?.started.builds[0] ?? (toRun > 0 ? requestedBuild : ''),
+    builds: rounds.flatMap((round) => round.started.builds),
+    jobs,
+    seen: rounds.flatMap((round) => round.stopped.seen),
+    complete: waited.complete,
+    ...endedOf(waited),
+    ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
+  };
+  deps.logger.info(
+    `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}.`,
+  );
+  // Writing the reports may fail: the outputs and the summary of the work done are returned all the same.
+  const written = await writeFiles(inputs, deps, report, tally, resultsFile, new Date(startedAtMs));
+  const result: ActionResult<SuiteOutputs> = {
+    outputs: suiteOutputs(report, tally, written.resultsFile),
+    summary: suiteSummary(report, tally),
+    annotations: [
+      ...failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
+      ...flakyJobAnnotations(jobs),
+    ],
+  };
+  await uploadAssets(inputs, deps, jobs);
+  const failure = failureOf(inputs, waited, report, tally, stopped, signal) ?? written.failure;
+  if (failure !== written.failure && written.failure) deps.logger.warning(written.failure.message);
+  return failure ? { ...result, failure } : result;
+}
+
+/**
+ * Starts the selection, follows its jobs to their end, and stops them if the run ends first. The
+ * first round throws what fails before anything was queued; a retry reports it with the rounds
+ * before it.
+ */
+async function runRound(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
+  signal: AbortSignal,
+  context: {
+    suite: FoundSuite | undefined;
+    plan: Plan;
+    selection: Plan;
+    attempt: number;
+    buildName: string;
+    startedAtMs: number;
+  },
+): Promise<Round> {
+  const { startedAtMs } = context;
   const started = nothingStarted();
   // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
   const recorder = inputs.stopOnCancel
     ? new RunStateRecorder(deps.state, inputs.connection, startedAtMs)
     : undefined;
-  // A shard with no case to run has nothing to wait for, and passes.
-  let waited: Waited | undefined =
-    toRun === 0
-      ? { seen: [], complete: true, phase: 'wait' }
-      : await startPlanned(inputs, deps, signal, {
-          plan,
-          suite,
-          buildName: requestedBuild,
-          started,
-          onQueued: () => recorder?.record(started),
-        });
-  const buildName = started.builds[0] ?? (toRun > 0 ? requestedBuild : '');
-  waited ??= await waitForJobs(inputs, deps, signal, {
-    what: startedWhat(suite, plan, started),
+  const startEnded = await startPlanned(inputs, deps, signal, {
+    ...context,
+    plan: context.selection,
     started,
-    buildName,
-    startedAtMs,
-    onSeen: (ids) => recorder?.record(started, ids),
+    rethrow: context.attempt === 1,
+    onQueued: () => recorder?.record(started),
   });
-
+  const waited =
+    startEnded ??
+    (await waitForJobs(inputs, deps, signal, {
+      what: startedWhat(context.suite, context.selection, started, context.attempt),
+      started,
+      buildName: started.builds[0] ?? context.buildName,
+      startedAtMs,
+      onSeen: (ids) => recorder?.record(started, ids),
+    }));
   const stopped = await stopUnfinished(inputs, deps, waited, started, startedAtMs);
   recorder?.finish(
     started,
     stopped.failed.map((failed) => failed.id),
     stopped.missing,
   );
-  const jobs = reportedJobs(
+  const reported = reportedJobs(
     stopped.seen,
     started,
     (id) => deps.client.jobUrl(id),
     stopped.ids,
     !waited.complete,
   );
-  const report: SuiteReport = {
-    suite,
-    ...(plan.shard ? { shard: { ...plan.shard, cases: toRun, of: plan.selected } } : {}),
-    buildName,
-    builds: started.builds,
-    jobs,
-    seen: stopped.seen,
-    complete: waited.complete,
-    ...endedOf(waited),
-    ...noteOf(waited, started, stopped),
-  };
-  const tally = tallyJobs(jobs);
-  deps.logger.info(`Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}.`);
-  // Writing the reports may fail: the outputs and the summary of the work done are returned all the same.
-  const written = await writeFiles(inputs, deps, report, tally, resultsFile, new Date(startedAtMs));
-  const result: ActionResult<SuiteOutputs> = {
-    outputs: suiteOutputs(report, tally, written.resultsFile),
-    summary: suiteSummary(report, tally),
-    annotations: failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
-  };
-  await uploadAssets(inputs, deps, jobs);
-  const failure = failureOf(inputs, waited, report, tally, stopped, signal) ?? written.failure;
-  if (failure !== written.failure && written.failure) deps.logger.warning(written.failure.message);
-  return failure ? { ...result, failure } : result;
+  const records = new Map(stopped.seen.map((job) => [job.id, job]));
+  const finder = new CaseFinder(knownCases(context.plan), started.caseOfJob);
+  const jobs = reported.map((job): CaseJob => {
+    const record = records.get(job.id);
+    const caseId = finder.caseOf(record ?? { id: job.id });
+    return {
+      job,
+      ...(caseId !== undefined ? { caseId } : {}),
+      ...(record?.build ? { build: record.build } : {}),
+    };
+  });
+  return { attempt: context.attempt, started, waited, stopped, jobs };
+}
+
+/** The cases of the plan by id and name, to tell which case each job ran. */
+function knownCases(plan: Plan): KnownCase[] {
+  return plan.suiteCases ?? plan.testCases ?? [];
+}
+
+/**
+ * The next round: the cases whose jobs failed, while `retries` lasts, each in the build of the run
+ * it repeats. None when the round ended early or nothing failed.
+ */
+function retryOf(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
+  context: { plan: Plan },
+  round: Round,
+): Plan | undefined {
+  if (!round.waited.complete || round.attempt > inputs.retries) return undefined;
+  const untraced = round.jobs.filter(({ job, caseId }) => caseId === undefined && isFailedJob(job));
+  if (untraced.length > 0) {
+    deps.logger.warning(
+      `${untraced.length} failed job(s) could not be traced to their test case, so they are not run again: ${untraced.map(({ job }) => `"${job.name}" (${job.id})`).join(', ')}.`,
+    );
+  }
+  const failed = failedCases(round.jobs);
+  if (failed.length === 0) return undefined;
+  const { plan } = context;
+  const chosen = new Map<string, CaseSelection>(
+    (plan.testCases ?? plan.suiteCases?.map(({ id, name }) => ({ id, name })) ?? []).map((testCase) => [
+      testCase.id,
+      testCase,
+    ]),
+  );
+  const testCases = failed.map(({ caseId, build }): CaseSelection => ({
+    ...(chosen.get(caseId) ?? { id: caseId }),
+    ...(build !== undefined ? { buildName: build } : {}),
+  }));
+  deps.logger.info(
+    `Running ${testCases.length} failed test case(s) again, attempt ${round.attempt + 1} of ${inputs.retries + 1} at most: ${testCases.map((testCase) => testCase.name ?? testCase.id).join(', ')}.`,
+  );
+  return { testCases, selected: plan.selected };
+}
+
+/** What the retries came to: how many cases were run again, how many passed then (flaky), how many never. */
+function retryNote(inputs: SuiteInputs, rounds: readonly Round[], jobs: readonly ReportedJob[]): string {
+  const retried = jobs.filter((job) => (job.attempts ?? []).length > 0);
+  const flaky = retried.filter(isFlakyJob).length;
+  const failed = retried.filter(isFailedJob).length;
+  const other = retried.length - flaky - failed;
+  const parts = [
+    `${flaky} passed on a retry (flaky)`,
+    `${failed} failed every attempt`,
+    ...(other > 0 ? [`${other} did not finish`] : []),
+  ];
+  return `Failed jobs were run again (\`retries: ${inputs.retries}\`, ${rounds.length} attempts in all): of the ${retried.length} job(s) run again, ${parts.join(', ')}.`;
 }
 
 /**
@@ -220,6 +349,8 @@ async function startPlanned(
     suite: FoundSuite | undefined;
     buildName: string;
     started: Started;
+    /** Whether a start that queued nothing throws (the first round) or ends the round (a retry). */
+    rethrow: boolean;
     onQueued: () => void;
   },
 ): Promise<Waited | undefined> {
@@ -244,7 +375,7 @@ async function startPlanned(
     );
     return undefined;
   } catch (error) {
-    if (started.runs === 0)
+    if (started.runs === 0 && context.rethrow)
       throw started.unanswered !== undefined ? cutOffStart(inputs, started, signal, error) : error;
     return endedBy(error, signal, { seen: [], complete: false, phase: 'start' });
   } finally {
@@ -316,8 +447,9 @@ async function waitForJobs(
   }
 }
 
-/** `suite "Smoke"`, `4 test case(s) of suite "Smoke" (shard 2/3)`, `2 test case(s)`. */
-function startedWhat(suite: FoundSuite | undefined, plan: Plan, started: Started): string {
+/** `suite "Smoke"`, `4 test case(s) of suite "Smoke" (shard 2/3)`, `2 test case(s)`, `1 test case(s) again (attempt 2)`. */
+function startedWhat(suite: FoundSuite | undefined, plan: Plan, started: Started, attempt: number): string {
+  if (attempt > 1) return `${started.runs} test case(s) again (attempt ${attempt})`;
   const shard = plan.shard ? ` (shard ${shardText(plan.shard)})` : '';
   if (suite && plan.testCases === undefined) return `suite "${suite.name}"${shard}`;
   return `${started.runs} test case(s)${suite ? ` of suite "${suite.name}"` : ''}${shard}`;
@@ -394,7 +526,7 @@ function endedOf(waited: Waited): Pick<SuiteReport, 'ended'> {
   return waited.error !== undefined ? { ended: 'failed' } : {};
 }
 
-function noteOf(waited: Waited, started: Started, stopped: Stopped): Pick<SuiteReport, 'note'> {
+function noteOf(waited: Waited, started: Started, stopped: Stopped): string | undefined {
   const stoppedText = stopped.ids.size > 0 ? ` ${stopped.ids.size} unfinished job(s) were stopped.` : '';
   const missingText =
     stopped.missing > 0
@@ -406,20 +538,14 @@ function noteOf(waited: Waited, started: Started, stopped: Stopped): Pick<SuiteR
       : '';
   const after = `${stoppedText}${missingText}${unanswered}`;
   if (waited.phase === 'start' && (waited.aborted !== undefined || waited.error !== undefined)) {
-    return {
-      note: `Starting the runs ended after ${started.runs} case run(s) were queued; their jobs were not followed.${after}`,
-    };
+    return `Starting the runs ended after ${started.runs} case run(s) were queued; their jobs were not followed.${after}`;
   }
-  if (waited.aborted === 'timeout') return { note: `The wait timed out before every job finished.${after}` };
-  if (waited.aborted === 'cancelled') {
-    return { note: `The run was cancelled before every job finished.${after}` };
-  }
+  if (waited.aborted === 'timeout') return `The wait timed out before every job finished.${after}`;
+  if (waited.aborted === 'cancelled') return `The run was cancelled before every job finished.${after}`;
   if (waited.error !== undefined) {
-    return {
-      note: `Following the jobs failed before every job finished: the jobs are shown as last seen.${after}`,
-    };
+    return `Following the jobs failed before every job finished: the jobs are shown as last seen.${after}`;
   }
-  return {};
+  return undefined;
 }
 
 /**
@@ -494,7 +620,12 @@ function failureOf(
     return { ...failure, message: `${failure.message}${stoppedText}${missing}` };
   }
   if (tally.failed > 0 && inputs.failOnFailure) {
-    const names = report.jobs.filter(isFailedJob).map((job) => `"${job.name}" (${job.platform})`);
+    const names = report.jobs
+      .filter(isFailedJob)
+      .map(
+        (job) =>
+          `"${job.name}" (${job.platform}${job.attempts?.length ? `, all ${job.attempts.length + 1} attempts` : ''})`,
+      );
     return {
       kind: 'tests-failed',
       message: `${tally.failed} of ${tally.total} job(s) failed in build "${buildName}": ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}. See the step summary for links.`,

@@ -10,6 +10,8 @@ export interface CaseSelection {
   id: string;
   /** The case's name, when known (a suite's cases), for the log and the jobs never listed. */
   name?: string;
+  /** The build to run it in, default the run's (a retry runs in the build of the run it repeats). */
+  buildName?: string;
   /** Targets of this case only; default the `targets` input, else the case's own. */
   targets?: AuthoringRunTarget[];
 }

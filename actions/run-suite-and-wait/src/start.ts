@@ -134,12 +134,13 @@ export async function startRuns(client: StartClient, request: StartRequest, star
     await pacer.take(signal);
     signal.throwIfAborted();
     const targets = chosen.targets ?? request.targets;
+    const buildName = chosen.buildName ?? request.buildName;
     const body = {
-      buildName: request.buildName,
+      buildName,
       scTunnelName: request.tunnelName ?? null,
       ...(targets ? { targets: [...targets] } : {}),
     };
-    started.unanswered = request.buildName;
+    started.unanswered = buildName;
     const caseRun = await client.testCases
       .run(chosen.id, body, { signal: request.requestSignal ?? signal })
       .catch((error: unknown) => {

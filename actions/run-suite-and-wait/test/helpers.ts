@@ -45,6 +45,7 @@ export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteI
     failOnFailure: true,
     stopOnCancel: true,
     downloadAssets: 'none',
+    retries: 0,
     pollIntervalMs: 100,
     timeoutMs: 30_000,
     ...overrides,
@@ -87,4 +88,32 @@ export function casesRun(entries: readonly JournalEntry[]): string[] {
   return entries
     .filter((entry) => entry.method === 'POST' && /\/testcases\/[0-9a-f]{24}\/run$/.test(entry.path))
     .map((entry) => entry.path.split('/').at(-2) as string);
+}
+
+/** The deps with a client that calls `after` once each suite or case run has answered. */
+export function afterEachRun(deps: TestStepDeps & SuiteDeps, after: () => void): TestStepDeps & SuiteDeps {
+  const { testSuites, testCases } = deps.client.authoring;
+  const ran = async <T>(answer: Promise<T>): Promise<T> => {
+    const value = await answer;
+    after();
+    return value;
+  };
+  return {
+    ...deps,
+    client: {
+      ...deps.client,
+      jobUrl: (id) => deps.client.jobUrl(id),
+      authoring: {
+        testSuites: {
+          get: testSuites.get.bind(testSuites),
+          iterate: testSuites.iterate.bind(testSuites),
+          run: (...args) => ran(testSuites.run(...args)),
+        },
+        testCases: {
+          iterate: testCases.iterate.bind(testCases),
+          run: (...args) => ran(testCases.run(...args)),
+        },
+      },
+    },
+  };
 }

@@ -1,17 +1,17 @@
 /**
- * run-suite-and-wait split among the jobs of a matrix (`shard`), against an in-process emulator
- * with short jobs and a real client.
+ * run-suite-and-wait split among the jobs of a matrix (`shard`), and failed cases run again
+ * (`retries`), against an in-process emulator with short jobs and a real client.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
+import { InputError, InputReader, inputSource, shareOf } from '@sauce-actions/action-kit';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
-import { casesRun, clientFor, clients, journal, suiteDeps, suiteInputs } from './helpers.ts';
-import { GREEN_CASES, GREEN_SUITE, seed, TWELVE_CASES, TWELVE_SUITE } from './seed.ts';
+import { afterEachRun, casesRun, clientFor, clients, journal, suiteDeps, suiteInputs } from './helpers.ts';
+import { FAILING_CASE, GREEN_CASES, GREEN_SUITE, seed, TWELVE_CASES, TWELVE_SUITE } from './seed.ts';
 
 let emulator: RunningEmulator;
 let folder: string;
@@ -150,5 +150,135 @@ describe('run-suite-and-wait shards', () => {
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).input).toBe('shard');
     expect(await journal(emulator)).toHaveLength(before);
+  });
+});
+
+/**
+ * The deps with `Case 07` of the twelve flaky: it fails on its first run, as the seed has it, and
+ * passes on later ones (the seed's outcome is put back after the test).
+ */
+function flakyCase(deps: ReturnType<typeof suiteDeps>): ReturnType<typeof suiteDeps> {
+  const authoring = emulator.context.authoring;
+  const before = authoring.data.caseRuns.length;
+  return afterEachRun(deps, () => {
+    const runs = authoring.data.caseRuns.slice(before);
+    if (runs.some((caseRun) => caseRun.testCaseId === FAILING_CASE))
+      authoring.getTestCase(FAILING_CASE).expectedOutcome = 'pass';
+  });
+}
+
+describe('run-suite-and-wait retries', () => {
+  afterEach(() => {
+    emulator.context.authoring.getTestCase(FAILING_CASE).expectedOutcome = 'fail';
+  });
+
+  it('retries: 1 on the 12-case suite passes with one flaky case, run again in the build of its first run', async () => {
+    const before = (await journal(emulator)).length;
+    const junitFile = path.join(folder, 'workspace', 'junit.xml');
+    const deps = flakyCase(suiteDeps(emulator, folder, { workflow: { runNumber: '32', runAttempt: '1' } }));
+    const result = await run(suiteInputs(emulator, { suite: 'Twelve', retries: 1, junitFile }), deps);
+
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs).toMatchObject({
+      'build-name': 'Twelve #32.1',
+      total: 12,
+      passed: 12,
+      failed: 0,
+      flaky: 1,
+    });
+    // Every run's job: twelve, and the first run of the flaky one.
+    const ids = JSON.parse(result.outputs['job-ids']) as string[];
+    expect(ids).toHaveLength(13);
+    // One suite run, then the one case that failed, asked in the build of its failed run.
+    const requests = (await journal(emulator)).slice(before);
+    expect(requests.filter((entry) => entry.path.endsWith(`/testsuites/${TWELVE_SUITE}/run`))).toHaveLength(
+      1,
+    );
+    expect(casesRun(requests)).toEqual([FAILING_CASE]);
+    expect((await buildsOf(ids)).sort()).toEqual(
+      [...Array(12).fill('Twelve #32.1'), 'Twelve #32.1 - 1'].sort(),
+    );
+
+    expect(result.summary).toContain('12 jobs, 12 passed, 0 failed, 1 flaky');
+    expect(result.summary).toContain('Case 07<br><sub>flaky: failed on attempt 1, passed on attempt 2</sub>');
+    expect(result.summary).toContain('✅ passed (flaky)');
+    // A link to each attempt, in order, with its outcome; `job-ids` has them in that order.
+    const links =
+      /<td>1: <a href="[^"]*\/tests\/(\w+)">\1<\/a> ❌<br>2: <a href="[^"]*\/tests\/(\w+)">\2<\/a> ✅<\/td>/.exec(
+        result.summary,
+      );
+    const [first, second] = [links?.[1] ?? '?', links?.[2] ?? '?'];
+    expect(result.summary).toContain(`href="${emulator.url}/tests/${first}"`);
+    expect(ids.indexOf(second)).toBe(ids.indexOf(first) + 1);
+    expect(result.summary).toContain(
+      'Failed jobs were run again (`retries: 1`, 2 attempts in all): of the 1 job(s) run again, 1 passed on a retry (flaky), 0 failed every attempt.',
+    );
+    expect(result.annotations).toEqual([
+      expect.objectContaining({ level: 'warning', title: 'Flaky job: Case 07' }),
+    ]);
+    expect(result.annotations[0]?.message).toContain(
+      'is flaky: it failed on attempt 1, passed on attempt 2.',
+    );
+
+    const junit = await readFile(junitFile, 'utf8');
+    expect(junit).toContain('tests="12" failures="0" errors="0"');
+    const flakyCaseXml = /<testcase name="Case 07"[\s\S]*?<\/testcase>/.exec(junit)?.[0] ?? '';
+    expect(flakyCaseXml).toContain(`<flakyFailure message="attempt 1: `);
+    expect(flakyCaseXml).toContain(`<system-out>${emulator.url}/tests/${first}</system-out>`);
+    expect(flakyCaseXml).not.toContain('<failure');
+    expect(deps.logger.lines('info')).toContain(
+      'Running 1 failed test case(s) again, attempt 2 of 2 at most: Case 07.',
+    );
+  });
+
+  it('retries: 1 on Smoke still fails its always-failing case, with failed=1 and both attempts reported', async () => {
+    const junitFile = path.join(folder, 'workspace', 'junit.xml');
+    const result = await run(
+      suiteInputs(emulator, { suite: 'Smoke', retries: 1, junitFile, buildName: 'Smoke retried' }),
+      suiteDeps(emulator, folder),
+    );
+    expect(result.failure?.kind).toBe('tests-failed');
+    expect(result.failure?.message).toContain('"Checkout fails" (safari 17, macOS 13, all 2 attempts)');
+    expect(result.outputs).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0 });
+    expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(4);
+    expect(result.summary).toContain('Checkout fails<br><sub>failed all 2 attempts');
+    expect(result.summary).toContain(
+      'of the 1 job(s) run again, 0 passed on a retry (flaky), 1 failed every attempt.',
+    );
+    const junit = await readFile(junitFile, 'utf8');
+    expect(junit).toContain('tests="3" failures="1" errors="0"');
+    expect(/<testcase name="Checkout fails"[\s\S]*?<\/testcase>/.exec(junit)?.[0]).toMatch(
+      /<failure [\s\S]*<rerunFailure message="attempt 1: /,
+    );
+  });
+
+  it('retries the failed case of a shard, run case by case, in the build of its failed run', async () => {
+    const flakyShard = [1, 2, 3].find((index) =>
+      shareOf(TWELVE_CASES, { index, total: 3 }, (id) => id).includes(FAILING_CASE),
+    );
+    const result = await run(
+      suiteInputs(emulator, { suite: 'Twelve', shard: { index: flakyShard ?? 0, total: 3 }, retries: 2 }),
+      flakyCase(suiteDeps(emulator, folder, { workflow: { runNumber: '33', runAttempt: '1' } })),
+    );
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs).toMatchObject({ total: 4, passed: 4, failed: 0, flaky: 1 });
+    const builds = await buildsOf(JSON.parse(result.outputs['job-ids']) as string[]);
+    expect(builds).toHaveLength(5);
+    // The retry was asked in the build its first run got; the service made that name unique in turn.
+    for (const build of builds) expect(build).toMatch(/^Twelve #33\.1( - \d+)*$/);
+  });
+
+  it('reads retries from 0 to 5, default 0, and refuses others by name', async () => {
+    const read = (values: Record<string, string>) =>
+      readInputs(
+        new InputReader(inputSource({ username: 'demo', 'access-key': 'k', suite: 'Twelve', ...values })),
+      );
+    expect((await read({})).retries).toBe(0);
+    expect((await read({ retries: '5' })).retries).toBe(5);
+    for (const retries of ['6', '-1', 'two']) {
+      const error = await read({ retries }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).input).toBe('retries');
+    }
   });
 });

@@ -119,6 +119,7 @@ describe('run-suite-and-wait post step', () => {
         failOnFailure: true,
         stopOnCancel: true,
         downloadAssets: 'none',
+        retries: 0,
         pollIntervalMs: 100,
         timeoutMs: 30_000,
       },

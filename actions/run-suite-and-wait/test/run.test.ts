@@ -632,6 +632,7 @@ describe('run-suite-and-wait readInputs', () => {
       failOnFailure: true,
       stopOnCancel: true,
       downloadAssets: 'none',
+      retries: 0,
       junitFile: path.resolve('/work/space', 'reports/junit.xml'),
       pollIntervalMs: 10_000,
       timeoutMs: 60 * 60_000,

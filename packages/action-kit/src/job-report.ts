@@ -20,6 +20,21 @@ export interface ReportedJob {
   url: string;
   /** Why it failed, or what else a reader needs. */
   detail?: string;
+  /** Earlier runs of the same test on the same platform, oldest first, when it was run again. */
+  attempts?: readonly JobAttempt[];
+}
+
+/** One earlier run of a job's test (the job itself is the last). */
+export interface JobAttempt {
+  id: string;
+  url: string;
+  status: ReportedJobStatus;
+  detail?: string;
+}
+
+/** Passed after one or more failed runs: flaky, which does not fail the step but is shown. */
+export function isFlakyJob(job: ReportedJob): boolean {
+  return job.status === 'passed' && (job.attempts ?? []).some((attempt) => isFailedJob(attempt));
 }
 
 export interface JobTally {
@@ -33,6 +48,8 @@ export interface JobTally {
   stopped: number;
   /** Jobs that ended: passed plus failed. */
   finished: number;
+  /** Passed jobs that failed on an earlier attempt (counted in `passed` too). */
+  flaky: number;
 }
 
 export function tallyJobs(jobs: readonly ReportedJob[]): JobTally {
@@ -44,8 +61,10 @@ export function tallyJobs(jobs: readonly ReportedJob[]): JobTally {
     running: 0,
     stopped: 0,
     finished: 0,
+    flaky: 0,
   };
   for (const job of jobs) {
+    if (isFlakyJob(job)) tally.flaky += 1;
     if (job.status === 'passed') tally.passed += 1;
     else if (job.status === 'failed' || job.status === 'error') tally.failed += 1;
     else if (job.status === 'queued') tally.queued += 1;
@@ -56,7 +75,7 @@ export function tallyJobs(jobs: readonly ReportedJob[]): JobTally {
   return tally;
 }
 
-export function isFailedJob(job: ReportedJob): boolean {
+export function isFailedJob(job: Pick<ReportedJob, 'status'>): boolean {
   return job.status === 'failed' || job.status === 'error';
 }
 
@@ -79,11 +98,12 @@ const order: Record<ReportedJobStatus, number> = {
   passed: 5,
 };
 
-/** Jobs with failures first, then unfinished ones, then passed; the service's order otherwise. */
+/** Jobs with failures first, then unfinished ones, then flaky, then passed; the service's order otherwise. */
 export function sortJobsForReport(jobs: readonly ReportedJob[]): ReportedJob[] {
+  const rank = (job: ReportedJob): number => order[job.status] + (isFlakyJob(job) ? -0.5 : 0);
   return jobs
     .map((job, index) => ({ job, index }))
-    .sort((a, b) => order[a.job.status] - order[b.job.status] || a.index - b.index)
+    .sort((a, b) => rank(a.job) - rank(b.job) || a.index - b.index)
     .map(({ job }) => job);
 }
 
@@ -110,15 +130,16 @@ export function renderJobsTable(jobs: readonly ReportedJob[], options: JobsTable
   const extra = options.extraColumns ?? [];
   const sorted = sortJobsForReport(jobs);
   const rows = sorted.slice(0, maxRows).map((job) => {
-    const name = job.detail ? `${text(job.name)}<br><sub>${text(job.detail)}</sub>` : text(job.name);
-    const link = job.url ? linkHtml({ text: job.id, href: job.url }) : text(job.id);
+    const notes = [attemptsNote(job), job.detail].filter((note) => note !== undefined);
+    const name =
+      notes.length > 0 ? `${text(job.name)}<br><sub>${text(notes.join('; '))}</sub>` : text(job.name);
     const cells = [
       name,
       ...(showPlatform ? [text(job.platform)] : []),
-      `${statusIcon[job.status]} ${job.status}`,
+      `${statusIcon[job.status]} ${job.status}${isFlakyJob(job) ? ' (flaky)' : ''}`,
       ...extra.map((column) => column.cell(job)),
       formatJobDuration(job.durationSeconds),
-      link,
+      linksHtml(job),
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
   });
@@ -136,6 +157,35 @@ export function renderJobsTable(jobs: readonly ReportedJob[], options: JobsTable
     : table;
 }
 
+/** `flaky: failed on attempt 1, passed on attempt 2`; `failed all 3 attempts`; undefined for a single run. */
+function attemptsNote(job: ReportedJob): string | undefined {
+  const attempts = job.attempts ?? [];
+  if (attempts.length === 0) return undefined;
+  const count = attempts.length + 1;
+  if (isFlakyJob(job)) return `flaky: ${flakyHistory(job)}`;
+  if (isFailedJob(job) && attempts.every((attempt) => isFailedJob(attempt)))
+    return `failed all ${count} attempts`;
+  return `attempt ${count} of ${count}`;
+}
+
+/** `failed on attempt 1, passed on attempt 2`. */
+function flakyHistory(job: ReportedJob): string {
+  const attempts = job.attempts ?? [];
+  const failedOn = attempts.flatMap((attempt, index) => (isFailedJob(attempt) ? [index + 1] : []));
+  return `failed on attempt ${failedOn.join(', ')}, passed on attempt ${attempts.length + 1}`;
+}
+
+/** The job's link; with earlier attempts, a link to each, numbered, with its outcome. */
+function linksHtml(job: ReportedJob): string {
+  const link = (run: Pick<ReportedJob, 'id' | 'url'>) =>
+    run.url ? linkHtml({ text: run.id, href: run.url }) : safeText(run.id);
+  const attempts = job.attempts ?? [];
+  if (attempts.length === 0) return link(job);
+  return [...attempts, job]
+    .map((run, index) => `${index + 1}: ${link(run)} ${statusIcon[run.status]}`)
+    .join('<br>');
+}
+
 /** The summary section as HTML, escaped and redacted. */
 export function renderJobsSummary(report: JobsReport): string {
   const tally = tallyJobs(report.jobs);
@@ -150,6 +200,7 @@ export function renderJobsSummary(report: JobsReport): string {
   if (tally.running > 0) totals.push(`${tally.running} running`);
   if (tally.queued > 0) totals.push(`${tally.queued} queued`);
   if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
+  if (tally.flaky > 0) totals.push(`${tally.flaky} flaky`);
   parts.push(`<p><strong>${totals.join(', ')}</strong></p>`);
   if (report.note) parts.push(`<p>${text(report.note)}</p>`);
   if (report.jobs.length === 0) return parts.join('\n');
@@ -180,6 +231,22 @@ export function failedJobAnnotations(
     message: `Job "${job.name}" (${job.platform}) ${job.status === 'error' ? 'ended in error' : 'failed'}${job.detail ? `: ${job.detail}` : ''}. ${job.url}`,
     title: `Failed job: ${job.name}`,
   }));
+}
+
+/**
+ * One warning per flaky job, with the link to every attempt: it passed, so the step stays green,
+ * but a test that fails now and then deserves a look.
+ */
+export function flakyJobAnnotations(jobs: readonly ReportedJob[]): Annotation[] {
+  return jobs.filter(isFlakyJob).map((job) => {
+    const runs = [...(job.attempts ?? []), job];
+    const links = runs.map((run, index) => `attempt ${index + 1} ${run.status}: ${run.url || run.id}`);
+    return {
+      level: 'warning',
+      message: `Job "${job.name}" (${job.platform}) is flaky: it ${flakyHistory(job)}. ${links.join('; ')}`,
+      title: `Flaky job: ${job.name}`,
+    };
+  });
 }
 
 /** Writes any JSON-able data, redacted, creating the folder it goes in. */

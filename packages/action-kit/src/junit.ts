@@ -12,6 +12,13 @@ export interface JUnitProblem {
   details?: string;
 }
 
+/** An earlier run of a case that was run again, as Maven Surefire reports reruns. */
+export interface JUnitRerun extends JUnitProblem {
+  kind: 'failure' | 'error';
+  /** The run's page, written as its system-out. */
+  url?: string;
+}
+
 export interface JUnitTestCase {
   name: string;
   classname: string;
@@ -19,6 +26,12 @@ export interface JUnitTestCase {
   failure?: JUnitProblem;
   error?: JUnitProblem;
   skipped?: boolean;
+  /**
+   * Earlier failed runs, oldest first. In a case that passed they are `<flakyFailure>` and
+   * `<flakyError>` (the case is flaky, and counts as passed); in a case that failed,
+   * `<rerunFailure>` and `<rerunError>`: the elements Surefire writes, which reporters show.
+   */
+  reruns?: readonly JUnitRerun[];
   /** A link to the case's page, kept as a property and in system-out since JUnit has no field for it. */
   url?: string;
 }
@@ -88,7 +101,17 @@ function addCase(suite: Element, testCase: JUnitTestCase): void {
   if (testCase.error) addProblem(element, 'error', testCase.error);
   else if (testCase.failure) addProblem(element, 'failure', testCase.failure);
   else if (testCase.skipped) element.ele('skipped');
+  const failed = testCase.error !== undefined || testCase.failure !== undefined;
+  for (const rerun of testCase.reruns ?? []) addRerun(element, failed ? 'rerun' : 'flaky', rerun);
   if (testCase.url) element.ele('system-out').txt(clean(testCase.url));
+}
+
+/** `<flakyFailure message type><stackTrace>…</stackTrace><system-out>…</system-out></flakyFailure>`, and the like. */
+function addRerun(element: Element, prefix: 'flaky' | 'rerun', rerun: JUnitRerun): void {
+  const name = `${prefix}${rerun.kind === 'failure' ? 'Failure' : 'Error'}`;
+  const child = element.ele(name, { message: clean(rerun.message), type: rerun.kind });
+  if (rerun.details) child.ele('stackTrace').txt(clean(rerun.details));
+  if (rerun.url) child.ele('system-out').txt(clean(rerun.url));
 }
 
 function addProblem(element: Element, kind: 'failure' | 'error', problem: JUnitProblem): void {

@@ -5,7 +5,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ReportedJob } from '../src/job-report.ts';
 import {
   failedJobAnnotations,
+  flakyJobAnnotations,
   formatJobDuration,
+  isFlakyJob,
   renderJobsSummary,
   renderJobsTable,
   sortJobsForReport,
@@ -50,6 +52,7 @@ describe('tallyJobs', () => {
       running: 1,
       stopped: 1,
       finished: 3,
+      flaky: 0,
     });
     expect(tallyJobs([])).toMatchObject({ total: 0, passed: 0, failed: 0 });
   });
@@ -134,6 +137,55 @@ describe('failedJobAnnotations as warnings', () => {
     const annotations = failedJobAnnotations(jobs, 'warning');
     expect(annotations.map((a) => a.level)).toEqual(['warning', 'warning']);
     expect(annotations.map((a) => a.title)).toEqual(['Failed job: case b', 'Failed job: case d']);
+  });
+});
+
+describe('jobs run more than once', () => {
+  const attempt = (id: string, status: ReportedJob['status']) => ({
+    id,
+    status,
+    url: `https://app.example/tests/${id}`,
+  });
+  const flaky = job('p2', 'passed', { name: 'Case 07', attempts: [attempt('p1', 'failed')] });
+  const stubborn = job('q3', 'failed', {
+    name: 'Checkout',
+    detail: 'button missing',
+    attempts: [attempt('q1', 'failed'), attempt('q2', 'error')],
+  });
+  const steady = job('r1', 'passed', { name: 'Login' });
+
+  it('counts a job that passed after a failed attempt as passed and flaky', () => {
+    expect(isFlakyJob(flaky)).toBe(true);
+    expect(isFlakyJob(stubborn)).toBe(false);
+    expect(isFlakyJob(job('s2', 'passed', { attempts: [attempt('s1', 'passed')] }))).toBe(false);
+    expect(tallyJobs([flaky, stubborn, steady])).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 1 });
+  });
+
+  it('shows flaky jobs after failures and before passed ones, marked, with a link to every attempt', () => {
+    expect(sortJobsForReport([steady, flaky, stubborn]).map((j) => j.id)).toEqual(['q3', 'p2', 'r1']);
+    const html = renderJobsSummary({ title: 't', jobs: [steady, flaky, stubborn] });
+    expect(html).toContain('3 jobs, 2 passed, 1 failed, 1 flaky');
+    expect(html).toContain('Case 07<br><sub>flaky: failed on attempt 1, passed on attempt 2</sub>');
+    expect(html).toContain('✅ passed (flaky)');
+    expect(html).toContain(
+      '<td>1: <a href="https://app.example/tests/p1">p1</a> ❌<br>2: <a href="https://app.example/tests/p2">p2</a> ✅</td>',
+    );
+    expect(html).toContain('Checkout<br><sub>failed all 3 attempts; button missing</sub>');
+    expect(html).toContain('<td><a href="https://app.example/tests/r1">r1</a></td>');
+  });
+
+  it('warns once per flaky job, with every attempt, and fails only the job that failed every attempt', () => {
+    expect(flakyJobAnnotations([steady, flaky, stubborn])).toEqual([
+      {
+        level: 'warning',
+        title: 'Flaky job: Case 07',
+        message:
+          'Job "Case 07" (chrome 126, Windows 11) is flaky: it failed on attempt 1, passed on attempt 2. attempt 1 failed: https://app.example/tests/p1; attempt 2 passed: https://app.example/tests/p2',
+      },
+    ]);
+    expect(failedJobAnnotations([steady, flaky, stubborn]).map((a) => a.title)).toEqual([
+      'Failed job: Checkout',
+    ]);
   });
 });
 

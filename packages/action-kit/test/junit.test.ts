@@ -82,6 +82,44 @@ describe('renderJUnit', () => {
     expect(() => parse(xml)).not.toThrow();
   });
 
+  it('writes earlier failed runs as Surefire does: flaky in a case that passed, reruns in one that failed', async () => {
+    const xml = await renderJUnit([
+      {
+        name: 'Regression',
+        cases: [
+          {
+            name: 'Case 07',
+            classname: 'Regression.chrome',
+            reruns: [
+              {
+                kind: 'failure',
+                message: 'attempt 1: timed out',
+                details: 'step 2',
+                url: 'https://app.example/tests/1',
+              },
+            ],
+          },
+          {
+            name: 'Checkout',
+            classname: 'Regression.chrome',
+            failure: { message: 'button missing' },
+            reruns: [{ kind: 'error', message: 'attempt 1: no device' }],
+          },
+        ],
+      },
+    ]);
+    // The flaky case counts as passed.
+    expect(xml).toContain('<testsuites tests="2" failures="1" errors="0"');
+    expect(xml).toContain(
+      '<flakyFailure message="attempt 1: timed out" type="failure">\n        <stackTrace>step 2</stackTrace>\n        <system-out>https://app.example/tests/1</system-out>\n      </flakyFailure>',
+    );
+    expect(xml).toMatch(
+      /<failure message="button missing" type="failure"\/>\s*<rerunError message="attempt 1: no device" type="error"\/>/,
+    );
+    expect(xml).not.toContain('<flakyError');
+    expect(() => parse(xml)).not.toThrow();
+  });
+
   it('ignores negative or missing times', async () => {
     const xml = await renderJUnit([{ name: 's', cases: [{ name: 'n', classname: 'c', timeSeconds: -3 }] }]);
     expect(xml).toContain('time="0.000"');
