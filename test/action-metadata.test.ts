@@ -69,6 +69,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'tunnel-name',
       'shard',
       'retries',
+      'fail-fast',
       'fail-on-failure',
       'stop-on-cancel',
       'download-assets',

@@ -30,6 +30,8 @@ export interface SuiteInputs {
   shard?: Shard;
   /** Times a failed case is run again (0 to 5). */
   retries: number;
+  /** Stop the rest as soon as a case has failed every attempt. */
+  failFast: boolean;
   failOnFailure: boolean;
   stopOnCancel: boolean;
   downloadAssets: DownloadAssets;
@@ -61,6 +63,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     ...present('tunnelName', read.string('tunnel-name')),
     ...present('shard', read.shard('shard')),
     retries: read.integer('retries', 0, { min: 0, max: MAX_RETRIES }),
+    failFast: read.boolean('fail-fast', false),
     failOnFailure: read.boolean('fail-on-failure', true),
     stopOnCancel: read.boolean('stop-on-cancel', true),
     downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),

@@ -149,7 +149,7 @@ export interface SuiteReport {
   /** Whether every job was seen finished. */
   complete: boolean;
   /** Why the wait ended before every job finished. */
-  ended?: 'timeout' | 'cancelled' | 'failed';
+  ended?: 'timeout' | 'cancelled' | 'failed' | 'fail-fast';
   /** A sentence under the totals. */
   note?: string;
 }

@@ -15,6 +15,7 @@ import { collectJobAssets, type AssetSource } from '@sauce-actions/action-kit/as
 import { graceAfter, withDeadline } from '@sauce-actions/action-kit/cancellation';
 import {
   followJobs,
+  reportedStatus,
   stopRunJobs,
   type FollowProgress,
   type JobLister,
@@ -36,6 +37,7 @@ import type { Job } from '@sauce-actions/api';
 import type { SuiteInputs } from './inputs.ts';
 import {
   junitSuites,
+  platformOf,
   reportedJobs,
   reportJob,
   resultsData,
@@ -75,7 +77,7 @@ const START_GRACE_MS = 2500;
  * Time to find and stop the unfinished jobs once the run ended early, on a deadline of its own.
  * The runner kills a cancelled step about ten seconds after its SIGINT: that one must be quick.
  */
-const STOP_GRACE_MS = { cancelled: 5000, timeout: 20_000, failed: 10_000 } as const;
+const STOP_GRACE_MS = { cancelled: 5000, timeout: 20_000, failed: 10_000, 'fail-fast': 10_000 } as const;
 
 export interface SuiteDeps extends Pick<
   StepDeps,
@@ -98,6 +100,8 @@ interface Waited {
   error?: unknown;
   /** Where it ended: starting the runs or waiting for their jobs. */
   phase: 'start' | 'wait';
+  /** With `fail-fast`: the first job that failed with no attempt left, which ended the wait. */
+  failedFast?: Job;
 }
 
 /** What became of the unfinished jobs of a run that ended early. */
@@ -234,6 +238,14 @@ async function runRound(
 ): Promise<Round> {
   const { startedAtMs } = context;
   const started = nothingStarted();
+  // Reads `started.caseOfJob` as the case runs answer.
+  const finder = new CaseFinder(knownCases(context.plan), started.caseOfJob);
+  /** A job that failed and will not run again: its case has no attempt left, or cannot be told. */
+  const failsForGood = (job: Job): boolean => {
+    const status = reportedStatus(job);
+    if (status !== 'failed' && status !== 'error') return false;
+    return context.attempt > inputs.retries || finder.caseOf(job) === undefined;
+  };
   // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
   const recorder = inputs.stopOnCancel
     ? new RunStateRecorder(deps.state, inputs.connection, startedAtMs)
@@ -253,6 +265,7 @@ async function runRound(
       buildName: started.builds[0] ?? context.buildName,
       startedAtMs,
       onSeen: (ids) => recorder?.record(started, ids),
+      ...(inputs.failFast ? { failsFast: failsForGood } : {}),
     }));
   const stopped = await stopUnfinished(inputs, deps, waited, started, startedAtMs);
   recorder?.finish(
@@ -268,7 +281,6 @@ async function runRound(
     !waited.complete,
   );
   const records = new Map(stopped.seen.map((job) => [job.id, job]));
-  const finder = new CaseFinder(knownCases(context.plan), started.caseOfJob);
   const jobs = reported.map((job): CaseJob => {
     const record = records.get(job.id);
     const caseId = finder.caseOf(record ?? { id: job.id });
@@ -411,9 +423,13 @@ async function waitForJobs(
     buildName: string;
     startedAtMs: number;
     onSeen: (ids: string[]) => void;
+    /** With `fail-fast`: whether a job failed with no attempt left, which ends the wait at once. */
+    failsFast?: (job: Job) => boolean;
   },
 ): Promise<Waited> {
-  const { started } = context;
+  const { started, failsFast } = context;
+  const failFast = new AbortController();
+  let failedFast: Job | undefined;
   deps.logger.info(
     `Started ${context.what} in build "${context.buildName}"` +
       (started.expectedCount !== undefined ? `: ${started.expectedCount} job(s) expected.` : '.'),
@@ -430,18 +446,21 @@ async function waitForJobs(
       startedAtMs: context.startedAtMs,
       intervalMs: inputs.pollIntervalMs,
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
-      signal,
+      signal: AbortSignal.any([signal, failFast.signal]),
       onPoll: (poll) => {
         lastSeen = [...poll.jobs];
         context.onSeen(lastSeen.map((job) => job.id));
         progress(poll);
+        failedFast ??= failsFast ? lastSeen.find(failsFast) : undefined;
+        if (failedFast) failFast.abort();
       },
       now: () => deps.clock.now(),
       sleep: (ms, sleepSignal) => deps.clock.sleep(ms, sleepSignal),
     });
     deps.logger.debug(`Followed in ${followed.polls} poll(s), ${followed.requests} request(s).`);
     const waited: Waited = { seen: followed.jobs, complete: followed.complete, phase: 'wait' };
-    return followed.complete ? waited : endedBy(undefined, signal, waited);
+    if (followed.complete) return waited;
+    return failedFast && !signal.aborted ? { ...waited, failedFast } : endedBy(undefined, signal, waited);
   } catch (error) {
     return endedBy(error, signal, { seen: lastSeen, complete: false, phase: 'wait' });
   }
@@ -476,15 +495,19 @@ async function stopUnfinished(
 ): Promise<Stopped> {
   const none: Stopped = { seen: waited.seen, ids: new Set(), failed: [], missing: 0, asked: false };
   if (waited.complete || (started.builds.length === 0 && started.jobIds.length === 0)) return none;
-  const why = waited.aborted ?? 'failed';
+  const why = waited.aborted ?? (waited.failedFast ? 'fail-fast' : 'failed');
   deps.logger.info(
     why === 'timeout'
       ? 'Timeout reached: stopping the wait.'
       : why === 'cancelled'
         ? 'Cancelled: stopping the wait.'
-        : 'The run ended before its jobs did.',
+        : why === 'fail-fast'
+          ? `Fail fast: job "${waited.failedFast?.name ?? waited.failedFast?.id}" failed with no attempt left; stopping the jobs still queued or running.`
+          : 'The run ended before its jobs did.',
   );
   const graceMs = STOP_GRACE_MS[why];
+  // `fail-fast` asks for the rest to be stopped, whatever `stop-on-cancel` says.
+  const stop = inputs.stopOnCancel || why === 'fail-fast';
   const found = await stopRunJobs({
     jobs: deps.client.automation.jobs,
     builds: started.builds,
@@ -493,14 +516,14 @@ async function stopUnfinished(
     ...(started.expectedCount !== undefined ? { expectedCount: started.expectedCount } : {}),
     ...(started.minimumCount !== undefined ? { minimumCount: started.minimumCount } : {}),
     startedAtMs,
-    stop: inputs.stopOnCancel,
+    stop,
     graceMs,
     intervalMs: 500,
     maxRequestsPerSecond: Math.max(MAX_REQUESTS_PER_SECOND, 8),
     now: () => deps.clock.now(),
   });
   if (found.error !== undefined) deps.logger.warning(`Listing the jobs of the run failed: ${found.error}`);
-  if (inputs.stopOnCancel) {
+  if (stop) {
     deps.logger.info(
       `Stopped ${found.stopped.length} unfinished job(s)${found.failed.length ? `; ${found.failed.length} could not be stopped` : ''}.`,
     );
@@ -509,7 +532,7 @@ async function stopUnfinished(
   }
   if (found.missing > 0) {
     deps.logger.warning(
-      `${found.missing} job(s) of build "${started.builds.join('", "')}" did not show within ${graceMs / 1000}s${inputs.stopOnCancel ? ', so they could not be stopped' : ''}.`,
+      `${found.missing} job(s) of build "${started.builds.join('", "')}" did not show within ${graceMs / 1000}s${stop ? ', so they could not be stopped' : ''}.`,
     );
   }
   return {
@@ -517,12 +540,13 @@ async function stopUnfinished(
     ids: new Set(found.stopped),
     failed: found.failed,
     missing: found.missing,
-    asked: inputs.stopOnCancel,
+    asked: stop,
   };
 }
 
 function endedOf(waited: Waited): Pick<SuiteReport, 'ended'> {
   if (waited.aborted !== undefined) return { ended: waited.aborted };
+  if (waited.failedFast !== undefined) return { ended: 'fail-fast' };
   return waited.error !== undefined ? { ended: 'failed' } : {};
 }
 
@@ -544,6 +568,10 @@ function noteOf(waited: Waited, started: Started, stopped: Stopped): string | un
   if (waited.aborted === 'cancelled') return `The run was cancelled before every job finished.${after}`;
   if (waited.error !== undefined) {
     return `Following the jobs failed before every job finished: the jobs are shown as last seen.${after}`;
+  }
+  if (waited.failedFast !== undefined) {
+    const job = waited.failedFast;
+    return `Fail fast: "${job.name ?? job.id}" (${platformOf(job)}) failed with no attempt left, so the jobs still queued or running were stopped and no more attempts were made.${after}`;
   }
   return undefined;
 }
@@ -626,9 +654,13 @@ function failureOf(
         (job) =>
           `"${job.name}" (${job.platform}${job.attempts?.length ? `, all ${job.attempts.length + 1} attempts` : ''})`,
       );
+    const fast =
+      waited.failedFast !== undefined
+        ? ` \`fail-fast\` stopped the ${stopped.ids.size} job(s) still queued or running.${missing}`
+        : '';
     return {
       kind: 'tests-failed',
-      message: `${tally.failed} of ${tally.total} job(s) failed in build "${buildName}": ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}. See the step summary for links.`,
+      message: `${tally.failed} of ${tally.total} job(s) failed in build "${buildName}": ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}.${fast} See the step summary for links.`,
     };
   }
   return undefined;

@@ -46,6 +46,7 @@ export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteI
     stopOnCancel: true,
     downloadAssets: 'none',
     retries: 0,
+    failFast: false,
     pollIntervalMs: 100,
     timeoutMs: 30_000,
     ...overrides,

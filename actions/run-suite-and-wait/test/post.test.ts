@@ -120,6 +120,7 @@ describe('run-suite-and-wait post step', () => {
         stopOnCancel: true,
         downloadAssets: 'none',
         retries: 0,
+        failFast: false,
         pollIntervalMs: 100,
         timeoutMs: 30_000,
       },

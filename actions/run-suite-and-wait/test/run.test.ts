@@ -633,6 +633,7 @@ describe('run-suite-and-wait readInputs', () => {
       stopOnCancel: true,
       downloadAssets: 'none',
       retries: 0,
+      failFast: false,
       junitFile: path.resolve('/work/space', 'reports/junit.xml'),
       pollIntervalMs: 10_000,
       timeoutMs: 60 * 60_000,
