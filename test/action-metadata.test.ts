@@ -70,6 +70,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'shard',
       'retries',
       'fail-fast',
+      'rerun-failed',
       'fail-on-failure',
       'stop-on-cancel',
       'download-assets',

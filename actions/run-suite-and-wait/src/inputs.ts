@@ -32,6 +32,8 @@ export interface SuiteInputs {
   retries: number;
   /** Stop the rest as soon as a case has failed every attempt. */
   failFast: boolean;
+  /** On a workflow run's attempt after the first, run only what did not pass before. */
+  rerunFailed: boolean;
   failOnFailure: boolean;
   stopOnCancel: boolean;
   downloadAssets: DownloadAssets;
@@ -64,6 +66,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     ...present('shard', read.shard('shard')),
     retries: read.integer('retries', 0, { min: 0, max: MAX_RETRIES }),
     failFast: read.boolean('fail-fast', false),
+    rerunFailed: read.boolean('rerun-failed', true),
     failOnFailure: read.boolean('fail-on-failure', true),
     stopOnCancel: read.boolean('stop-on-cancel', true),
     downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),

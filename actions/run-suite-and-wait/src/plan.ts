@@ -46,6 +46,13 @@ export async function planRuns(
   };
 }
 
+/** The plan without the cases that passed in an earlier attempt: the rest run one by one. */
+export function withoutCases(plan: Plan, passed: ReadonlySet<string>): Plan {
+  if (passed.size === 0) return plan;
+  const cases = plan.testCases ?? plan.suiteCases?.map(({ id, name }) => ({ id, name })) ?? [];
+  return { ...plan, testCases: cases.filter((testCase) => !passed.has(testCase.id)) };
+}
+
 /** The number of cases the plan runs. */
 export function plannedCases(plan: Plan): number {
   return plan.testCases?.length ?? plan.selected;

@@ -2,7 +2,7 @@
  * What a run reports: the service's jobs turned into the report model, the outputs, the step
  * summary, the results file and the JUnit suites.
  */
-import { shardText, SummaryBuilder, type Shard } from '@sauce-actions/action-kit';
+import { linkHtml, safeText, shardText, SummaryBuilder, type Shard } from '@sauce-actions/action-kit';
 import { reportedStatus } from '@sauce-actions/action-kit/job-follower';
 import {
   isFailedJob,
@@ -138,9 +138,24 @@ export interface ShardShare extends Shard {
   of: number;
 }
 
+/** A later attempt of the workflow run: the cases that passed before and were not run again. */
+export interface RerunSkipped {
+  attempt: number;
+  /** Build names of the earlier attempts searched. */
+  builds: readonly string[];
+  cases: { name: string; jobs: { id: string; url: string; platform: string }[] }[];
+  /** Jobs of the earlier attempts found. */
+  found: number;
+  /** Whether the search stopped at its page limit, so that older results may have been missed. */
+  capped: boolean;
+}
+
 export interface SuiteReport {
   suite: FoundSuite | undefined;
   shard?: ShardShare;
+  /** Cases this step set out to run (after sharding and `rerun-failed`). */
+  planned: number;
+  rerun?: RerunSkipped;
   buildName: string;
   builds: readonly string[];
   jobs: readonly ReportedJob[];
@@ -172,11 +187,12 @@ export function suiteSummary(report: SuiteReport, tally: JobTally): string {
   const { shard } = report;
   const label = `${report.suite ? `Suite ${report.suite.name}` : 'Test cases'}${shard ? `, shard ${shardText(shard)}` : ''}`;
   const title =
-    shard?.cases === 0
+    report.planned === 0
       ? `${label}: nothing to run`
       : `${label}: ${tally.passed} of ${tally.total} jobs passed`;
   const notes = [
     ...(shard ? [shardNote(report.suite, shard)] : []),
+    ...(report.rerun ? [rerunNote(report.rerun, report.planned)] : []),
     ...(report.note !== undefined ? [report.note] : []),
   ];
   const html = renderJobsSummary({
@@ -185,7 +201,48 @@ export function suiteSummary(report: SuiteReport, tally: JobTally): string {
     jobs: report.jobs,
     ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
   });
-  return new SummaryBuilder().raw(html).toString();
+  const summary = new SummaryBuilder().raw(html);
+  if (report.rerun && report.rerun.cases.length > 0) {
+    summary.heading(`Passed in an earlier attempt, not run again (${report.rerun.cases.length})`, 3);
+    summary.raw(earlierLinks(report.rerun));
+  }
+  return summary.toString();
+}
+
+/** Cases skipped, at most this many listed with their links: the summary has a size limit. */
+const MAX_SKIPPED_LISTED = 200;
+
+/** What `rerun-failed` found of the earlier attempts, and what it left out. */
+function rerunNote(rerun: RerunSkipped, planned: number): string {
+  const builds = rerun.builds.map((build) => `"${build}"`).join(', ');
+  const where = `build${rerun.builds.length === 1 ? '' : 's'} ${builds}`;
+  const capped = rerun.capped
+    ? ' The search stopped at the newest 5,000 jobs of the account: a case whose earlier result is older runs again.'
+    : '';
+  if (rerun.found === 0) {
+    return `Attempt ${rerun.attempt} of the workflow run: no job of an earlier attempt was found in ${where} (nor with a suffix such as " - 1"), so every case runs.${capped}`;
+  }
+  const ran =
+    planned === 0
+      ? 'nothing had to run again'
+      : `only the ${planned} that failed or did not finish there ran`;
+  return `Attempt ${rerun.attempt} of the workflow run (\`rerun-failed\`): ${rerun.cases.length} case(s) passed in an earlier attempt (${where}) and were not run again; ${ran}.${capped}`;
+}
+
+/** Each skipped case with a link to its earlier passing job on every platform. */
+function earlierLinks(rerun: RerunSkipped): string {
+  const items = rerun.cases.slice(0, MAX_SKIPPED_LISTED).map(({ name, jobs }) => {
+    const links = jobs.map(
+      (job) =>
+        `${linkHtml({ text: job.id, href: job.url })}${job.platform ? ` (${safeText(job.platform)})` : ''}`,
+    );
+    return `<li>${safeText(name)}: ${links.join(', ')}</li>`;
+  });
+  const more =
+    rerun.cases.length > MAX_SKIPPED_LISTED
+      ? `<p>${rerun.cases.length - MAX_SKIPPED_LISTED} more are in the results file.</p>`
+      : '';
+  return `<ul>${items.join('')}</ul>${more}`;
 }
 
 /** Which share of the cases this job ran: every case runs in exactly one shard. */
@@ -194,7 +251,7 @@ function shardNote(suite: FoundSuite | undefined, shard: ShardShare): string {
   const split = `${whose} ${shard.of} test case(s) are split among ${shard.total} shards by case id`;
   return shard.cases === 0
     ? `Shard ${shardText(shard)} has no test case to run: ${split}, and this shard's share is empty.`
-    : `Shard ${shardText(shard)} ran ${shard.cases} of ${whose} ${shard.of} test case(s), split among ${shard.total} shards by case id; the other shards run the rest.`;
+    : `Shard ${shardText(shard)} has ${shard.cases} of ${whose} ${shard.of} test case(s), split among ${shard.total} shards by case id; the other shards run the rest.`;
 }
 
 /** The results file: every job, failures first, with the service's record of it. */
@@ -203,6 +260,7 @@ export function resultsData(report: SuiteReport, tally: JobTally): unknown {
   return {
     suite: report.suite ? { id: report.suite.id, name: report.suite.name } : null,
     ...(report.shard ? { shard: report.shard } : {}),
+    ...(report.rerun ? { rerun: report.rerun } : {}),
     buildName: report.buildName,
     builds: report.builds,
     complete: report.complete,

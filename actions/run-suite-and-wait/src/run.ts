@@ -43,11 +43,13 @@ import {
   resultsData,
   suiteOutputs,
   suiteSummary,
+  type RerunSkipped,
   type SuiteOutputs,
   type SuiteReport,
 } from './report.ts';
 import { CaseFinder, failedCases, mergeAttempts, type CaseJob, type KnownCase } from './attempts.ts';
-import { planRuns, plannedCases, type Plan } from './plan.ts';
+import { planRuns, plannedCases, withoutCases, type Plan } from './plan.ts';
+import { earlierBuildNames, findEarlierResults, type EarlierResults } from './rerun.ts';
 import { defaultBuildName, type CaseSelection } from './selection.ts';
 import {
   findSuite,
@@ -157,7 +159,14 @@ async function runUntil(
   const requestedBuild =
     inputs.buildName ?? defaultBuildName(suite?.name ?? 'Test cases', deps.workflow, new Date(startedAtMs));
 
-  const plan = await planRuns(deps.client.authoring, inputs, suite, signal);
+  const planned = await planRuns(deps.client.authoring, inputs, suite, signal);
+  const earlier = await earlierAttempts(inputs, deps, signal, {
+    label: suite?.name ?? 'Test cases',
+    plan: planned,
+    startedAtMs,
+  });
+  const passedBefore = new Set(earlier?.passed.map(({ testCase }) => testCase.id));
+  const plan = withoutCases(planned, passedBefore);
   const toRun = plannedCases(plan);
   const context = { suite, plan, buildName: requestedBuild, startedAtMs };
 
@@ -190,7 +199,9 @@ async function runUntil(
   ].filter((note) => note !== undefined);
   const report: SuiteReport = {
     suite,
-    ...(plan.shard ? { shard: { ...plan.shard, cases: toRun, of: plan.selected } } : {}),
+    ...(plan.shard ? { shard: { ...plan.shard, cases: plannedCases(planned), of: plan.selected } } : {}),
+    planned: toRun,
+    ...(earlier ? { rerun: rerunReport(earlier, deps) } : {}),
     buildName: rounds[0]?.started.builds[0] ?? (toRun > 0 ? requestedBuild : ''),
     builds: rounds.flatMap((round) => round.started.builds),
     jobs,
@@ -216,6 +227,61 @@ async function runUntil(
   const failure = failureOf(inputs, waited, report, tally, stopped, signal) ?? written.failure;
   if (failure !== written.failure && written.failure) deps.logger.warning(written.failure.message);
   return failure ? { ...result, failure } : result;
+}
+
+/**
+ * With `rerun-failed`, on an attempt after the first: the earlier attempts' results of the planned
+ * cases. None when there is nothing to look for; a search that fails is told and everything runs.
+ */
+async function earlierAttempts(
+  inputs: SuiteInputs,
+  deps: SuiteDeps,
+  signal: AbortSignal,
+  context: { label: string; plan: Plan; startedAtMs: number },
+): Promise<EarlierResults | undefined> {
+  if (!inputs.rerunFailed || plannedCases(context.plan) === 0) return undefined;
+  const now = new Date(context.startedAtMs);
+  const earlier = earlierBuildNames(context.label, inputs.buildName, deps.workflow, now);
+  if (earlier === undefined) {
+    if (Number(deps.workflow.runAttempt ?? '1') > 1) {
+      deps.logger.warning(
+        'This is a re-run, but without the run number the build names of the earlier attempts cannot be known: every case runs.',
+      );
+    }
+    return undefined;
+  }
+  try {
+    const results = await findEarlierResults(deps.client.automation.jobs, {
+      cases: knownCases(context.plan),
+      ...earlier,
+      nowMs: context.startedAtMs,
+      signal,
+      maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+    });
+    deps.logger.info(
+      `Attempt ${earlier.attempt}: ${results.found} job(s) of earlier attempts found in build(s) "${earlier.builds.join('", "')}"; ${results.passed.length} of ${plannedCases(context.plan)} case(s) passed there and are not run again.`,
+    );
+    return results;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    deps.logger.warning(
+      `Could not read the results of the earlier attempts (${(error as Error).message}): every case runs.`,
+    );
+    return undefined;
+  }
+}
+
+function rerunReport(earlier: EarlierResults, deps: SuiteDeps): RerunSkipped {
+  return {
+    attempt: earlier.attempt,
+    builds: earlier.builds,
+    cases: earlier.passed.map(({ testCase, jobs }) => ({
+      name: testCase.name ?? testCase.id,
+      jobs: jobs.map((job) => ({ id: job.id, url: deps.client.jobUrl(job.id), platform: job.platform })),
+    })),
+    found: earlier.found,
+    capped: earlier.capped,
+  };
 }
 
 /**

@@ -38,7 +38,11 @@ export async function addFault(emulator: RunningEmulator, rule: Record<string, u
   expect(answer.ok).toBe(true);
 }
 
-/** Inputs of a run against the emulator: short polls, and the defaults of action.yml. */
+/**
+ * Inputs of a run against the emulator: short polls, and the defaults of action.yml but for
+ * `rerun-failed`, off, since most tests run as attempt 2 of a workflow run that had no attempt 1;
+ * the tests of re-runs turn it on.
+ */
 export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteInputs> = {}): SuiteInputs {
   return {
     connection: connection(emulator),
@@ -47,6 +51,7 @@ export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteI
     downloadAssets: 'none',
     retries: 0,
     failFast: false,
+    rerunFailed: false,
     pollIntervalMs: 100,
     timeoutMs: 30_000,
     ...overrides,

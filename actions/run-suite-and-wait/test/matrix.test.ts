@@ -71,7 +71,7 @@ describe('run-suite-and-wait shards', () => {
     results.forEach((result, n) => {
       expect(result.summary).toContain(`<h2>Suite Twelve, shard ${n + 1}/3: `);
       expect(result.summary).toContain(
-        `Shard ${n + 1}/3 ran 4 of the suite&#39;s 12 test case(s), split among 3 shards by case id`,
+        `Shard ${n + 1}/3 has 4 of the suite&#39;s 12 test case(s), split among 3 shards by case id`,
       );
     });
   });

@@ -121,6 +121,7 @@ describe('run-suite-and-wait post step', () => {
         downloadAssets: 'none',
         retries: 0,
         failFast: false,
+        rerunFailed: false,
         pollIntervalMs: 100,
         timeoutMs: 30_000,
       },

@@ -634,6 +634,7 @@ describe('run-suite-and-wait readInputs', () => {
       downloadAssets: 'none',
       retries: 0,
       failFast: false,
+      rerunFailed: true,
       junitFile: path.resolve('/work/space', 'reports/junit.xml'),
       pollIntervalMs: 10_000,
       timeoutMs: 60 * 60_000,
