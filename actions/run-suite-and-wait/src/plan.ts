@@ -46,11 +46,15 @@ export async function planRuns(
   };
 }
 
+/** The cases the plan runs, as selections to run one by one. */
+export function selectedCases(plan: Plan): CaseSelection[] {
+  return plan.testCases ?? plan.suiteCases?.map(({ id, name }) => ({ id, name })) ?? [];
+}
+
 /** The plan without the cases that passed in an earlier attempt: the rest run one by one. */
 export function withoutCases(plan: Plan, passed: ReadonlySet<string>): Plan {
   if (passed.size === 0) return plan;
-  const cases = plan.testCases ?? plan.suiteCases?.map(({ id, name }) => ({ id, name })) ?? [];
-  return { ...plan, testCases: cases.filter((testCase) => !passed.has(testCase.id)) };
+  return { ...plan, testCases: selectedCases(plan).filter((testCase) => !passed.has(testCase.id)) };
 }
 
 /** The number of cases the plan runs. */

@@ -48,7 +48,7 @@ import {
   type SuiteReport,
 } from './report.ts';
 import { CaseFinder, failedCases, mergeAttempts, type CaseJob, type KnownCase } from './attempts.ts';
-import { planRuns, plannedCases, withoutCases, type Plan } from './plan.ts';
+import { planRuns, plannedCases, selectedCases, withoutCases, type Plan } from './plan.ts';
 import { earlierBuildNames, findEarlierResults, type EarlierResults } from './rerun.ts';
 import { defaultBuildName, type CaseSelection } from './selection.ts';
 import {
@@ -384,12 +384,7 @@ function retryOf(
   const failed = failedCases(round.jobs);
   if (failed.length === 0) return undefined;
   const { plan } = context;
-  const chosen = new Map<string, CaseSelection>(
-    (plan.testCases ?? plan.suiteCases?.map(({ id, name }) => ({ id, name })) ?? []).map((testCase) => [
-      testCase.id,
-      testCase,
-    ]),
-  );
+  const chosen = new Map(selectedCases(plan).map((testCase) => [testCase.id, testCase]));
   const testCases = failed.map(({ caseId, build }): CaseSelection => ({
     ...(chosen.get(caseId) ?? { id: caseId }),
     ...(build !== undefined ? { buildName: build } : {}),
