@@ -110,6 +110,8 @@ export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<Act
 /** One attempt at some platforms: every platform of `platforms` first, the failed ones on a retry. */
 interface Round {
   platforms: PlatformResult[];
+  /** Where each of `platforms` is in `inputs.platforms` (a platform may be listed twice). */
+  places: number[];
   outcome: Outcome;
   stoppedJobs: string[];
   /** The status checks kept failing, or a retry could not start. */
@@ -130,16 +132,32 @@ async function runUntil(
   );
   const ids = await start(inputs, deps, signal);
   if (!Array.isArray(ids) || ids.length !== count) return unmatchedStart(inputs, ids);
-  let last = await followRound(signal, inputs, deps, ids.map(String), started);
+  let last = await followRound(
+    signal,
+    inputs,
+    deps,
+    ids.map(String),
+    started,
+    inputs.platforms.map((_, n) => n),
+  );
   const rounds = [last];
   while (rounds.length <= inputs.retries && last.outcome === 'completed') {
-    const failed = last.platforms.filter((p) => p.status === 'failed' || p.status === 'error');
-    if (failed.length === 0) break;
-    const again = { ...inputs, platforms: failed.map((p) => p.platform) };
-    deps.logger.info(
-      `Running ${failed.length} failed platform(s) again, attempt ${rounds.length + 1} of ${inputs.retries + 1} at most: ${failed.map((p) => p.name).join('; ')}`,
+    const round = last;
+    const failed = round.platforms.flatMap((p, n) =>
+      p.status === 'failed' || p.status === 'error' ? [{ p, place: round.places[n] as number }] : [],
     );
-    last = await retryRound(signal, again, deps, started);
+    if (failed.length === 0) break;
+    const again = { ...inputs, platforms: failed.map(({ p }) => p.platform) };
+    deps.logger.info(
+      `Running ${failed.length} failed platform(s) again, attempt ${rounds.length + 1} of ${inputs.retries + 1} at most: ${failed.map(({ p }) => p.name).join('; ')}`,
+    );
+    last = await retryRound(
+      signal,
+      again,
+      deps,
+      started,
+      failed.map(({ place }) => place),
+    );
     rounds.push(last);
   }
   const platforms = mergeAttempts(inputs.platforms, rounds);
@@ -195,9 +213,11 @@ async function retryRound(
   inputs: JsTestsInputs,
   deps: JsTestsDeps,
   started: number,
+  places: number[],
 ): Promise<Round> {
   const unstarted = (error: unknown): Round => ({
     platforms: [],
+    places: [],
     outcome: abortReasonOf(signal) ?? 'completed',
     stoppedJobs: [],
     error,
@@ -212,7 +232,7 @@ async function retryRound(
         ),
       );
     }
-    return await followRound(signal, inputs, deps, ids.map(String), started);
+    return await followRound(signal, inputs, deps, ids.map(String), started, places);
   } catch (error) {
     return unstarted(error);
   }
@@ -225,6 +245,7 @@ async function followRound(
   deps: JsTestsDeps,
   ids: readonly string[],
   started: number,
+  places: number[],
 ): Promise<Round> {
   const recorder = new JsTestsStateRecorder(deps.state, inputs.connection);
   recorder.record(ids);
@@ -267,6 +288,7 @@ async function followRound(
   );
   return {
     platforms,
+    places,
     outcome,
     stoppedJobs: stopping?.stopped ?? [],
     ...(statusError !== undefined ? { error: statusError } : {}),
@@ -278,17 +300,13 @@ async function followRound(
  * attempts: a platform that passed on a retry is flaky.
  */
 function mergeAttempts(all: readonly JsTestPlatform[], rounds: readonly Round[]): PlatformResult[] {
-  return all.flatMap((platform) => {
-    const runs = rounds.flatMap((round) => round.platforms.filter((p) => samePlatform(p.platform, platform)));
+  return all.flatMap((_, place) => {
+    const runs = rounds.flatMap((round) => round.platforms.filter((_p, n) => round.places[n] === place));
     const final = runs.at(-1);
     if (final === undefined) return [];
     const attempts = runs.slice(0, -1).map(({ attempts: _earlier, ...run }) => run);
     return [attempts.length > 0 ? { ...final, attempts } : final];
   });
-}
-
-function samePlatform(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((part, index) => part === b[index]);
 }
 
 /** A shard whose share of the platforms is empty: nothing starts, the step passes and says so. */

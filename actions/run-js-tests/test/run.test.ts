@@ -668,6 +668,23 @@ describe('run-js-tests retries', () => {
     ).toHaveLength(2);
   });
 
+  it('keeps a platform listed twice as two platforms, each with its own runs', async () => {
+    const twice: JsTestPlatform[] = [
+      ['Linux', 'firefox', '126'],
+      ['Linux', 'firefox', '126'],
+    ];
+    const result = await run(
+      inputs({ platforms: twice, url: 'https://example.com/fail.html', retries: 1, failOnFailure: false }),
+      deps(clientOf(emulator)),
+    );
+    expect(result.outputs).toMatchObject({ total: 2, failed: 2, flaky: 0 });
+    const results = await resultsOf(result.outputs['results-file']);
+    expect(results.platforms.map((p) => p.attempts.length)).toEqual([1, 1]);
+    expect(new Set(results.platforms.flatMap((p) => [p.jobId, ...p.attempts.map((a) => a.jobId)])).size).toBe(
+      4,
+    );
+  });
+
   it('reads retries from 0 to 5 and refuses others by name', async () => {
     const { readInputs } = await import('../src/inputs.ts');
     const { InputReader, inputSource } = await import('@sauce-actions/action-kit');

@@ -165,7 +165,7 @@ function attemptsNote(job: ReportedJob): string | undefined {
   if (isFlakyJob(job)) return `flaky: ${flakyHistory(job)}`;
   if (isFailedJob(job) && attempts.every((attempt) => isFailedJob(attempt)))
     return `failed all ${count} attempts`;
-  return `attempt ${count} of ${count}`;
+  return [...attempts, job].map((run, index) => `${run.status} on attempt ${index + 1}`).join(', ');
 }
 
 /** `failed on attempt 1, passed on attempt 2`. */

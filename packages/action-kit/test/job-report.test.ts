@@ -172,6 +172,11 @@ describe('jobs run more than once', () => {
     );
     expect(html).toContain('Checkout<br><sub>failed all 3 attempts; button missing</sub>');
     expect(html).toContain('<td><a href="https://app.example/tests/r1">r1</a></td>');
+    // Passed, then failed: each attempt's outcome in turn.
+    const relapsed = job('t2', 'failed', { name: 'Search', attempts: [attempt('t1', 'passed')] });
+    expect(renderJobsTable([relapsed])).toContain(
+      'Search<br><sub>passed on attempt 1, failed on attempt 2</sub>',
+    );
   });
 
   it('warns once per flaky job, with every attempt, and fails only the job that failed every attempt', () => {
