@@ -6,21 +6,20 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { memoryState, type SauceConnection } from '@sauce-actions/action-kit';
+import { memoryState } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { runStep, type StepResult } from '@sauce-actions/action-harness';
-import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, runPost, type PostDeps } from '../src/post.ts';
 import { run } from '../src/run.ts';
 import { STATE_KEY } from '../src/state.ts';
+import { clientFor, clients, connection, journal, suiteInputs } from './helpers.ts';
 import { GREEN_SUITE, seed } from './seed.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 let slow: RunningEmulator;
 let fast: RunningEmulator;
-const clients: SauceClient[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
@@ -35,41 +34,15 @@ afterAll(async () => {
   await Promise.all([slow?.close(), fast?.close()]);
 });
 
-function connection(emulator: RunningEmulator): SauceConnection {
-  return {
-    service: 'sauce',
-    region: 'us-west-1',
-    apiUrl: emulator.url,
-    username: 'demo',
-    accessKey: 'demo-access-key',
-  };
-}
-
-function clientOf(emulator: RunningEmulator): SauceClient {
-  const client = new SauceClient({
-    region: 'us-west-1',
-    apiUrl: emulator.url,
-    username: 'demo',
-    accessKey: 'demo-access-key',
-  });
-  clients.push(client);
-  return client;
-}
-
-async function journal(emulator: RunningEmulator): Promise<{ method: string; path: string }[]> {
-  const answer = await fetch(`${emulator.url}/_emulator/requests`);
-  return ((await answer.json()) as { requests: { method: string; path: string }[] }).requests;
-}
-
 async function unfinishedJobs(emulator: RunningEmulator, build: string): Promise<string[]> {
-  const jobs = await clientOf(emulator).automation.jobs.list({ full: true, limit: 1000 });
+  const jobs = await clientFor(emulator).automation.jobs.list({ full: true, limit: 1000 });
   return jobs
     .filter((job) => job.build === build && (job.status === 'queued' || job.status === 'in progress'))
     .map((job) => job.id);
 }
 
 async function smokeId(emulator: RunningEmulator): Promise<string> {
-  const page = await clientOf(emulator).authoring.testSuites.list({ search: 'Smoke' });
+  const page = await clientFor(emulator).authoring.testSuites.list({ search: 'Smoke' });
   const suite = page.items.find((item) => item.name === 'Smoke');
   if (!suite) throw new Error('no Smoke suite in the seed');
   return suite.id;
@@ -77,7 +50,7 @@ async function smokeId(emulator: RunningEmulator): Promise<string> {
 
 describe('run-suite-and-wait post step', () => {
   it('stops the jobs of the saved build that still run, including those no poll had seen', async () => {
-    const client = clientOf(slow);
+    const client = clientFor(slow);
     const startedAtMs = Date.now();
     const answer = await client.authoring.testSuites.run(await smokeId(slow), { buildName: 'Killed main' });
     expect(await unfinishedJobs(slow, answer.buildName)).toHaveLength(3);
@@ -108,25 +81,11 @@ describe('run-suite-and-wait post step', () => {
     expect(post.hasWork(memoryState({ [STATE_KEY]: 'not json' }))).toBe(false);
 
     // A main step that ran to its end leaves a cleared state.
-    const client = clientOf(fast);
+    const client = clientFor(fast);
     const folder = await mkdtemp(path.join(os.tmpdir(), 'suite-post-'));
     cleanups.push(() => rm(folder, { recursive: true, force: true }));
     const main = { ...testStepDeps({ tempDir: folder }), client };
-    const result = await run(
-      {
-        connection: connection(fast),
-        suite: GREEN_SUITE,
-        failOnFailure: true,
-        stopOnCancel: true,
-        downloadAssets: 'none',
-        retries: 0,
-        failFast: false,
-        rerunFailed: false,
-        pollIntervalMs: 100,
-        timeoutMs: 30_000,
-      },
-      main,
-    );
+    const result = await run(suiteInputs(fast, { suite: GREEN_SUITE }), main);
     expect(result.failure).toBeUndefined();
     expect(main.state.get(STATE_KEY)).toBe('');
     expect(post.hasWork(main.state)).toBe(false);
