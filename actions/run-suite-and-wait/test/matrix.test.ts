@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { InputError, InputReader, inputSource, shareOf } from '@sauce-actions/action-kit';
-import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
+import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
@@ -355,5 +355,65 @@ describe('run-suite-and-wait fail-fast', () => {
     expect((await read({ 'fail-fast': 'true' })).failFast).toBe(true);
     const error = await read({ 'fail-fast': 'yes' }).catch((e: unknown) => e);
     expect((error as InputError).input).toBe('fail-fast');
+  });
+});
+
+/** The emulator's default seed has the `Regression` suite of twelve cases, `Case 07` flaky. */
+const hasRegression = (defaultSeed().authoring.testSuites ?? []).some((suite) => suite.name === 'Regression');
+
+describe.skipIf(!hasRegression)("the default seed's Regression suite", () => {
+  let plain: RunningEmulator;
+  beforeAll(async () => {
+    plain = await startEmulator({ port: 0, jobDurationMs: 300 });
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  it('retries: 1 passes with flaky=1 and total=12; Smoke still fails with failed=1', async () => {
+    const regression = await run(
+      suiteInputs(plain, { suite: 'Regression', retries: 1 }),
+      suiteDeps(plain, folder, { workflow: { runNumber: '51', runAttempt: '1' } }),
+    );
+    expect(regression.failure).toBeUndefined();
+    expect(regression.outputs).toMatchObject({ total: 12, passed: 12, failed: 0, flaky: 1 });
+    expect(regression.summary).toContain(
+      'Case 07<br><sub>flaky: failed on attempt 1, passed on attempt 2</sub>',
+    );
+
+    const smoke = await run(suiteInputs(plain, { suite: 'Smoke', retries: 1 }), suiteDeps(plain, folder));
+    expect(smoke.failure?.kind).toBe('tests-failed');
+    expect(smoke.outputs).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0 });
+  });
+
+  it('three shards with retries: 1 run every case once, and the flaky one again in its shard', async () => {
+    const workflow = { runNumber: '52', runAttempt: '1' };
+    const results = await Promise.all(
+      [1, 2, 3].map((index) =>
+        run(
+          suiteInputs(plain, { suite: 'Regression', shard: { index, total: 3 }, retries: 1 }),
+          suiteDeps(plain, path.join(folder, `shard-${index}`), { workflow }),
+        ),
+      ),
+    );
+    expect(results.map((result) => result.failure)).toEqual([undefined, undefined, undefined]);
+    expect(results.map((result) => result.outputs.total)).toEqual([4, 4, 4]);
+    expect(results.map((result) => result.outputs.flaky).sort()).toEqual([0, 0, 1]);
+  });
+
+  it('a re-run of the workflow runs only Case 07, which fails on its first run in the new build and passes on its retry', async () => {
+    const attempt = (n: number) =>
+      run(
+        suiteInputs(plain, { suite: 'Regression', retries: n - 1, rerunFailed: true }),
+        suiteDeps(plain, path.join(folder, `attempt-${n}`), {
+          workflow: { runNumber: '53', runAttempt: String(n) },
+        }),
+      );
+    const first = await attempt(1);
+    expect(first.outputs).toMatchObject({ total: 12, passed: 11, failed: 1 });
+    const second = await attempt(2);
+    expect(second.failure).toBeUndefined();
+    expect(second.outputs).toMatchObject({ 'build-name': 'Regression #53.2', total: 1, passed: 1, flaky: 1 });
+    expect(second.summary).toContain('11 case(s) passed in an earlier attempt');
   });
 });
