@@ -85,6 +85,8 @@ function saveCleanup(deps: TunnelDeps, state: CleanupState): void {
 }
 
 async function waitOperation(inputs: FindInputs, deps: TunnelDeps, report: TunnelReport): Promise<void> {
+  // The deadline also cuts a listing that answers late, not only the checks between listings.
+  const deadline = withDeadline(deps.signal, inputs.timeoutMs);
   const tunnel = await waitForTunnel({
     api: deps.client.automation.tunnels,
     username: report.username,
@@ -93,8 +95,8 @@ async function waitOperation(inputs: FindInputs, deps: TunnelDeps, report: Tunne
     intervalMs: inputs.pollIntervalMs,
     logger: deps.logger,
     clock: deps.clock,
-    signal: deps.signal,
-  });
+    signal: deadline.signal,
+  }).finally(() => deadline.dispose());
   deps.logger.info(`Tunnel ${tunnel.id} ("${tunnel.tunnel_identifier ?? ''}") is running.`);
   // A tunnel this step only waited for is often shared: deleting it would break every other job
   // using it, so only `stop-on-exit: true` asks for that.

@@ -1,5 +1,11 @@
 /** `wait`: polls the user's tunnels until one with the given name or id is running. */
-import { ActionError, formatDuration, type Clock, type Logger } from '@sauce-actions/action-kit';
+import {
+  abortReasonOf,
+  ActionError,
+  formatDuration,
+  type Clock,
+  type Logger,
+} from '@sauce-actions/action-kit';
 import type { Tunnel } from '@sauce-actions/api';
 import { describeTarget, matching, newestFirst, type TunnelApi, type TunnelTarget } from './tunnels.ts';
 
@@ -22,9 +28,23 @@ export async function waitForTunnel(options: WaitOptions): Promise<Tunnel> {
     matching(tunnels, options.username, options.target);
   const deadline = clock.now() + options.timeoutMs;
   let lastReport = '';
+  const notRunning = (): ActionError =>
+    new ActionError(
+      'timeout',
+      `The ${what} of user ${options.username} was not running within ${formatDuration(options.timeoutMs)}` +
+        ` (${lastReport || 'no answer yet'}). Check that the tunnel is started with this name and by this user, or raise \`timeout\`.`,
+    );
   for (;;) {
     signal.throwIfAborted();
-    const seenNow = candidates(await options.api.list({ full: true }, { signal }));
+    let listed: Tunnel[];
+    try {
+      listed = await options.api.list({ full: true }, { signal });
+    } catch (error) {
+      // The step's deadline cut a slow listing: say what was seen, as when the checks run out.
+      if (abortReasonOf(signal) === 'timeout') throw notRunning();
+      throw error;
+    }
+    const seenNow = candidates(listed);
     // One line per change of what is seen, not one per check.
     const report = seen(seenNow);
     if (report !== lastReport) options.logger.info(`Waiting for the ${what}: ${report}`);
@@ -42,14 +62,10 @@ export async function waitForTunnel(options: WaitOptions): Promise<Tunnel> {
     }
     // A check at the deadline itself still counts: the sleep below ends exactly there.
     const remaining = deadline - clock.now();
-    if (remaining <= 0) {
-      throw new ActionError(
-        'timeout',
-        `The ${what} of user ${options.username} was not running within ${formatDuration(options.timeoutMs)}` +
-          ` (${report}). Check that the tunnel is started with this name and by this user, or raise \`timeout\`.`,
-      );
-    }
-    await clock.sleep(Math.min(options.intervalMs, remaining), signal);
+    if (remaining <= 0) throw notRunning();
+    await clock.sleep(Math.min(options.intervalMs, remaining), signal).catch((error: unknown) => {
+      throw abortReasonOf(signal) === 'timeout' ? notRunning() : error;
+    });
   }
 }
 

@@ -57,11 +57,15 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
     result = await definition.run(inputs, { ...deps, client });
   } catch (error) {
     result = failedResult(error, cancel.signal);
+  }
+  // The signals stay caught until the result is out: a second SIGTERM from the runner would
+  // otherwise end the process before the outputs, the summary and the failure are written.
+  try {
+    await client?.close().catch(() => {});
+    await publish(definition.title, result);
   } finally {
     cancel.dispose();
-    await client?.close().catch(() => {});
   }
-  await publish(definition.title, result);
 }
 
 /** A result for an error `run` did not handle itself. */

@@ -139,6 +139,28 @@ describe('runOnGitHub', () => {
     expect(process.listenerCount('SIGINT')).toBe(0);
   });
 
+  it("keeps catching the runner's signals until the result is published", async () => {
+    const listenersWhilePublishing: number[] = [];
+    vi.mocked(process.stdout.write).mockImplementation((chunk: string | Uint8Array) => {
+      if (String(chunk).startsWith('::error::'))
+        listenersWhilePublishing.push(process.listenerCount('SIGTERM'));
+      stdout.push(String(chunk));
+      return true;
+    });
+    await runOnGitHub({
+      title: 'Wait',
+      readInputs,
+      run: async (_inputs, deps) => {
+        process.emit('SIGINT', 'SIGINT');
+        throw deps.signal.reason;
+      },
+    });
+    // A second signal (the runner sends SIGTERM after SIGINT) finds a listener, not the default
+    // action that would end the process before the failure is written.
+    expect(listenersWhilePublishing).toEqual([1]);
+    expect(process.listenerCount('SIGTERM')).toBe(0);
+  });
+
   it('runs the post step when the main step marked it, and only when there is work', async () => {
     const post: PostDefinition<Inputs> = {
       title: 'Cleanup',
