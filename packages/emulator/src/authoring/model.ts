@@ -23,8 +23,11 @@ export interface RunSettings {
   [member: string]: unknown;
 }
 
-/** How a case's simulated jobs end; not part of the service's answers. */
-export type ExpectedOutcome = 'pass' | 'fail';
+/**
+ * How a case's simulated jobs end; not part of the service's answers. `flaky`: failed the first
+ * time the case runs in a build, passed on its later runs in that build.
+ */
+export type ExpectedOutcome = 'pass' | 'fail' | 'flaky';
 
 export interface AuthoringUser {
   id: string;

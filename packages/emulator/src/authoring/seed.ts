@@ -72,6 +72,14 @@ export const SMOKE_CASE_IDS = [
   '65a1f0c0e4b0a1b2c3d4e503',
 ] as const;
 export const UNASSIGNED_CASE_IDS = ['65a1f0c0e4b0a1b2c3d4e504', '65a1f0c0e4b0a1b2c3d4e505'] as const;
+export const REGRESSION_SUITE_ID = '3e0a6b2d-8c41-4f7a-9b5e-6d2c1a0f9e02';
+/** `Case 01` … `Case 12`, in order. */
+export const REGRESSION_CASE_IDS = Array.from(
+  { length: 12 },
+  (_, index) => `65a1f0c0e4b0a1b2c3d4e6${(index + 1).toString(16).padStart(2, '0')}`,
+);
+/** The flaky one: it fails the first time it runs in a build and passes on later runs in that build. */
+export const FLAKY_CASE_NAME = 'Case 07';
 export const NIGHTLY_SCHEDULE_ID = 'a4c2e9f1-7b3d-4e5a-8f6c-2d1e0b9a8c01';
 export const WEEKLY_SCHEDULE_ID = 'a4c2e9f1-7b3d-4e5a-8f6c-2d1e0b9a8c02';
 export const SCREENSHOT_ARTIFACT_ID = 'c8e1d2f3-a4b5-4c6d-9e7f-8a9b0c1d2e01';
@@ -84,6 +92,40 @@ const TEST_URL = 'https://shop.example.com';
 
 function target(browserName: string, browserVersion: string, platformName: string) {
   return { capabilities: { browserName, browserVersion, platformName, 'sauce:options': {} }, isRdc: false };
+}
+
+/** Regression's targets, in turn. */
+function regressionTarget(index: number) {
+  switch (index % 4) {
+    case 0:
+      return target('chrome', 'latest', 'Windows 11');
+    case 1:
+      return target('firefox', 'latest', 'Windows 11');
+    case 2:
+      return target('safari', '17', 'macOS 14');
+    default:
+      return target('MicrosoftEdge', 'latest', 'Windows 10');
+  }
+}
+
+/** `Regression`: twelve cases of one target each, every one passing but `Case 07`, which is flaky. */
+function regressionCases(): AuthoringSeedTestCase[] {
+  return REGRESSION_CASE_IDS.map((id, index) => {
+    const number = String(index + 1).padStart(2, '0');
+    const name = `Case ${number}`;
+    return {
+      id,
+      name,
+      testSuiteId: REGRESSION_SUITE_ID,
+      // Older than the other cases, so that the first page of a newest-first list stays theirs.
+      creationDate: `2025-12-${number}T10:00:00.000Z`,
+      runSettings: {
+        testUrl: `${TEST_URL}/regression/${number}`,
+        primaryTarget: regressionTarget(index),
+      },
+      ...(name === FLAKY_CASE_NAME ? { expectedOutcome: 'flaky' as const } : {}),
+    };
+  });
 }
 
 export function defaultAuthoringSeed(): AuthoringSeed {
@@ -101,6 +143,13 @@ export function defaultAuthoringSeed(): AuthoringSeed {
         tags: ['smoke', 'checkout'],
         creatorUserId: DEMO_USER_ID,
         creationDate: '2026-01-02T09:00:00.000Z',
+      },
+      {
+        id: REGRESSION_SUITE_ID,
+        name: 'Regression',
+        tags: ['regression'],
+        creatorUserId: DEMO_USER_ID,
+        creationDate: '2025-12-01T09:00:00.000Z',
       },
     ],
     testCases: [
@@ -148,6 +197,7 @@ export function defaultAuthoringSeed(): AuthoringSeed {
         creationDate: '2026-02-15T10:00:00.000Z',
         runSettings: { testUrl: `${TEST_URL}/newsletter` },
       },
+      ...regressionCases(),
     ],
     testSchedules: [
       {

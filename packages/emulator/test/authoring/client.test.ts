@@ -6,7 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_ACCESS_KEY, DEMO_USER, withEmulator } from '../support/emulator.ts';
 import {
   NIGHTLY_SCHEDULE_ID,
+  REGRESSION_CASE_IDS,
+  REGRESSION_SUITE_ID,
   SCREENSHOT_ARTIFACT_ID,
+  SEED_CASES,
   SERVICE_USER_ID,
   SMOKE_CASE_IDS,
   SMOKE_SUITE_ID,
@@ -27,10 +30,10 @@ describe('authoring round trips through SauceClient', () => {
     const authoring = client();
     const page = await authoring.testCases.list({ testSuiteId: null });
     expect(page.items.map((item) => item.id).sort()).toEqual([...UNASSIGNED_CASE_IDS].sort());
-    expect((await authoring.testCases.list({ limit: 0 })).total).toBe(5);
+    expect((await authoring.testCases.list({ limit: 0 })).total).toBe(SEED_CASES);
     const all = [];
     for await (const testCase of authoring.testCases.iterate({}, { pageSize: 2 })) all.push(testCase.id);
-    expect(all).toHaveLength(5);
+    expect(all).toHaveLength(SEED_CASES);
     const smoke = await authoring.testCases.list({
       testSuiteId: [SMOKE_SUITE_ID],
       startDate: new Date('2026-01-10'),
@@ -72,9 +75,12 @@ describe('authoring round trips through SauceClient', () => {
     const run = await authoring.testSuites.run(suite.id, { buildName: 'From client' });
     expect(run).toMatchObject({ buildName: 'From client', runCount: 2 });
     await authoring.testSuites.delete(suite.id, { deleteTestCases: true });
-    expect((await authoring.testCases.list({ limit: 0 })).total).toBe(3);
+    expect((await authoring.testCases.list({ limit: 0 })).total).toBe(SEED_CASES - 2);
     await authoring.testSuites.delete(SMOKE_SUITE_ID);
     expect((await authoring.testCases.list({ testSuiteId: null })).total).toBe(3);
+    // Regression keeps its own cases.
+    const regression = await authoring.testCases.list({ testSuiteId: [REGRESSION_SUITE_ID] });
+    expect(regression.total).toBe(REGRESSION_CASE_IDS.length);
   });
 
   it('types a suite’s name on create and its case list on update as required, as the service does', async () => {

@@ -4,6 +4,8 @@ export {
   DEMO_USER_ID,
   NIGHTLY_SCHEDULE_ID,
   QA_TEAM_ID,
+  REGRESSION_CASE_IDS,
+  REGRESSION_SUITE_ID,
   SCREENSHOT_ARTIFACT_ID,
   SERVICE_USER_ID,
   SMOKE_CASE_IDS,
@@ -11,6 +13,10 @@ export {
   UNASSIGNED_CASE_IDS,
   WEEKLY_SCHEDULE_ID,
 } from '../../src/authoring/seed.ts';
+
+/** Cases of the seed outside `Regression` (the three of `Smoke` and two unassigned), and in all. */
+export const OTHER_SEED_CASES = 5;
+export const SEED_CASES = 17;
 
 export const UNKNOWN_HEX = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';

@@ -4,6 +4,8 @@ import {
   DEMO_USER_ID,
   HEX,
   ISO,
+  REGRESSION_CASE_IDS,
+  REGRESSION_SUITE_ID,
   SMOKE_CASE_IDS,
   SMOKE_SUITE_ID,
   UNASSIGNED_CASE_IDS,
@@ -191,6 +193,49 @@ describe('authoring runs', () => {
     const named = await call('POST', `/testsuites/${SMOKE_SUITE_ID}/run`, { body: { buildName: 'RC 1' } });
     expect(named.body.data.buildName).toBe('RC 1');
     await finishedJobs('RC 1', 3);
+  });
+
+  it('runs Regression: twelve jobs, Case 07 failing the first time in a build and passing after', async () => {
+    const outcomes = async (build: string) =>
+      Object.fromEntries((await finishedJobs(build, 12)).map((job) => [job.name, job.passed]));
+    const passedBut = (name: string | undefined) =>
+      Object.fromEntries(
+        Array.from({ length: 12 }, (_, index) => `Case ${String(index + 1).padStart(2, '0')}`).map((each) => [
+          each,
+          each !== name,
+        ]),
+      );
+
+    const first = await call('POST', `/testsuites/${REGRESSION_SUITE_ID}/run`, {
+      body: { buildName: 'Nightly 42' },
+    });
+    expect(first.body.data).toMatchObject({ buildName: 'Nightly 42', runCount: 12 });
+    expect(await outcomes('Nightly 42')).toEqual(passedBut('Case 07'));
+
+    // Again in the same build: the service names it `Nightly 42 - 1`, and Case 07 passes.
+    const second = await call('POST', `/testsuites/${REGRESSION_SUITE_ID}/run`, {
+      body: { buildName: 'Nightly 42' },
+    });
+    expect(second.body.data.buildName).toBe('Nightly 42 - 1');
+    expect(await outcomes('Nightly 42 - 1')).toEqual(passedBut(undefined));
+
+    // A retry of the case alone, sent with the build the first run was given, passes too.
+    const retry = await call('POST', `/testcases/${REGRESSION_CASE_IDS[6]}/run`, {
+      body: { buildName: 'Nightly 42' },
+    });
+    expect(retry.body.data.build).toBe('Nightly 42 - 2');
+    expect((await finishedJobs('Nightly 42 - 2', 1))[0]).toMatchObject({ name: 'Case 07', passed: true });
+
+    // Another build starts fresh, whether the suite or the case alone runs first.
+    expect(
+      (await call('POST', `/testsuites/${REGRESSION_SUITE_ID}/run`, { body: { buildName: 'Nightly 43' } }))
+        .status,
+    ).toBe(200);
+    expect(await outcomes('Nightly 43')).toEqual(passedBut('Case 07'));
+    await call('POST', `/testcases/${REGRESSION_CASE_IDS[6]}/run`, { body: { buildName: 'Case 07 only' } });
+    expect((await finishedJobs('Case 07 only', 1))[0]).toMatchObject({ passed: false });
+    await call('POST', `/testcases/${REGRESSION_CASE_IDS[6]}/run`, { body: { buildName: 'Case 07 only' } });
+    expect((await finishedJobs('Case 07 only - 1', 1))[0]).toMatchObject({ passed: true });
   });
 
   it('refuses a suite run with cases that have no run targets, naming them, and starts nothing', async () => {

@@ -5,6 +5,9 @@ import {
   ISO,
   NIGHTLY_SCHEDULE_ID,
   QA_TEAM_ID,
+  REGRESSION_CASE_IDS,
+  REGRESSION_SUITE_ID,
+  SEED_CASES,
   SMOKE_CASE_IDS,
   SMOKE_SUITE_ID,
   UNASSIGNED_CASE_IDS,
@@ -28,8 +31,8 @@ describe('authoring test suites', () => {
   it('lists suites with the seed table fields, without runCount', async () => {
     const answer = await call('GET', '/testsuites');
     expect(answer.status).toBe(200);
-    expect(answer.body.data.total).toBe(1);
-    const [smoke] = answer.body.data.items;
+    expect(answer.body.data.total).toBe(2);
+    const [smoke, regression] = answer.body.data.items;
     expect(smoke).toEqual({
       id: SMOKE_SUITE_ID,
       orgId: expect.any(String),
@@ -43,6 +46,11 @@ describe('authoring test suites', () => {
       lastModifierUserId: DEMO_USER_ID,
       lastModifierUserName: 'Demo User',
       testCaseCount: 3,
+    });
+    expect(regression).toMatchObject({
+      id: REGRESSION_SUITE_ID,
+      name: 'Regression',
+      testCaseCount: REGRESSION_CASE_IDS.length,
     });
   });
 
@@ -71,7 +79,7 @@ describe('authoring test suites', () => {
     const answer = await call('POST', '/testsuites', { body: { name: 'Ghost', testCases: [UNKNOWN_HEX] } });
     expect(answer.status).toBe(404);
     expect(answer.body.error.code).toBe('NOT_FOUND');
-    expect((await call('GET', '/testsuites')).body.data.total).toBe(1);
+    expect((await call('GET', '/testsuites')).body.data.total).toBe(2);
   });
 
   it.each([
@@ -93,17 +101,22 @@ describe('authoring test suites', () => {
     const search = await call('GET', '/testsuites', { query: { search: 'sMoK' } });
     expect(search.body.data.items.map((suite: { id: string }) => suite.id)).toEqual([SMOKE_SUITE_ID]);
     const early = await call('GET', '/testsuites', { query: { endDate: '2026-01-02' } });
-    expect(early.body.data.items.map((suite: { id: string }) => suite.id)).toEqual([SMOKE_SUITE_ID]);
+    expect(early.body.data.items.map((suite: { id: string }) => suite.id)).toEqual([
+      SMOKE_SUITE_ID,
+      REGRESSION_SUITE_ID,
+    ]);
+    const earliest = await call('GET', '/testsuites', { query: { endDate: '2025-12-31' } });
+    expect(earliest.body.data.items.map((suite: { id: string }) => suite.id)).toEqual([REGRESSION_SUITE_ID]);
     const late = await call('GET', '/testsuites', { query: { startDate: '2026-01-02T09:00:01Z' } });
     expect(late.body.data.items.map((suite: { id: string }) => suite.id)).toEqual([profile.id]);
     const byUser = await call('GET', '/testsuites', { query: { userId: DEMO_USER_ID } });
-    expect(byUser.body.data.total).toBe(2);
+    expect(byUser.body.data.total).toBe(3);
     const byTeam = await call('GET', '/testsuites', { query: { teamId: QA_TEAM_ID } });
     expect(byTeam.body.data.total).toBe(0);
     const paged = await call('GET', '/testsuites', { query: { skip: 1, limit: 1 } });
-    expect(paged.body.data).toMatchObject({ total: 2, items: [{ id: SMOKE_SUITE_ID }] });
+    expect(paged.body.data).toMatchObject({ total: 3, items: [{ id: SMOKE_SUITE_ID }] });
     const countOnly = await call('GET', '/testsuites', { query: { limit: 0 } });
-    expect(countOnly.body.data).toEqual({ items: [], total: 2 });
+    expect(countOnly.body.data).toEqual({ items: [], total: 3 });
   });
 
   it.each([{ ids: 'nope' }, { skip: -2 }, { limit: 'ten' }, { startDate: '01/02/2026' }])(
@@ -165,14 +178,16 @@ describe('authoring test suites', () => {
       body: { deleteTestCases: false },
     });
     expect(answer.status).toBe(204);
-    expect((await call('GET', '/testcases', { query: { limit: 0 } })).body.data.total).toBe(5);
+    expect((await call('GET', '/testcases', { query: { limit: 0 } })).body.data.total).toBe(SEED_CASES);
   });
 
   it('delete with deleteTestCases true deletes the cases too', async () => {
     const answer = await call('DELETE', `/testsuites/${SMOKE_SUITE_ID}`, { body: { deleteTestCases: true } });
     expect(answer.status).toBe(204);
     for (const caseId of SMOKE_CASE_IDS) expect((await call('GET', `/testcases/${caseId}`)).status).toBe(404);
-    expect((await call('GET', '/testcases', { query: { limit: 0 } })).body.data.total).toBe(2);
+    expect((await call('GET', '/testcases', { query: { limit: 0 } })).body.data.total).toBe(
+      SEED_CASES - SMOKE_CASE_IDS.length,
+    );
   });
 
   it('reads deleteTestCases from the query as well, and refuses a non-boolean (400)', async () => {
@@ -182,7 +197,9 @@ describe('authoring test suites', () => {
       query: { deleteTestCases: 'true' },
     });
     expect(answer.status).toBe(204);
-    expect((await call('GET', '/testcases', { query: { limit: 0 } })).body.data.total).toBe(2);
+    expect((await call('GET', '/testcases', { query: { limit: 0 } })).body.data.total).toBe(
+      SEED_CASES - SMOKE_CASE_IDS.length,
+    );
   });
 
   it('accepts a DELETE that announces JSON but sends no body', async () => {

@@ -5,6 +5,9 @@ import {
   HEX,
   ISO,
   QA_TEAM_ID,
+  REGRESSION_CASE_IDS,
+  REGRESSION_SUITE_ID,
+  SEED_CASES,
   SERVICE_USER_ID,
   SMOKE_CASE_IDS,
   SMOKE_SUITE_ID,
@@ -23,9 +26,9 @@ describe('authoring test cases', () => {
   it('lists every seeded case with the seed table fields, newest first', async () => {
     const answer = await call('GET', '/testcases');
     expect(answer.status).toBe(200);
-    expect(answer.body.data.total).toBe(5);
+    expect(answer.body.data.total).toBe(SEED_CASES);
     const items = answer.body.data.items;
-    expect(items).toHaveLength(5);
+    expect(items).toHaveLength(SEED_CASES);
     const dates = items.map((item: { creationDate: string }) => item.creationDate);
     expect([...dates].sort().reverse()).toEqual(dates);
     const login = items.find((item: { id: string }) => item.id === SMOKE_CASE_IDS[0]);
@@ -51,6 +54,17 @@ describe('authoring test cases', () => {
     expect(login).not.toHaveProperty('revisions');
     expect(login).not.toHaveProperty('creatorUserName');
     expect(login).not.toHaveProperty('expectedOutcome');
+    // Regression's cases, Case 01 to Case 12, one run target each, come last (the oldest).
+    const regression = items.slice(-REGRESSION_CASE_IDS.length);
+    expect(regression.map((item: { name: string }) => item.name).reverse()).toEqual(
+      Array.from({ length: 12 }, (_, index) => `Case ${String(index + 1).padStart(2, '0')}`),
+    );
+    for (const item of regression) {
+      expect(item.testSuiteId).toBe(REGRESSION_SUITE_ID);
+      expect(item.runSettings.primaryTarget.capabilities.browserName).toEqual(expect.any(String));
+      expect(item.runSettings).not.toHaveProperty('additionalTargets');
+      expect(item).not.toHaveProperty('expectedOutcome');
+    }
   });
 
   it('searches names case-insensitively', async () => {
@@ -85,6 +99,8 @@ describe('authoring test cases', () => {
     expect(ids(unassigned)).toEqual([...UNASSIGNED_CASE_IDS].sort());
     const both = await call('GET', '/testcases', { query: { testSuiteId: [SMOKE_SUITE_ID, 'null'] } });
     expect(both.body.data.total).toBe(5);
+    const regression = await call('GET', '/testcases', { query: { testSuiteId: REGRESSION_SUITE_ID } });
+    expect(ids(regression)).toEqual([...REGRESSION_CASE_IDS].sort());
     const other = await call('GET', '/testcases', { query: { testSuiteId: [UNKNOWN_UUID] } });
     expect(other.body.data.total).toBe(0);
   });
@@ -92,12 +108,12 @@ describe('authoring test cases', () => {
   it('pages with skip and limit; limit 0 answers only the total', async () => {
     const all = await call('GET', '/testcases');
     const page = await call('GET', '/testcases', { query: { skip: 1, limit: 2 } });
-    expect(page.body.data.total).toBe(5);
+    expect(page.body.data.total).toBe(SEED_CASES);
     expect(page.body.data.items).toEqual(all.body.data.items.slice(1, 3));
     const countOnly = await call('GET', '/testcases', { query: { limit: 0 } });
-    expect(countOnly.body.data).toEqual({ items: [], total: 5 });
-    const beyond = await call('GET', '/testcases', { query: { skip: 10 } });
-    expect(beyond.body.data).toEqual({ items: [], total: 5 });
+    expect(countOnly.body.data).toEqual({ items: [], total: SEED_CASES });
+    const beyond = await call('GET', '/testcases', { query: { skip: 20 } });
+    expect(beyond.body.data).toEqual({ items: [], total: SEED_CASES });
   });
 
   it.each([
@@ -150,7 +166,7 @@ describe('authoring test cases', () => {
     expect(deleted.status).toBe(204);
     expect(deleted.body).toBe('');
     expect((await call('GET', `/testcases/${UNASSIGNED_CASE_IDS[1]}`)).status).toBe(404);
-    expect((await call('GET', '/testcases', { query: { limit: 0 } })).body.data.total).toBe(4);
+    expect((await call('GET', '/testcases', { query: { limit: 0 } })).body.data.total).toBe(SEED_CASES - 1);
     expect((await call('DELETE', `/testcases/${UNASSIGNED_CASE_IDS[1]}`)).status).toBe(404);
     expect((await call('DELETE', '/testcases/xyz')).status).toBe(400);
   });
