@@ -15,7 +15,12 @@ export interface EmulatorOptions {
   seed?: Seed | string;
   /** How long a simulated job runs, from queued to its end. Default 3000 ms. */
   jobDurationMs?: number;
-  /** Requests a second allowed per account; 0 (default) disables the limit. */
+  /**
+   * Requests a second allowed per account; 0 (default) disables the limit. With a limit, every
+   * answer of the three interfaces carries `X-Ratelimit-Limit`, `X-Ratelimit-Remaining` and
+   * `X-Ratelimit-Reset` (seconds until the window ends), and one over the limit is a 429 with
+   * `Retry-After`; the admin endpoints and the dashboard pages are not limited.
+   */
   rateLimit?: number;
   /** Keeps state and files in this folder across restarts. */
   dataDir?: string;

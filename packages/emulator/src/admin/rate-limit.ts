@@ -1,4 +1,12 @@
-/** `--rate-limit N`: N requests a second per account, in fixed one-second windows. */
+/**
+ * `--rate-limit N`: N requests a second per account, in fixed one-second windows, each starting
+ * with the first request after the last one ended.
+ *
+ * `X-Ratelimit-Reset` is the number of seconds until the window ends, rounded up (so `1` in a
+ * window of one second), not a Unix time: the service's own announcement of these headers
+ * describes the reset as how much time is left, and neither the seeds nor any current document
+ * show another form. Clients that also accept a Unix time (a value over 10^9) read both.
+ */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { basicAuthOf, bearerTokenOf } from '../auth.ts';
@@ -7,7 +15,7 @@ export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Unix seconds when the window ends. */
+  /** Seconds until the window ends, rounded up. */
   reset: number;
   /** Seconds to wait when refused. */
   retryAfter: number;
@@ -51,7 +59,7 @@ export class RateLimiter {
       allowed,
       limit: this.limit,
       remaining: Math.max(0, this.limit - window.count),
-      reset: Math.ceil(endMs / 1000),
+      reset: Math.max(1, Math.ceil((endMs - nowMs) / 1000)),
       retryAfter: Math.max(1, Math.ceil((endMs - nowMs) / 1000)),
     };
   }

@@ -1,6 +1,8 @@
 /**
  * Root hooks applied to every interface (never to the admin endpoints or the dashboard pages,
- * which are not part of the services' interfaces): the journal, injected faults, then the rate limit.
+ * which are not part of the services' interfaces): the journal, the rate limit, then injected
+ * faults. The rate limit comes first so that every answer, an injected fault's included, carries
+ * the account's rate headers, as a gateway in front of the service would send them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +31,17 @@ export function installTrafficHooks(
     if (isAdminPath(target) || isDashboardPath(target)) return undefined;
     entries.set(request, state.journal.open(request.method, target, now(), secrets()));
 
+    if (state.rateLimiter) {
+      const decision = state.rateLimiter.take(rateKeyOf(request), now());
+      reply.header('X-Ratelimit-Limit', String(decision.limit));
+      reply.header('X-Ratelimit-Remaining', String(decision.remaining));
+      reply.header('X-Ratelimit-Reset', String(decision.reset));
+      if (!decision.allowed) {
+        reply.header('Retry-After', String(decision.retryAfter));
+        return reply.code(429).send({ message: 'Too many requests', code: 'rate_limited' });
+      }
+    }
+
     const path = target.split('?')[0] ?? target;
     const fault = state.faults.take(request.method, path);
     if (fault) {
@@ -47,16 +60,6 @@ export function installTrafficHooks(
       }
     }
 
-    if (state.rateLimiter) {
-      const decision = state.rateLimiter.take(rateKeyOf(request), now());
-      reply.header('X-Ratelimit-Limit', String(decision.limit));
-      reply.header('X-Ratelimit-Remaining', String(decision.remaining));
-      reply.header('X-Ratelimit-Reset', String(decision.reset));
-      if (!decision.allowed) {
-        reply.header('Retry-After', String(decision.retryAfter));
-        return reply.code(429).send({ message: 'Too many requests', code: 'rate_limited' });
-      }
-    }
     return undefined;
   });
 
