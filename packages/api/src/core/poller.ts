@@ -1,4 +1,11 @@
-/** Repeats a check until a condition holds, a deadline passes, or the signal aborts. */
+/**
+ * Repeats a check until a condition holds, a deadline passes, or the signal aborts. When the
+ * requests of a check meet contention for the account's rate budget (a 429, or an answer saying
+ * few requests are left in the window), the next wait doubles, up to `maxContendedIntervalMs`,
+ * jittered; each check without contention halves it back. Many processes polling one account
+ * thus slow down together until they fit in its limit, then speed up again.
+ */
+import { recordingContention } from './pacing.ts';
 import { sleep } from './retry.ts';
 
 export interface PollOptions<T> {
@@ -10,13 +17,28 @@ export interface PollOptions<T> {
   backoffFactor?: number;
   /** Upper bound of the grown interval. */
   maxIntervalMs?: number;
+  /**
+   * Upper bound of the interval grown while the service signals contention for the rate budget
+   * (default 4 × `intervalMs`; `intervalMs` itself turns that backoff off).
+   */
+  maxContendedIntervalMs?: number;
   /** Whether a check saw something new; default: every check counts as a change. */
   hasChanged?: (previous: T, next: T) => boolean;
   /** Called after every check, for progress reporting. */
-  onCheck?: (value: T, info: { attempt: number; elapsedMs: number; changed: boolean }) => void;
+  onCheck?: (value: T, info: PollCheckInfo) => void;
   signal?: AbortSignal;
   /** Clock, for tests. */
   now?: () => number;
+  /** Source of the jitter of contended waits (tests pin it). */
+  random?: () => number;
+}
+
+export interface PollCheckInfo {
+  attempt: number;
+  elapsedMs: number;
+  changed: boolean;
+  /** The check's requests met a 429, or a rate window with few requests left. */
+  contended?: boolean;
 }
 
 export class PollTimeoutError<T> extends Error {
@@ -44,22 +66,36 @@ export async function poll<T>(
   const deadline = started + options.timeoutMs;
   const factor = options.backoffFactor ?? 1;
   const maxInterval = options.maxIntervalMs ?? options.intervalMs;
+  const maxContended = options.maxContendedIntervalMs ?? options.intervalMs * 4;
+  const random = options.random ?? Math.random;
   let interval = options.intervalMs;
+  // How many times the wait is doubled for contention: up with each contended check, down with each other.
+  let contentionLevel = 0;
   let previous: { value: T } | undefined;
 
   for (let attempt = 1; ; attempt++) {
     options.signal?.throwIfAborted();
-    const value = await check(options.signal);
+    const { value, contention } = await recordingContention(() => check(options.signal));
+    const contended = contention.limited || contention.low;
     const changed = previous === undefined || (options.hasChanged?.(previous.value, value) ?? true);
     previous = { value };
     const elapsedMs = now() - started;
-    options.onCheck?.(value, { attempt, elapsedMs, changed });
+    options.onCheck?.(value, { attempt, elapsedMs, changed, ...(contended ? { contended } : {}) });
     if (isDone(value)) return value;
 
     interval = changed ? options.intervalMs : Math.min(maxInterval, Math.round(interval * factor));
+    contentionLevel = contended ? contentionLevel + 1 : Math.max(0, contentionLevel - 1);
+    let wait = interval;
+    if (contentionLevel > 0 && maxContended > interval) {
+      // Jittered, so that the processes sharing the account fall out of step.
+      const grown = Math.min(maxContended, interval * 2 ** contentionLevel);
+      wait = Math.round(grown * (0.75 + random() / 2));
+      // No more doublings than reach the bound: the way back down starts from there.
+      contentionLevel = Math.min(contentionLevel, Math.ceil(Math.log2(maxContended / interval)));
+    }
     const remaining = deadline - now();
     if (remaining <= 0) throw new PollTimeoutError(options.timeoutMs, now() - started, value);
-    await sleep(Math.min(interval, remaining), options.signal);
+    await sleep(Math.min(wait, remaining), options.signal);
     if (now() >= deadline) {
       // One last look at the deadline, so a condition met just in time still counts.
       const last = await check(options.signal);

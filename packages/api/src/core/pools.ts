@@ -4,6 +4,7 @@
  * request (a step refusing its inputs) never pays for it.
  */
 import type { Dispatcher } from 'undici';
+import { RatePacer } from './pacing.ts';
 import type * as UndiciPartsModule from './undici-parts.ts';
 
 export type UndiciParts = typeof UndiciPartsModule;
@@ -23,6 +24,11 @@ export async function createDispatcher(connectMs: number): Promise<Dispatcher> {
 }
 
 export class ConnectionPools {
+  /**
+   * The accounts' rate windows, as the answers through these pools told them: shared like the
+   * pools, so that every transport of a client paces by the same account budget.
+   */
+  readonly pacer = new RatePacer();
   readonly #given: Dispatcher | undefined;
   readonly #connectMs: number;
   #made: Promise<Dispatcher> | undefined;

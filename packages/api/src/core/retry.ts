@@ -24,6 +24,16 @@ export interface RetryPolicy {
   maxServerDelayMs: number;
   /** Source of randomness for the jitter (tests pin it). */
   random: () => number;
+  /**
+   * Whether requests are paced from the rate headers of earlier answers (`X-Ratelimit-Limit`,
+   * `-Remaining`, `-Reset`), before the service has to refuse one: when few requests are left in
+   * the account's window the next ones are spread until it resets, and a client that finds
+   * others spending the same account spaces its requests out (see `pacing.ts`). The transports
+   * of one client share what they learn, per account and origin. A pacing wait never outlasts
+   * the call's deadline or `maxServerDelayMs`, and the call's signal ends it. Without those
+   * headers nothing is paced, whatever this says. false sends every request as soon as it is made.
+   */
+  pacing: boolean;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -34,6 +44,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   retryStatuses: [502, 503, 504],
   maxServerDelayMs: 120_000,
   random: Math.random,
+  pacing: true,
 };
 
 export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {

@@ -1,13 +1,15 @@
 /**
  * The HTTP transport every operation goes through: undici with one keep-alive pool per origin,
  * proxy support from the environment, timeouts on every phase, an AbortSignal on every call,
- * retries where repeating is safe, and errors that never carry a credential.
+ * retries where repeating is safe, pacing by the service's rate headers, and errors that never
+ * carry a credential.
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { authHeaders, redact, redactDeep, secretsOf, type Credentials } from './credentials.ts';
 import { AttemptTimer, deadlineOf, readText } from './deadline.ts';
 import { ApiError, reasonPhrase, serviceErrorOf, TransportError, type NotRetriedReason } from './errors.ts';
+import { accountKey } from './pacing.ts';
 import { ConnectionPools, loadUndici } from './pools.ts';
 import { backoffDelay, retryPolicy, serverDelayMs, sleep, type RetryPolicy } from './retry.ts';
 import { trimTrailingSlash } from './regions.ts';
@@ -136,9 +138,11 @@ export class HttpTransport {
   readonly userAgent: string;
   readonly #pools: ConnectionPools;
   readonly #ownsPools: boolean;
+  readonly #origin: string;
 
   constructor(options: TransportOptions) {
     this.baseUrl = trimTrailingSlash(stripUserInfo(options.baseUrl));
+    this.#origin = new URL(this.baseUrl).origin;
     this.credentials = options.credentials;
     this.retry = retryPolicy(options.retry);
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -188,10 +192,24 @@ export class HttpTransport {
     // Two budgets: failures that may pass (where repeating is safe), and 429s (always safe).
     let retriesSpent = 0;
     let rateLimitRetriesSpent = 0;
+    const pacer = policy.pacing ? this.#pools.pacer : undefined;
+    const rateKey = pacer ? accountKey(this.#origin, credentials) : '';
 
     const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
     for (;;) {
       if (spec.signal?.aborted) throw this.#transportError(spec, displayUrl, spec.signal.reason, secrets);
+      if (pacer) {
+        // Never longer than the client would wait when asked by the service, nor past the deadline.
+        const now = Date.now();
+        const latestStart = Math.min(deadline ?? Infinity, now + policy.maxServerDelayMs);
+        const paced = pacer.schedule(rateKey, { now, random: policy.random, latestStart });
+        if (paced.delayMs > 0) {
+          this.logger.debug(
+            `${spec.operation}: paced ${formatMs(paced.delayMs)} (${paced.remaining} request(s) left in the rate window, which resets in ${formatMs(paced.resetInMs ?? 0)})`,
+          );
+          await this.#wait(paced.delayMs, spec, displayUrl);
+        }
+      }
       const started = performance.now();
       const timer = new AttemptTimer(spec.signal);
       timer.headers(timeouts.headersMs);
@@ -243,6 +261,7 @@ export class HttpTransport {
 
       const headers = response.headers as Headers;
       const status = response.statusCode;
+      pacer?.observe(rateKey, status, headers, { random: policy.random });
       // A stream is read by the caller, at the caller's pace: undici's body timeout covers it.
       if (spec.responseType === 'stream' && status >= 200 && status < 300) timer.clear();
       else timer.body(timeouts.bodyMs);

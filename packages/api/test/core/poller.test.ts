@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { poll, PollTimeoutError } from '../../src/index.ts';
+import { RatePacer } from '../../src/core/pacing.ts';
 
 /** A check that answers the given values in turn (the last one repeats), recording when it ran. */
 function sequence<T>(values: T[]) {
@@ -110,5 +111,91 @@ describe('poll', () => {
       { intervalMs: 1, timeoutMs: 10, signal: controller.signal },
     );
     expect(signals).toEqual([controller.signal]);
+  });
+
+  describe('when the service signals contention', () => {
+    /** What each check's request was answered: a status and the window's requests left (of 10). */
+    function answered(answers: { status?: number; remaining?: number }[]) {
+      const pacer = new RatePacer();
+      const times: number[] = [];
+      const contended: boolean[] = [];
+      let index = 0;
+      const check = async () => {
+        times.push(Date.now());
+        const answer = answers[Math.min(index++, answers.length - 1)]!;
+        // What the transport does with every answer it gets during the check.
+        pacer.observe('k', answer.status ?? 200, {
+          ...(answer.remaining !== undefined
+            ? {
+                'x-ratelimit-limit': '10',
+                'x-ratelimit-remaining': String(answer.remaining),
+                'x-ratelimit-reset': '1',
+              }
+            : {}),
+        });
+        return index;
+      };
+      return { check, times, contended };
+    }
+
+    it('doubles the wait while checks meet 429s or a low window, up to the bound, and comes back down', async () => {
+      const { check, times, contended } = answered([
+        { status: 429 },
+        { remaining: 1 },
+        { remaining: 0, status: 429 },
+        { remaining: 9 },
+        { remaining: 9 },
+        { remaining: 9 },
+      ]);
+      const result = poll(check, (value) => value === 6, {
+        intervalMs: 100,
+        timeoutMs: 60_000,
+        maxContendedIntervalMs: 400,
+        random: () => 0.5,
+        onCheck: (_value, info) => contended.push(info.contended === true),
+      });
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(await result).toBe(6);
+      expect(contended).toEqual([true, true, true, false, false, false]);
+      // 200, 400, then the bound; down by half with each check that met none, to the interval.
+      expect(gaps(times)).toEqual([200, 400, 400, 200, 100]);
+    });
+
+    it('jitters a contended wait, so that processes polling one account fall out of step', async () => {
+      const waits = [];
+      for (const random of [0, 0.999]) {
+        vi.setSystemTime(0);
+        const { check, times } = answered([{ status: 429 }, { remaining: 9 }]);
+        const result = poll(check, (value) => value === 2, {
+          intervalMs: 1000,
+          timeoutMs: 60_000,
+          random: () => random,
+        });
+        await vi.advanceTimersByTimeAsync(10_000);
+        await result;
+        waits.push(gaps(times)[0]);
+      }
+      expect(waits).toEqual([1500, 2499]);
+    });
+
+    it('keeps the interval when answers carry ample windows, or no rate headers', async () => {
+      const { check, times } = answered([{ remaining: 9 }, {}, { remaining: 8 }, {}]);
+      const result = poll(check, (value) => value === 4, { intervalMs: 100, timeoutMs: 60_000 });
+      await vi.advanceTimersByTimeAsync(10_000);
+      await result;
+      expect(gaps(times)).toEqual([100, 100, 100]);
+    });
+
+    it('does not back off when the bound is the interval itself', async () => {
+      const { check, times } = answered([{ status: 429 }]);
+      const result = poll(check, (value) => value === 3, {
+        intervalMs: 100,
+        timeoutMs: 60_000,
+        maxContendedIntervalMs: 100,
+      });
+      await vi.advanceTimersByTimeAsync(10_000);
+      await result;
+      expect(gaps(times)).toEqual([100, 100]);
+    });
   });
 });
