@@ -1,0 +1,80 @@
+/**
+ * Pacing against the emulator's `--rate-limit`: one client alone keeps under the limit without a
+ * single 429, and six jobs of a matrix, each its own process, share an account of four requests
+ * a second with at most three 429s between them (the first requests of jobs starting together,
+ * which none can pace, having seen no rate header yet).
+ */
+import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runMatrix } from '../../../../bench/support/matrix.ts';
+import { startEmulatorProcess, type ListeningProcess } from '../../../../bench/support/processes.ts';
+import { SauceClient } from '../../src/index.ts';
+
+interface JournalEntry {
+  status: number;
+}
+
+async function statuses(url: string): Promise<number[]> {
+  const response = await fetch(`${url}/_emulator/requests`);
+  return ((await response.json()) as { requests: JournalEntry[] }).requests.map((entry) => entry.status);
+}
+
+describe('one client against the emulator’s rate limit', () => {
+  let emulator: RunningEmulator | undefined;
+  afterEach(async () => {
+    await emulator?.close();
+  });
+
+  async function burst(pacing: boolean): Promise<{ statuses: number[]; ms: number }> {
+    emulator = await startEmulator({ port: 0, rateLimit: 4 });
+    const client = new SauceClient({
+      username: 'demo',
+      accessKey: 'demo-access-key',
+      apiUrl: emulator.url,
+      retry: { pacing },
+    });
+    const started = performance.now();
+    try {
+      // Both interfaces of one account, on one address: one budget.
+      for (let index = 0; index < 4; index++) {
+        await client.automation.jobs.list({ limit: 5 });
+        await client.authoring.testSuites.list();
+      }
+    } finally {
+      await client.close();
+    }
+    const ms = performance.now() - started;
+    const seen = await statuses(emulator.url);
+    await emulator.close();
+    emulator = undefined;
+    return { statuses: seen, ms };
+  }
+
+  it('spreads its requests before the limit refuses any, where without pacing it meets 429s', async () => {
+    const paced = await burst(true);
+    expect(paced.statuses.filter((status) => status === 429)).toEqual([]);
+    expect(paced.statuses).toHaveLength(8);
+    // One request in the first window (others may start with it), then three a window.
+    expect(paced.ms).toBeGreaterThan(2000);
+
+    const unpaced = await burst(false);
+    expect(unpaced.statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+    expect(unpaced.statuses.filter((status) => status === 200)).toHaveLength(8);
+  });
+});
+
+describe('six matrix jobs on one account', () => {
+  let emulator: ListeningProcess | undefined;
+  afterEach(async () => {
+    await emulator?.stop();
+  });
+
+  it('all finish, with at most three 429s, the emulator allowing four requests a second', async () => {
+    emulator = await startEmulatorProcess(['--rate-limit', '4', '--job-duration-ms', '2000']);
+    const result = await runMatrix({ url: emulator.url, jobs: 6, pacing: true, timeoutMs: 40_000 });
+    expect(result.jobs.map((job) => job.error ?? 'finished')).toEqual(Array(6).fill('finished'));
+    // Each ran Smoke: three jobs, "Checkout fails" failing.
+    expect(result.jobs.map((job) => [job.jobs, job.passed, job.failed])).toEqual(Array(6).fill([3, 2, 1]));
+    expect(result.rateLimited).toBeLessThanOrEqual(3);
+  }, 60_000);
+});
