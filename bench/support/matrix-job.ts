@@ -9,30 +9,11 @@
  * `--start-at` (milliseconds since the epoch) holds the first request until then, so that jobs
  * started one after another still begin together, as matrix jobs can.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { isJobFinished } from '@sauce-actions/action-kit/job-follower';
 import { poll, SauceClient, type Job } from '@sauce-actions/api';
-
-export interface MatrixJobFigures {
-  index: number;
-  build: string;
-  jobs: number;
-  passed: number;
-  failed: number;
-  /** Every job of the run seen finished. */
-  complete: boolean;
-  polls: number;
-  /** Polls whose requests met a 429 or a window with few requests left. */
-  contendedPolls: number;
-  /** 429 answers this process received (each waited out and sent again). */
-  rateLimited: number;
-  /** Requests the client held back by pacing, and for how long in all. */
-  paced: number;
-  pacedMs: number;
-  elapsedMs: number;
-  error?: string;
-}
-
-const FINISHED = new Set(['complete', 'error', 'passed', 'failed']);
+import { noFigures } from './matrix.ts';
 
 const { values } = parseArgs({
   options: {
@@ -46,25 +27,9 @@ const { values } = parseArgs({
 });
 if (!values.url) throw new Error('--url is required');
 const index = Number(values.index);
-if (values['start-at'] !== undefined) {
-  const wait = Number(values['start-at']) - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-}
+if (values['start-at'] !== undefined) await sleep(Math.max(0, Number(values['start-at']) - Date.now()));
 const startedAtMs = Date.now();
-const figures: MatrixJobFigures = {
-  index,
-  build: '',
-  jobs: 0,
-  passed: 0,
-  failed: 0,
-  complete: false,
-  polls: 0,
-  contendedPolls: 0,
-  rateLimited: 0,
-  paced: 0,
-  pacedMs: 0,
-  elapsedMs: 0,
-};
+const figures = noFigures(index);
 const client = new SauceClient({
   username: 'demo',
   accessKey: 'demo-access-key',
@@ -103,7 +68,7 @@ try {
       )) as Job[],
     (listed) => {
       const ours = listed.filter((job) => job.build === run.buildName);
-      return ours.length >= expected && ours.every((job) => FINISHED.has(String(job.status)));
+      return ours.length >= expected && ours.every(isJobFinished);
     },
     {
       intervalMs: Number(values['interval-ms']),

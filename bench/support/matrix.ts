@@ -6,12 +6,50 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { MatrixJobFigures } from './matrix-job.ts';
 
 const MATRIX_JOB = path.join(import.meta.dirname, 'matrix-job.ts');
 
 /** Time the processes get to load before the common start. */
 const LOAD_MS = 2500;
+
+/** What one job prints when it ends (`matrix-job.ts`). */
+export interface MatrixJobFigures {
+  index: number;
+  build: string;
+  jobs: number;
+  passed: number;
+  failed: number;
+  /** Every job of the run seen finished. */
+  complete: boolean;
+  polls: number;
+  /** Polls whose requests met a 429 or a window with few requests left. */
+  contendedPolls: number;
+  /** 429 answers this job received (each waited out and sent again). */
+  rateLimited: number;
+  /** Requests the client held back by pacing, and for how long in all. */
+  paced: number;
+  pacedMs: number;
+  elapsedMs: number;
+  error?: string;
+}
+
+/** The figures of a job that has done nothing yet. */
+export function noFigures(index: number): MatrixJobFigures {
+  return {
+    index,
+    build: '',
+    jobs: 0,
+    passed: 0,
+    failed: 0,
+    complete: false,
+    polls: 0,
+    contendedPolls: 0,
+    rateLimited: 0,
+    paced: 0,
+    pacedMs: 0,
+    elapsedMs: 0,
+  };
+}
 
 export interface MatrixOptions {
   /** The emulator's base address. */
@@ -93,18 +131,7 @@ function runJob(options: MatrixOptions, index: number, startAt: number): Promise
         resolve(JSON.parse(line) as MatrixJobFigures);
       } catch {
         resolve({
-          index,
-          build: '',
-          jobs: 0,
-          passed: 0,
-          failed: 0,
-          complete: false,
-          polls: 0,
-          contendedPolls: 0,
-          rateLimited: 0,
-          paced: 0,
-          pacedMs: 0,
-          elapsedMs: 0,
+          ...noFigures(index),
           error: `exited ${code ?? signal} without figures: ${stderr.trim().slice(-500)}`,
         });
       }

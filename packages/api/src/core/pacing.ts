@@ -25,7 +25,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Credentials } from './credentials.ts';
-import { headerValue } from './retry.ts';
+import { headerValue, resetDelayMs } from './retry.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -41,12 +41,13 @@ export interface RateWindow {
 
 /** The three rate headers of an answer, or undefined unless all three are there and valid. */
 export function rateWindowOf(headers: Headers, now: number): RateWindow | undefined {
-  const limit = Number(headerValue(headers, 'x-ratelimit-limit')?.trim() || NaN);
-  const remaining = Number(headerValue(headers, 'x-ratelimit-remaining')?.trim() || NaN);
-  const reset = Number(headerValue(headers, 'x-ratelimit-reset')?.trim() || NaN);
-  if (!(limit > 0) || !(remaining >= 0) || !(reset >= 0)) return undefined;
-  // A Unix time (as some services send) or, as this service describes it, seconds until the reset.
-  const resetInMs = reset > 1_000_000_000 ? Math.max(0, reset * 1000 - now) : Math.ceil(reset * 1000);
+  const [limit, remaining, reset] = ['limit', 'remaining', 'reset'].map((name) =>
+    Number(headerValue(headers, `x-ratelimit-${name}`)?.trim() || NaN),
+  ) as [number, number, number];
+  if (![limit, remaining, reset].every(Number.isFinite) || limit <= 0 || remaining < 0 || reset < 0) {
+    return undefined;
+  }
+  const resetInMs = resetDelayMs(reset, now);
   return { limit, remaining: Math.floor(remaining), resetAt: now + resetInMs, resetInMs };
 }
 

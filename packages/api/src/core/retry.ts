@@ -78,12 +78,17 @@ export function serverDelayMs(
     options.rateLimitReset === false ? undefined : headerValue(headers, 'x-ratelimit-reset')?.trim();
   if (reset) {
     const value = Number(reset);
-    if (Number.isFinite(value) && value >= 0) {
-      // Values that look like a Unix time are absolute; small ones are a count of seconds.
-      return value > 1_000_000_000 ? Math.max(0, value * 1000 - now) : Math.ceil(value * 1000);
-    }
+    if (Number.isFinite(value) && value >= 0) return resetDelayMs(value, now);
   }
   return undefined;
+}
+
+/**
+ * The time until an `X-Ratelimit-Reset` of `value`: values that look like a Unix time (over
+ * 10^9) are absolute, smaller ones a count of seconds.
+ */
+export function resetDelayMs(value: number, now: number): number {
+  return value > 1_000_000_000 ? Math.max(0, value * 1000 - now) : Math.ceil(value * 1000);
 }
 
 export function headerValue(
