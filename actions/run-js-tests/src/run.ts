@@ -363,7 +363,7 @@ async function start(inputs: JsTestsInputs, deps: JsTestsDeps, signal: AbortSign
         ...(inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {}),
         ...(Object.keys(inputs.capabilities).length > 0 ? { capabilities: inputs.capabilities } : {}),
       },
-      { signal: grace.signal },
+      { signal: grace.signal, sendUntil: signal },
     );
     return answer['js tests'];
   } catch (error) {

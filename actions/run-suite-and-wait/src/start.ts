@@ -42,7 +42,8 @@ export interface StartRequest {
   signal: AbortSignal;
   /**
    * The signal of the requests that queue runs, which outlives `signal` by a grace period: their
-   * answer names the build and the jobs, without which what they queued cannot be stopped.
+   * answer names the build and the jobs, without which what they queued cannot be stopped. Once
+   * `signal` aborts, they are not sent again (after a 429, say).
    */
   requestSignal?: AbortSignal;
   /** Called each time a run is queued, with `started` up to date. */
@@ -142,7 +143,7 @@ export async function startRuns(client: StartClient, request: StartRequest, star
     };
     started.unanswered = buildName;
     const caseRun = await client.testCases
-      .run(chosen.id, body, { signal: request.requestSignal ?? signal })
+      .run(chosen.id, body, { signal: request.requestSignal ?? signal, sendUntil: signal })
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 404) {
           delete started.unanswered;
@@ -186,7 +187,7 @@ async function startSuite(
   const body = { buildName: request.buildName, scTunnelName: request.tunnelName ?? null };
   started.unanswered = request.buildName;
   const answer = await client.testSuites
-    .run(suite.id, body, { signal: request.requestSignal ?? signal })
+    .run(suite.id, body, { signal: request.requestSignal ?? signal, sendUntil: signal })
     .catch((error: unknown) => {
       if (wasNotQueued(error)) delete started.unanswered;
       throw refusedStart(error, request);

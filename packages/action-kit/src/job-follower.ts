@@ -8,6 +8,8 @@
  * - Requests are spaced to stay under `maxRequestsPerSecond`; the client's retry rides out 429
  *   (with Retry-After) and 5xx answers of these safe GETs.
  * - The interval grows while nothing changes, and goes back to the start value when something does.
+ *   A poll whose requests met contention for the account's rate budget (a 429, few requests left:
+ *   other jobs of a matrix share the account) doubles the wait, jittered, as the client's `poll` does.
  * - Done when the expected number of jobs is seen and all are finished; when the number is not
  *   known, when at least `minimumCount` are seen, all finished, and the count has not grown for
  *   `settlePolls` polls.
@@ -15,7 +17,14 @@
  *   each listing at a short page, a page repeated, or `MAX_PAGES`.
  * - A run that ended early is cleaned up by `stopRunJobs`, on a deadline of its own.
  */
-import { sleep as abortableSleep, type CallOptions, type Job, type ListJobsParams } from '@sauce-actions/api';
+import {
+  sleep as abortableSleep,
+  ContentionBackoff,
+  recordingContention,
+  type CallOptions,
+  type Job,
+  type ListJobsParams,
+} from '@sauce-actions/api';
 import type { ReportedJobStatus } from './job-report.ts';
 
 export interface JobLister {
@@ -45,6 +54,8 @@ export interface FollowJobsOptions {
   intervalMs: number;
   /** Upper bound of the interval grown while nothing changes (default 6 × interval, at most 60 s). */
   maxIntervalMs?: number;
+  /** Upper bound of the wait grown while the account is contended (default 4 × interval, at most 2 min). */
+  maxContendedIntervalMs?: number;
   /** Jobs per listed page (default 100, the service's default). */
   pageSize?: number;
   /** Requests started per second at most (default 5: half the documented limit, leaving room for others). */
@@ -53,6 +64,8 @@ export interface FollowJobsOptions {
   onPoll?: (poll: FollowProgress) => void;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Source of the jitter of contended waits (tests pin it). */
+  random?: () => number;
 }
 
 export interface FollowProgress {
@@ -62,6 +75,8 @@ export interface FollowProgress {
   elapsedMs: number;
   /** Whether any job appeared or changed status since the last poll. */
   changed: boolean;
+  /** The poll's requests met a 429, or a rate window with few requests left. */
+  contended: boolean;
 }
 
 export interface FollowResult {
@@ -132,6 +147,10 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
   const maxInterval = options.maxIntervalMs ?? Math.min(60_000, options.intervalMs * 6);
   const tracked = new Map<string, Job>();
   let fromSeconds = Math.floor((options.startedAtMs - (options.clockSkewMs ?? 300_000)) / 1000);
+  const backoff = new ContentionBackoff(
+    options.maxContendedIntervalMs ?? Math.min(120_000, options.intervalMs * 4),
+    options.random,
+  );
   let interval = options.intervalMs;
   let lastSignature = '';
   let stableCount = -1;
@@ -150,13 +169,21 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
     for (;;) {
       options.signal?.throwIfAborted();
       polls += 1;
-      await listSince(fromSeconds);
+      const { contention } = await recordingContention(() => listSince(fromSeconds));
+      const contended = contention.limited || contention.low;
 
       const jobs = [...tracked.values()];
       const signature = jobs.map((job) => `${job.id}:${job.status}:${String(job.passed)}`).join(',');
       const changed = signature !== lastSignature;
       lastSignature = signature;
-      options.onPoll?.({ jobs, poll: polls, requests: pacer.count, elapsedMs: now() - started, changed });
+      options.onPoll?.({
+        jobs,
+        poll: polls,
+        requests: pacer.count,
+        elapsedMs: now() - started,
+        changed,
+        contended,
+      });
 
       const allFinished = jobs.length > 0 && jobs.every(isJobFinished);
       const allKnownSeen = [...knownIds].every((id) => tracked.has(id));
@@ -178,7 +205,7 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
         if (Number.isFinite(oldest)) fromSeconds = Math.max(fromSeconds, oldest - 1);
       }
       interval = changed ? options.intervalMs : Math.min(maxInterval, Math.round(interval * 1.5));
-      await sleep(interval, options.signal);
+      await sleep(backoff.next(interval, contended), options.signal);
     }
   } catch (error) {
     if (options.signal?.aborted) return result(false);

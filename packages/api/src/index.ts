@@ -13,7 +13,14 @@ export { markDeadline } from './core/deadline.ts';
 export type { DownloadResult } from './core/files.ts';
 export type { UploadProgress } from './core/multipart.ts';
 export type { PageOptions } from './core/pagination.ts';
-export { poll, PollTimeoutError, type PollOptions } from './core/poller.ts';
+export { recordingContention, type ContentionRecord } from './core/pacing.ts';
+export {
+  ContentionBackoff,
+  poll,
+  PollTimeoutError,
+  type PollCheckInfo,
+  type PollOptions,
+} from './core/poller.ts';
 export {
   AUTOMATION_REGIONS,
   automationBaseUrl,

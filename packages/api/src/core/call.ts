@@ -5,6 +5,11 @@ export interface CallOptions {
   /** Aborts the request (and any retry wait). */
   signal?: AbortSignal;
   /**
+   * Once this aborts, the request is not sent again and no wait before it goes on, while an
+   * attempt already on its way runs on under `signal` (a start whose answer names what it started).
+   */
+  sendUntil?: AbortSignal;
+  /**
    * When the call must be over, in milliseconds since the epoch (a step's deadline, at which
    * `signal` aborts). A wait the service asks for that would end later is not started: the call
    * fails at once, saying how long the service asked to wait.
@@ -17,9 +22,10 @@ export interface CallOptions {
 /** Keeps only the call options a request spec takes. */
 export function callSpec(
   options: CallOptions | undefined,
-): Pick<CallOptions, 'signal' | 'deadline' | 'timeouts'> {
+): Pick<CallOptions, 'signal' | 'sendUntil' | 'deadline' | 'timeouts'> {
   return {
     ...(options?.signal ? { signal: options.signal } : {}),
+    ...(options?.sendUntil ? { sendUntil: options.sendUntil } : {}),
     ...(options?.deadline !== undefined ? { deadline: options.deadline } : {}),
     ...(options?.timeouts ? { timeouts: options.timeouts } : {}),
   };

@@ -66,11 +66,11 @@ export async function poll<T>(
   const deadline = started + options.timeoutMs;
   const factor = options.backoffFactor ?? 1;
   const maxInterval = options.maxIntervalMs ?? options.intervalMs;
-  const maxContended = options.maxContendedIntervalMs ?? options.intervalMs * 4;
-  const random = options.random ?? Math.random;
+  const backoff = new ContentionBackoff(
+    options.maxContendedIntervalMs ?? options.intervalMs * 4,
+    options.random ?? Math.random,
+  );
   let interval = options.intervalMs;
-  // How many times the wait is doubled for contention: up with each contended check, down with each other.
-  let contentionLevel = 0;
   let previous: { value: T } | undefined;
 
   for (let attempt = 1; ; attempt++) {
@@ -84,15 +84,7 @@ export async function poll<T>(
     if (isDone(value)) return value;
 
     interval = changed ? options.intervalMs : Math.min(maxInterval, Math.round(interval * factor));
-    contentionLevel = contended ? contentionLevel + 1 : Math.max(0, contentionLevel - 1);
-    let wait = interval;
-    if (contentionLevel > 0 && maxContended > interval) {
-      // Jittered, so that the processes sharing the account fall out of step.
-      const grown = Math.min(maxContended, interval * 2 ** contentionLevel);
-      wait = Math.round(grown * (0.75 + random() / 2));
-      // No more doublings than reach the bound: the way back down starts from there.
-      contentionLevel = Math.min(contentionLevel, Math.ceil(Math.log2(maxContended / interval)));
-    }
+    const wait = backoff.next(interval, contended);
     const remaining = deadline - now();
     if (remaining <= 0) throw new PollTimeoutError(options.timeoutMs, now() - started, value);
     await sleep(Math.min(wait, remaining), options.signal);
@@ -103,5 +95,32 @@ export async function poll<T>(
       if (isDone(last)) return last;
       throw new PollTimeoutError(options.timeoutMs, now() - started, last);
     }
+  }
+}
+
+/**
+ * The wait before the next check of processes that share an account's rate budget: each check
+ * whose requests met contention doubles it, up to `maxMs`, jittered so that the processes fall
+ * out of step; each check without contention halves it back toward the plain interval.
+ */
+export class ContentionBackoff {
+  readonly #maxMs: number;
+  readonly #random: () => number;
+  /** How many times the wait is doubled: up with each contended check, down with each other. */
+  #level = 0;
+
+  constructor(maxMs: number, random: () => number = Math.random) {
+    this.#maxMs = maxMs;
+    this.#random = random;
+  }
+
+  /** The wait after a check, given the plain interval and whether the check met contention. */
+  next(intervalMs: number, contended: boolean): number {
+    this.#level = contended ? this.#level + 1 : Math.max(0, this.#level - 1);
+    if (this.#level === 0 || this.#maxMs <= intervalMs) return intervalMs;
+    const grown = Math.min(this.#maxMs, intervalMs * 2 ** this.#level);
+    // No more doublings than reach the bound: the way back down starts from there.
+    this.#level = Math.min(this.#level, Math.ceil(Math.log2(this.#maxMs / intervalMs)));
+    return Math.round(grown * (0.75 + this.#random() / 2));
   }
 }

@@ -64,6 +64,12 @@ export interface RequestSpec {
   credentials?: Credentials | null;
   signal?: AbortSignal;
   /**
+   * Once this aborts, no attempt is started and no wait (pacing, retry) is begun or finished; an
+   * attempt already on its way runs on under `signal`. For a request whose answer says what it
+   * started: cut in flight, the answer is lost; not yet sent, it must not be sent any more.
+   */
+  sendUntil?: AbortSignal;
+  /**
    * When the request must be over (milliseconds since the epoch), where `signal` aborts on its
    * own; a signal marked with `markDeadline` brings its own. No retry wait is started that would
    * end later: the request fails at once with its last answer.
@@ -198,6 +204,7 @@ export class HttpTransport {
     const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
     for (;;) {
       if (spec.signal?.aborted) throw this.#transportError(spec, displayUrl, spec.signal.reason, secrets);
+      if (spec.sendUntil?.aborted) throw this.#notSent(spec, displayUrl);
       if (pacer) {
         // Never longer than the client would wait when asked by the service, nor past the deadline.
         const now = Date.now();
@@ -372,12 +379,27 @@ export class HttpTransport {
       : { stop: 'wait-too-long', waitLimitMs: maxMs };
   }
 
+  /** Waits before an attempt; cut short by `signal`, and by `sendUntil`, after which nothing is sent. */
   async #wait(ms: number, spec: RequestSpec, displayUrl: string): Promise<void> {
+    const signals = [spec.signal, spec.sendUntil].filter((s): s is AbortSignal => s !== undefined);
     try {
-      await sleep(ms, spec.signal);
+      await sleep(ms, signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
     } catch (error) {
+      if (spec.signal?.aborted !== true && spec.sendUntil?.aborted) throw this.#notSent(spec, displayUrl);
       throw this.#transportError(spec, displayUrl, error, []);
     }
+  }
+
+  /** The request was given up before it was sent again: aborted, with `sendUntil`'s reason. */
+  #notSent(spec: RequestSpec, displayUrl: string): TransportError {
+    return new TransportError({
+      operation: spec.operation,
+      method: spec.method,
+      url: displayUrl,
+      kind: 'aborted',
+      message: 'request aborted before it was sent',
+      cause: spec.sendUntil?.reason,
+    });
   }
 
   /** What logs and `util.inspect` show: the policy, never the credentials' secret. */

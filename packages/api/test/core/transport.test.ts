@@ -194,6 +194,49 @@ describe('timeouts and aborts', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('with sendUntil aborted, ends a 429 wait at once and does not send the request again', async () => {
+    const server = await startServer((_request, response) =>
+      json(response, 429, {}, { 'retry-after': '10' }),
+    );
+    const sendUntil = new AbortController();
+    const why = new Error('cancelled');
+    setTimeout(() => sendUntil.abort(why), 30);
+    const failure = await transport(server.url, { retry: { rateLimitRetries: 3 } })
+      .send({ operation: 'start', method: 'POST', path: '/x', sendUntil: sendUntil.signal })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as TransportError).kind).toBe('aborted');
+    expect((failure as TransportError).message).toBe('start: request aborted before it was sent (POST /x)');
+    expect((failure as TransportError).cause).toBe(why);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('with sendUntil aborted, lets the attempt on its way bring its answer', async () => {
+    const server = await startServer(async (_request, response) => {
+      await wait(300);
+      json(response, 200, { started: 'job-1' });
+    });
+    const sendUntil = new AbortController();
+    setTimeout(() => sendUntil.abort(new Error('cancelled')), 30);
+    const answer = await transport(server.url).send({
+      operation: 'start',
+      method: 'POST',
+      path: '/x',
+      sendUntil: sendUntil.signal,
+    });
+    expect(sendUntil.signal.aborted).toBe(true);
+    expect(answer.body).toEqual({ started: 'job-1' });
+  });
+
+  it('with sendUntil already aborted, sends nothing', async () => {
+    const server = await startServer((_request, response) => json(response, 200, {}));
+    const failure = await transport(server.url)
+      .send({ operation: 'start', method: 'POST', path: '/x', sendUntil: AbortSignal.abort() })
+      .catch((error: unknown) => error);
+    expect((failure as TransportError).kind).toBe('aborted');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('sends nothing when the signal is already aborted', async () => {
     const server = await startServer((_request, response) => json(response, 200, {}));
     const failure = await transport(server.url)
