@@ -5,20 +5,28 @@
  * client, the tool cache, the XML writer, the YAML parser) are chunks loaded on first use. The
  * runner runs the bundles from a checkout without `npm ci`, so every dependency is inside. The
  * output depends only on the sources, so a fresh build can be compared with the committed one.
+ * The command line, `src/cli.ts`, is one more entry of the same build, `dist/cli.js`: it shares the
+ * chunks, loads each action's definition only for its subcommand, and carries every `action.yml`
+ * parsed at build time, so that it runs from the same checkout.
  *
  * Usage: node scripts/build-actions.ts [--out-dir DIR]
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { parse } from 'yaml';
+import { actionMetadata } from '../packages/action-kit/src/action-metadata.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ACTIONS_DIR = path.join(ROOT, 'actions');
 /** Where the bundles live; each action's `runs.main` points here (`../../dist/<name>.js`). */
 export const DIST_DIR = path.join(ROOT, 'dist');
+/** The command line's entry, built as `dist/cli.js`, the package's `bin`. */
+export const CLI_ENTRY = path.join(ROOT, 'src', 'cli.ts');
+export const CLI_NAME = 'cli';
 
 /**
  * Bundled CommonJS code calls `require`, which an ES module lacks; the banner defines it through
@@ -77,6 +85,20 @@ const toolkitWithoutSideEffects: Plugin = {
   },
 };
 
+/**
+ * An `action.yml` imported by the command line becomes its metadata, parsed here: the bundle needs
+ * neither the file nor the YAML parser at run time.
+ */
+const embeddedActionYml: Plugin = {
+  name: 'embedded-action-yml',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]action\.yml$/ }, async (args) => ({
+      contents: JSON.stringify(actionMetadata(parse(await readFile(args.path, 'utf8')), args.path)),
+      loader: 'json',
+    }));
+  },
+};
+
 export async function actionNames(): Promise<string[]> {
   const entries = await readdir(ACTIONS_DIR, { withFileTypes: true });
   return entries
@@ -90,9 +112,10 @@ export async function actionNames(): Promise<string[]> {
 export function esbuildOptions(names: readonly string[]): BuildOptions {
   return {
     absWorkingDir: ROOT,
-    entryPoints: Object.fromEntries(
-      names.map((name) => [name, path.join(ACTIONS_DIR, name, 'src', 'main.ts')]),
-    ),
+    entryPoints: {
+      ...Object.fromEntries(names.map((name) => [name, path.join(ACTIONS_DIR, name, 'src', 'main.ts')])),
+      [CLI_NAME]: CLI_ENTRY,
+    },
     outdir: DIST_DIR,
     entryNames: '[name]',
     chunkNames: 'chunks/[name]-[hash]',
@@ -110,7 +133,7 @@ export function esbuildOptions(names: readonly string[]): BuildOptions {
     charset: 'utf8',
     logLevel: 'warning',
     metafile: true,
-    plugins: [toolkitWithoutSideEffects, oneUndici],
+    plugins: [toolkitWithoutSideEffects, oneUndici, embeddedActionYml],
     // `debug` (under @actions/artifact) loads its optional colour support inside try/catch;
     // leaving it out keeps the bundles the same whatever else happens to be installed.
     external: ['supports-color'],
@@ -137,6 +160,8 @@ export async function buildActions(options: { outDir?: string } = {}): Promise<B
     const target = path.join(outDir, relative);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, output.contents);
+    // The package's `bin`: runnable as `./dist/cli.js` too.
+    if (relative === `${CLI_NAME}.js`) await chmod(target, 0o755);
     files.push(relative);
   }
   await writeFile(path.join(outDir, 'package.json'), DIST_PACKAGE_JSON);

@@ -9,7 +9,14 @@ import { pathToFileURL } from 'node:url';
 import { runStep } from '@sauce-actions/action-harness';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIONS_DIR, actionNames, buildActions, DIST_DIR, ROOT } from '../scripts/build-actions.ts';
+import {
+  ACTIONS_DIR,
+  actionNames,
+  buildActions,
+  CLI_NAME,
+  DIST_DIR,
+  ROOT,
+} from '../scripts/build-actions.ts';
 
 const names = await actionNames();
 let outDir: string;
@@ -50,17 +57,25 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
 
 /** The source files of every output an entry imports statically, transitively. */
 function loadedAtStart(entry: string): string[] {
+  return sourcesOf(entry, false);
+}
+
+/** The source files an entry imports, transitively; `dynamic` also follows what loads on first use. */
+function sourcesOf(entry: string, dynamic: boolean): string[] {
   const seen = new Set<string>();
   const visit = (output: string): void => {
     if (seen.has(output) || !metafile.outputs[output]) return;
     seen.add(output);
     for (const imported of metafile.outputs[output].imports) {
-      if (!imported.external && imported.kind !== 'dynamic-import') visit(imported.path);
+      if (!imported.external && (dynamic || imported.kind !== 'dynamic-import')) visit(imported.path);
     }
   };
   visit(path.relative(ROOT, path.join(DIST_DIR, entry)));
   return [...seen].flatMap((output) => Object.keys(metafile.outputs[output]?.inputs ?? {}));
 }
+
+/** The command line's entry and the action definitions it loads per subcommand: entries, not parts of a package. */
+const COMMAND_LINE_ENTRIES = new RegExp(`^(src/${CLI_NAME}\\.ts|actions/[^/]+/src/definition\\.ts)$`);
 
 afterAll(async () => {
   await rm(outDir, { recursive: true, force: true });
@@ -99,7 +114,11 @@ describe('committed bundles', () => {
 
   it('start the ESM way with require defined, and hold no path of the machine that built them', async () => {
     for (const file of fresh.filter((f) => f.endsWith('.js'))) {
-      const bundle = await readFile(path.join(DIST_DIR, file), 'utf8');
+      const text = await readFile(path.join(DIST_DIR, file), 'utf8');
+      // The command line starts with the line that lets it run as a program.
+      const hashbang = '#!/usr/bin/env node\n';
+      if (file === `${CLI_NAME}.js`) expect(text.startsWith(hashbang), file).toBe(true);
+      const bundle = file === `${CLI_NAME}.js` ? text.slice(hashbang.length) : text;
       expect(
         bundle.startsWith("import { createRequire as __sauceCreateRequire } from 'node:module';"),
         file,
@@ -120,7 +139,13 @@ describe('committed bundles', () => {
   it('give each part loaded on first use in the shape the sources read it', async () => {
     const lazy = Object.entries(metafile.outputs).flatMap(([output, meta]) => {
       const entry = meta.entryPoint;
-      if (entry === undefined || /^actions\/[^/]+\/src\/main\.ts$/.test(entry)) return [];
+      if (
+        entry === undefined ||
+        /^actions\/[^/]+\/src\/main\.ts$/.test(entry) ||
+        COMMAND_LINE_ENTRIES.test(entry)
+      ) {
+        return [];
+      }
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(entry)?.[1] ?? entry;
       return [{ pkg, file: path.join(ROOT, output) }];
     });
@@ -133,6 +158,24 @@ describe('committed bundles', () => {
         pkg,
       ).toEqual(read.map(() => 'function'));
     }
+  });
+
+  it('the command line loads no action and no heavy part at start, and never the runner toolkit', () => {
+    const atStart = loadedAtStart(`${CLI_NAME}.js`);
+    expect(atStart).toContain(`src/${CLI_NAME}.ts`);
+    // Each action's metadata is embedded; its code is not loaded.
+    for (const name of names) expect(atStart).toContain(`actions/${name}/action.yml`);
+    expect(atStart.filter((source) => source.startsWith('actions/') && source.endsWith('.ts'))).toEqual([]);
+    expect(
+      atStart.filter((source) => LOADED_ON_FIRST_USE.some((pkg) => source.includes(`node_modules/${pkg}/`))),
+    ).toEqual([]);
+    const ever = sourcesOf(`${CLI_NAME}.js`, true);
+    for (const name of names) expect(ever).toContain(`actions/${name}/src/run.ts`);
+    // `@actions/core` writes workflow commands to standard output, where the command line's outputs go.
+    expect(
+      ever.filter((source) => /node_modules\/@actions\/(core|artifact|tool-cache)\//.test(source)),
+    ).toEqual([]);
+    expect(ever).not.toContain('packages/action-kit/src/github-host.ts');
   });
 
   it.each(names)('%s runs as the runner runs it, and refuses a missing input by name', async (name) => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SOURCE_DIRS = ['packages/*/src', 'packages/*/bin', 'actions/*/src', 'scripts', 'bench'];
+const SOURCE_DIRS = ['packages/*/src', 'packages/*/bin', 'actions/*/src', 'src', 'scripts', 'bench'];
 
 async function sourceFiles(): Promise<string[]> {
   const files: string[] = [];

@@ -1,6 +1,5 @@
 /** The step on the GitHub runner. */
 import { runOnGitHub } from '@sauce-actions/action-kit/github-host';
-import { readInputs } from './inputs.ts';
-import { run } from './run.ts';
+import { action } from './definition.ts';
 
-await runOnGitHub({ title: 'Invite testers', readInputs, run });
+await runOnGitHub(action);

@@ -1,7 +1,5 @@
 /** Both steps on the GitHub runner: the host runs the post step when the runner hands the bundle back. */
 import { runOnGitHub } from '@sauce-actions/action-kit/github-host';
-import { readInputs } from './inputs.ts';
-import { post } from './post.ts';
-import { run } from './run.ts';
+import { action, post } from './definition.ts';
 
-await runOnGitHub({ title: 'Manage tunnel', readInputs, run }, post);
+await runOnGitHub(action, post);
