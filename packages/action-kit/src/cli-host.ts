@@ -124,7 +124,7 @@ async function runAction(
     if (post?.hasWork(state)) {
       if (main.failure === undefined && command.holdsWhatItStarted) {
         logger.info('Running until SIGINT or SIGTERM (Ctrl-C): then what this command started is stopped.');
-        await signals.received;
+        await holdUntil(signals.received);
       }
       // A fresh signal: the cleanup runs even when the main run was cancelled, as the post step does.
       const cleanup = await runStep(post, source, deps(signals.phase()));
@@ -259,6 +259,16 @@ function watchSignals(): {
       for (const name of names) process.off(name, onSignal);
     },
   };
+}
+
+/** Waits for `end`: a listener alone does not keep Node running, a timer does. */
+async function holdUntil(end: Promise<void>): Promise<void> {
+  const alive = setInterval(() => {}, 2 ** 30);
+  try {
+    await end;
+  } finally {
+    clearInterval(alive);
+  }
 }
 
 function cliLogger(io: CliIo, verbose: boolean): Logger {
