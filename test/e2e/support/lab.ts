@@ -70,9 +70,13 @@ export type StepExtras = Omit<StepOptions, 'actionDir' | 'inputs'>;
 const opened: RunningEmulator[] = [];
 const results: StepResult[] = [];
 
-export async function openLab(options: { jobDurationMs?: number } = {}): Promise<Lab> {
+export async function openLab(options: { jobDurationMs?: number; rateLimit?: number } = {}): Promise<Lab> {
   const openedAt = Date.now();
-  const emulator = await startEmulator({ port: 0, jobDurationMs: options.jobDurationMs ?? 60_000 });
+  const emulator = await startEmulator({
+    port: 0,
+    jobDurationMs: options.jobDurationMs ?? 60_000,
+    ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
+  });
   opened.push(emulator);
   const admin = async (method: string, route: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${emulator.url}/_emulator/${route}`, {
