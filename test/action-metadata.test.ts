@@ -35,6 +35,8 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'upload-to-vendor',
       'platform',
       'metadata',
+      'pr-comment',
+      'github-token',
       ...MOBILE_CONNECTION,
     ],
     outputs: [
@@ -75,6 +77,8 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'stop-on-cancel',
       'download-assets',
       'junit-file',
+      'pr-comment',
+      'github-token',
       ...SAUCE_CONNECTION,
       ...WAITING,
     ],

@@ -42,6 +42,10 @@ export interface SuiteInputs {
   pollIntervalMs: number;
   /** Longest wait for every job to finish. */
   timeoutMs: number;
+  /** Keep a comment on the pull request with the counts and the failed and flaky cases. */
+  prComment: boolean;
+  /** Writes the pull-request comment; masked as read. */
+  githubToken?: string;
 }
 
 export async function readInputs(read: InputReader): Promise<SuiteInputs> {
@@ -73,6 +77,8 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
     pollIntervalMs: read.duration('poll-interval', 10_000, POLL_INTERVAL_BOUNDS),
     timeoutMs: read.duration('timeout', 60 * 60_000, TIMEOUT_BOUNDS),
+    prComment: read.boolean('pr-comment', false),
+    ...present('githubToken', read.secret('github-token')),
   };
 }
 

@@ -47,6 +47,7 @@ import {
   type SuiteOutputs,
   type SuiteReport,
 } from './report.ts';
+import { suiteComment } from './comment.ts';
 import { CaseFinder, failedCases, mergeAttempts, type CaseJob, type KnownCase } from './attempts.ts';
 import { planRuns, plannedCases, selectedCases, withoutCases, type Plan } from './plan.ts';
 import { earlierBuildNames, findEarlierResults, type EarlierResults } from './rerun.ts';
@@ -222,6 +223,7 @@ async function runUntil(
       ...failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
       ...flakyJobAnnotations(jobs),
     ],
+    ...(inputs.prComment ? { comment: suiteComment(inputs, report, tally) } : {}),
   };
   await uploadAssets(inputs, deps, jobs);
   const failure = failureOf(inputs, waited, report, tally, stopped, signal) ?? written.failure;

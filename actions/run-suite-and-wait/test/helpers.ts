@@ -54,6 +54,7 @@ export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteI
     rerunFailed: false,
     pollIntervalMs: 100,
     timeoutMs: 30_000,
+    prComment: false,
     ...overrides,
   };
 }

@@ -638,6 +638,7 @@ describe('run-suite-and-wait readInputs', () => {
       junitFile: path.resolve('/work/space', 'reports/junit.xml'),
       pollIntervalMs: 10_000,
       timeoutMs: 60 * 60_000,
+      prComment: false,
     });
   });
 

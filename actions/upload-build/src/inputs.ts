@@ -36,6 +36,10 @@ export interface UploadInputs {
   metadata: Record<string, string>;
   /** Longest wait for the service to take the file once it is sent. */
   timeoutMs: number;
+  /** Keep a comment on the pull request with the build's links. */
+  prComment: boolean;
+  /** Writes the pull-request comment; masked as read. */
+  githubToken?: string;
 }
 
 export function readInputs(read: InputReader): UploadInputs {
@@ -68,5 +72,7 @@ export function readInputs(read: InputReader): UploadInputs {
     ...present('platform', read.enum('platform', PLATFORMS)),
     metadata: read.keyValues('metadata'),
     timeoutMs: read.duration('timeout', 30 * 60_000, TIMEOUT_BOUNDS),
+    prComment: read.boolean('pr-comment', false),
+    ...present('githubToken', read.secret('github-token')),
   };
 }

@@ -18,6 +18,7 @@ import {
 } from '@sauce-actions/action-kit/tester-groups';
 import { ApiError, type MobileClient, type MobileUploadResult } from '@sauce-actions/api';
 import { explainUploadFailure } from './failures.ts';
+import { uploadComment } from './comment.ts';
 import { checkAppFile, checkOptionalFile, resolveAppFile } from './files.ts';
 import type { UploadInputs } from './inputs.ts';
 import { uploadSummary, type UploadOutputs, type UploadReport } from './report.ts';
@@ -96,7 +97,12 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
     groups: groups.names,
     tags: Array.isArray(result.tags) && result.tags.length > 0 ? result.tags.map(String) : inputs.tags,
   };
-  return { outputs: report.outputs, summary: uploadSummary(report), annotations: [] };
+  return {
+    outputs: report.outputs,
+    summary: uploadSummary(report),
+    annotations: [],
+    ...(inputs.prComment ? { comment: uploadComment(report) } : {}),
+  };
 }
 
 /** The tester groups to send, and whether the account's list confirmed them. */

@@ -46,6 +46,7 @@ function inputs(overrides: Partial<UploadInputs> = {}): UploadInputs {
     uploadToVendor: false,
     metadata: {},
     timeoutMs: 60_000,
+    prComment: false,
     ...overrides,
   };
 }
@@ -473,6 +474,7 @@ describe('upload-build inputs', () => {
       platform: 'windows',
       metadata: { commit: 'abc' },
       timeoutMs: 600_000,
+      prComment: false,
     });
   });
 

@@ -17,6 +17,8 @@ export interface RunnerContext {
   sha: string;
   ref: string;
   debug: boolean;
+  /** The job's token, `github.token` (a made-up value: nothing checks it but a stand-in API). */
+  token: string;
 }
 
 export type ContextOverrides = Partial<
@@ -36,6 +38,7 @@ export const DEFAULT_CONTEXT: Omit<RunnerContext, 'workspace' | 'runnerTemp' | '
   sha: '0000000000000000000000000000000000000000',
   ref: 'refs/heads/main',
   debug: false,
+  token: 'ghs_harnessToken0000000000000000000000',
 };
 
 export function contextVariables(

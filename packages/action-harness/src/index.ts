@@ -1,6 +1,13 @@
 export { inputVariable, readActionMetadata, type ActionInput, type ActionMetadata } from './action-yml.ts';
 export { DEFAULT_CONTEXT, type ContextOverrides } from './context.ts';
 export { parseKeyValueFile } from './file-commands.ts';
+export {
+  startGitHubApi,
+  type GitHubApiStandIn,
+  type StandInComment,
+  type StandInFault,
+  type StandInRequest,
+} from './github-api.ts';
 export { runStep, type PhaseResult, type StepOptions, type StepResult } from './run-step.ts';
 export {
   applyMasks,

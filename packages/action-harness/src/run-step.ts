@@ -23,6 +23,8 @@ export interface StepOptions {
   /** GITHUB_WORKSPACE and the working folder; default a fresh temporary folder. */
   workspace?: string;
   context?: ContextOverrides;
+  /** The event's payload, the file at `GITHUB_EVENT_PATH` (set `context.eventName` to match); default `{}`. */
+  event?: unknown;
   /** The Node binary; default the one running this code (the project's Node 24). */
   node?: string;
   /** Kills the step (SIGTERM, then SIGKILL) after this long; default 60 s. */
@@ -114,7 +116,7 @@ async function runPhases(
   const runnerTemp = path.join(root, 'temp');
   const toolCache = path.join(root, 'tool-cache');
   const eventPath = path.join(root, 'event.json');
-  await writeFile(eventPath, '{}\n');
+  await writeFile(eventPath, `${JSON.stringify(options.event ?? {})}\n`);
 
   const context: RunnerContext = {
     ...DEFAULT_CONTEXT,
@@ -211,6 +213,7 @@ function expandDefault(text: string, context: RunnerContext): string {
     'github.repository': context.repository,
     'github.run_id': context.runId,
     'github.sha': context.sha,
+    'github.token': context.token,
   };
   return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_match, expression: string) => {
     const value = known[expression];

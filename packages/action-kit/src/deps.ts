@@ -93,6 +93,8 @@ export interface ActionDeps extends StepDeps {
 
 export interface ActionInputs {
   connection: Connection;
+  /** `github-token` (masked as read): what the GitHub host writes a pull-request comment with. */
+  githubToken?: string;
 }
 
 export interface ActionDefinition<I extends ActionInputs = ActionInputs, O extends Outputs = Outputs> {

@@ -3,7 +3,7 @@
  * inputs from the runner, builds the deps, runs the action, and publishes the result the same way
  * for every action: outputs, then the summary, then annotations, then the failure.
  */
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import * as core from '@actions/core';
 import type { SauceClient } from '@sauce-actions/api';
@@ -20,7 +20,21 @@ import {
 import { CancelledError, describeFailure } from './failure.ts';
 import { InputReader, type InputSource } from './inputs.ts';
 import type { Logger } from './logger.ts';
-import { outputText, summaryWithFailure, type ActionResult, type Outputs } from './result.ts';
+import {
+  commentFailureText,
+  commentMarker,
+  commentText,
+  pullRequestOf,
+  writePullRequestComment,
+  type CommentRun,
+} from './pull-request-comment.ts';
+import {
+  outputText,
+  summaryWithFailure,
+  type ActionResult,
+  type Outputs,
+  type PullRequestComment,
+} from './result.ts';
 import { onSecret, redactSecrets } from './secrets.ts';
 
 /** Set by the main step: the runner runs the same bundle again as the post step, with this state. */
@@ -50,9 +64,10 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   const cancel = cancelOnSignals();
   let client: SauceClient | undefined;
   let result: ActionResult;
+  let inputs: I | undefined;
   try {
     const deps = stepDeps(cancel.signal);
-    const inputs = await definition.readInputs(new InputReader(githubInputs));
+    inputs = await definition.readInputs(new InputReader(githubInputs));
     client = createClient(inputs.connection, githubLogger);
     result = await definition.run(inputs, { ...deps, client });
   } catch (error) {
@@ -62,7 +77,11 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   // otherwise end the process before the outputs, the summary and the failure are written.
   try {
     await client?.close().catch(() => {});
-    await publish(definition.title, result);
+    const { comment } = result;
+    const token = inputs?.githubToken;
+    await publish(definition.title, result, async () => {
+      if (comment) await commentOnPullRequest(comment, token, cancel.signal);
+    });
   } finally {
     cancel.dispose();
   }
@@ -78,7 +97,12 @@ function failedResult(error: unknown, signal: AbortSignal): ActionResult {
   return { outputs: {}, summary: '', annotations: [], failure };
 }
 
-async function publish(title: string, result: ActionResult): Promise<void> {
+/** Outputs, summary, annotations, then the pull-request comment, and the failure last. */
+async function publish(
+  title: string,
+  result: ActionResult,
+  beforeFailure: () => Promise<void>,
+): Promise<void> {
   for (const [name, value] of Object.entries(result.outputs)) {
     core.setOutput(name, redactSecrets(outputText(value)));
   }
@@ -95,7 +119,77 @@ async function publish(title: string, result: ActionResult): Promise<void> {
     const properties = annotation.title !== undefined ? { title: redactSecrets(annotation.title) } : {};
     annotate[annotation.level](redactSecrets(annotation.message), properties);
   }
+  await beforeFailure();
   if (result.failure) core.setFailed(result.failure.message);
+}
+
+/** The whole comment (finding it, then writing it) is bounded: it must not hold the job for long. */
+const COMMENT_TIMEOUT_MS = 60_000;
+
+/**
+ * Writes the step's pull-request comment (`pr-comment: true`), in a pull request only. Whatever
+ * goes wrong is a warning: the comment never fails the step, nor hides the step's own failure.
+ */
+async function commentOnPullRequest(
+  comment: PullRequestComment,
+  token: string | undefined,
+  signal: AbortSignal,
+): Promise<void> {
+  const env = process.env;
+  try {
+    const pullRequest = pullRequestOf(await readEvent(env.GITHUB_EVENT_PATH));
+    if (pullRequest === undefined) {
+      githubLogger.info(
+        `pr-comment: no pull-request comment written: this run's event (${env.GITHUB_EVENT_NAME || 'unknown'}) is not for a pull request.`,
+      );
+      return;
+    }
+    const repository = env.GITHUB_REPOSITORY ?? '';
+    if (!token || !/^[^/\s]+\/[^/\s]+$/.test(repository)) {
+      githubLogger.warning(
+        !token
+          ? "pr-comment: no pull-request comment written: `github-token` is empty (its default is the workflow's token). The step's result is unchanged."
+          : "pr-comment: no pull-request comment written: GITHUB_REPOSITORY does not name the repository. The step's result is unchanged.",
+      );
+      return;
+    }
+    if (signal.aborted) {
+      githubLogger.info('pr-comment: the run was cancelled, so the pull-request comment was not written.');
+      return;
+    }
+    const run = commentRun(env);
+    const written = await writePullRequestComment(
+      { token, repository, pullRequest, apiUrl: env.GITHUB_API_URL || 'https://api.github.com' },
+      { marker: commentMarker(comment, run), text: commentText(comment, run) },
+      { signal: AbortSignal.any([signal, AbortSignal.timeout(COMMENT_TIMEOUT_MS)]), logger: githubLogger },
+    );
+    const done = { created: 'Created', updated: 'Updated', unchanged: 'Left unchanged' }[written.outcome];
+    githubLogger.info(`${done} the comment on pull request #${pullRequest}: ${written.url}`);
+  } catch (error) {
+    githubLogger.warning(commentFailureText(error));
+  }
+}
+
+/** The runner's event payload; none when it has no file (a run outside the runner). */
+async function readEvent(file: string | undefined): Promise<unknown> {
+  if (!file) return undefined;
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function commentRun(env: NodeJS.ProcessEnv): CommentRun {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: runId } = env;
+  return {
+    ...(env.GITHUB_WORKFLOW ? { workflow: env.GITHUB_WORKFLOW } : {}),
+    ...(env.GITHUB_JOB ? { job: env.GITHUB_JOB } : {}),
+    ...(server && repository && runId ? { runUrl: `${server}/${repository}/actions/runs/${runId}` } : {}),
+    ...(env.GITHUB_RUN_NUMBER ? { runNumber: env.GITHUB_RUN_NUMBER } : {}),
+    ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),
+  };
 }
 
 /** Named one by one: a computed `core[level]` would keep every part of the toolkit in the bundles. */

@@ -25,6 +25,25 @@ export interface ActionResult<O extends Outputs = Outputs> {
   annotations: Annotation[];
   /** Present when the step must fail; the outputs and summary above still hold. */
   failure?: Failure;
+  /**
+   * With `pr-comment: true`: the pull-request comment of this step, built from the same data as
+   * the summary. The GitHub host writes it (in a pull request only); other hosts ignore it.
+   */
+  comment?: PullRequestComment;
+}
+
+/** A comment kept on a pull request, one per step identity, updated in place by each run. */
+export interface PullRequestComment {
+  /** The action writing it, such as `run-suite-and-wait`. */
+  action: string;
+  /**
+   * What tells this step's comment from the action's other comments on the same pull request
+   * within one workflow job, stable across runs: the suite and shard, the app's project. The host
+   * adds the workflow and the job.
+   */
+  identity: Readonly<Record<string, string>>;
+  /** GitHub-flavoured Markdown; values from users or the service escaped (`markdown.ts`). */
+  body: string;
 }
 
 /** An output as text: lists comma-separated, which is what the list inputs of the next step accept. */

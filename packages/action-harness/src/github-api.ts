@@ -1,0 +1,178 @@
+/**
+ * A stand-in for the part of GitHub's REST interface a step uses to keep a pull-request comment:
+ * list an issue's comments (paginated with `per_page`, `page` and a `Link` header, as GitHub does),
+ * create one, update one. It checks the token of every request, records every request, and can be
+ * told to refuse requests, for the tests of `pr-comment` (`GITHUB_API_URL` points at it).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StandInComment {
+  id: number;
+  issue: number;
+  body: string;
+  html_url: string;
+  user: { login: string; type: string };
+}
+
+export interface StandInRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** Whether the `Authorization` header held the expected token. */
+  authorized: boolean;
+  /** The status answered. */
+  status: number;
+  body?: unknown;
+}
+
+/** A refusal of the next `times` requests of a method whose path matches. */
+export interface StandInFault {
+  method: string;
+  path?: RegExp;
+  status: number;
+  message?: string;
+  headers?: Record<string, string>;
+  /** Holds the answer back this long (a silent GitHub), then answers. */
+  delayMs?: number;
+  times?: number;
+}
+
+export interface GitHubApiStandIn {
+  /** `GITHUB_API_URL` for the step. */
+  url: string;
+  requests: StandInRequest[];
+  /** Every issue's comments, oldest first. */
+  comments: StandInComment[];
+  commentsOf(issue: number): StandInComment[];
+  /** Adds a comment as a person would (the step's own are `github-actions[bot]`'s). */
+  addComment(issue: number, body: string): StandInComment;
+  fault(fault: StandInFault): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_PER_PAGE = 30;
+
+export async function startGitHubApi(options: {
+  token: string;
+  repository: string;
+}): Promise<GitHubApiStandIn> {
+  const comments: StandInComment[] = [];
+  const requests: StandInRequest[] = [];
+  const faults: (StandInFault & { left: number })[] = [];
+  let nextId = 1000;
+  let url = '';
+
+  const addComment = (issue: number, body: string, login = 'someone'): StandInComment => {
+    const id = nextId++;
+    const comment: StandInComment = {
+      id,
+      issue,
+      body,
+      html_url: `https://github.com/${options.repository}/pull/${issue}#issuecomment-${id}`,
+      user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' },
+    };
+    comments.push(comment);
+    return comment;
+  };
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      answer(response, 500, { message: String(error) });
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const address = new URL(request.url ?? '/', url);
+    const text = await readBody(request);
+    const record: StandInRequest = {
+      method: request.method ?? '',
+      path: address.pathname,
+      query: Object.fromEntries(address.searchParams),
+      authorized: request.headers.authorization === `token ${options.token}`,
+      status: 0,
+      ...(text !== '' ? { body: JSON.parse(text) as unknown } : {}),
+    };
+    requests.push(record);
+    const reply = (status: number, data: unknown, headers: Record<string, string> = {}): void => {
+      record.status = status;
+      answer(response, status, data, headers);
+    };
+    if (!record.authorized) return reply(401, { message: 'Bad credentials' });
+
+    const fault = faults.find(
+      (rule) => rule.left > 0 && rule.method === record.method && (rule.path?.test(record.path) ?? true),
+    );
+    if (fault) {
+      fault.left -= 1;
+      if (fault.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      if (response.destroyed) return;
+      return reply(fault.status, { message: fault.message ?? 'refused' }, fault.headers);
+    }
+
+    const repo = `/repos/${options.repository}`;
+    const list = new RegExp(`^${repo}/issues/(\\d+)/comments$`).exec(record.path);
+    const one = new RegExp(`^${repo}/issues/comments/(\\d+)$`).exec(record.path);
+    if (list && record.method === 'GET') {
+      const issue = Number(list[1]);
+      const perPage = Math.min(100, Number(record.query.per_page ?? DEFAULT_PER_PAGE));
+      const page = Number(record.query.page ?? 1);
+      const all = comments.filter((comment) => comment.issue === issue);
+      const pages = Math.max(1, Math.ceil(all.length / perPage));
+      const link =
+        page < pages
+          ? {
+              link: `<${url}${record.path}?per_page=${perPage}&page=${page + 1}>; rel="next", <${url}${record.path}?per_page=${perPage}&page=${pages}>; rel="last"`,
+            }
+          : {};
+      return reply(200, all.slice((page - 1) * perPage, page * perPage), link);
+    }
+    if (list && record.method === 'POST') {
+      const body = (record.body as { body?: unknown } | undefined)?.body;
+      if (typeof body !== 'string') return reply(422, { message: 'body is required' });
+      return reply(201, addComment(Number(list[1]), body, 'github-actions[bot]'));
+    }
+    if (one && record.method === 'PATCH') {
+      const comment = comments.find((candidate) => candidate.id === Number(one[1]));
+      const body = (record.body as { body?: unknown } | undefined)?.body;
+      if (!comment) return reply(404, { message: 'Not Found' });
+      if (typeof body !== 'string') return reply(422, { message: 'body is required' });
+      comment.body = body;
+      return reply(200, comment);
+    }
+    return reply(404, { message: 'Not Found' });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    requests,
+    comments,
+    commentsOf: (issue) => comments.filter((comment) => comment.issue === issue),
+    addComment: (issue, body) => addComment(issue, body),
+    fault: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of request) text += String(chunk);
+  return text;
+}
+
+function answer(
+  response: ServerResponse,
+  status: number,
+  data: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (response.headersSent || response.destroyed) return;
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  response.end(JSON.stringify(data));
+}
