@@ -74,8 +74,13 @@ function sourcesOf(entry: string, dynamic: boolean): string[] {
   return [...seen].flatMap((output) => Object.keys(metafile.outputs[output]?.inputs ?? {}));
 }
 
-/** The command line's entry and the action definitions it loads per subcommand: entries, not parts of a package. */
-const COMMAND_LINE_ENTRIES = new RegExp(`^(src/${CLI_NAME}\\.ts|actions/[^/]+/src/definition\\.ts)$`);
+/**
+ * The command line's entry, and what it loads to run a subcommand (its run part and the action's
+ * definition): entries of ours, not parts of a package.
+ */
+const COMMAND_LINE_ENTRIES = new RegExp(
+  `^(src/${CLI_NAME}\\.ts|packages/action-kit/src/cli-run\\.ts|actions/[^/]+/src/definition\\.ts)$`,
+);
 
 afterAll(async () => {
   await rm(outDir, { recursive: true, force: true });
@@ -163,6 +168,9 @@ describe('committed bundles', () => {
   it('the command line loads no action and no heavy part at start, and never the runner toolkit', () => {
     const atStart = loadedAtStart(`${CLI_NAME}.js`);
     expect(atStart).toContain(`src/${CLI_NAME}.ts`);
+    // Help and usage mistakes need neither the run's part nor the client.
+    expect(atStart).not.toContain('packages/action-kit/src/cli-run.ts');
+    expect(atStart.filter((source) => source.startsWith('packages/api/'))).toEqual([]);
     // Each action's metadata is embedded; its code is not loaded.
     for (const name of names) expect(atStart).toContain(`actions/${name}/action.yml`);
     expect(atStart.filter((source) => source.startsWith('actions/') && source.endsWith('.ts'))).toEqual([]);

@@ -1,4 +1,4 @@
-/** What the command line knows of an action before loading it, and what loading it gives. */
+/** What the command line knows of an action before loading it, what loading it gives, and where it writes. */
 import type { ActionMetadata } from './action-metadata.ts';
 import type { ActionDefinition, PostDefinition } from './deps.ts';
 
@@ -22,3 +22,18 @@ export interface CliCommand {
    */
   holdsWhatItStarted?: boolean;
 }
+
+/** Where the command line writes and what it runs in: the process's, or a test's own. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths start. */
+  cwd: string;
+}
+
+export const EXIT_DONE = 0;
+/** The work failed: a test failed, the service refused, a timeout, a cancel. */
+export const EXIT_FAILED = 1;
+/** Bad input or usage: nothing was sent. */
+export const EXIT_USAGE = 2;

@@ -1,0 +1,244 @@
+/**
+ * One run of an action on the command line: the flags and `action.yml` defaults read by the
+ * action's own readers, the result published to a terminal (outputs on standard output, the rest
+ * on standard error, the summary to `--summary`), SIGINT and SIGTERM as the cancel, and what the
+ * post step does on the runner done in this one process, with the state the main run kept in
+ * memory.
+ */
+import { appendFile, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { SauceClient } from '@sauce-actions/api';
+import type { ActionMetadata } from './action-metadata.ts';
+import type { HostOptions } from './cli-args.ts';
+import {
+  EXIT_DONE,
+  EXIT_FAILED,
+  EXIT_USAGE,
+  type ActionModule,
+  type CliCommand,
+  type CliIo,
+} from './cli-command.ts';
+import { localToolCache } from './cli-tool-cache.ts';
+import { createClient } from './connection.ts';
+import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from './deps.ts';
+import { CancelledError, describeFailure, type Failure } from './failure.ts';
+import { InputReader, type InputSource } from './inputs.ts';
+import type { Logger } from './logger.ts';
+import {
+  outputText,
+  summaryWithFailure,
+  type ActionResult,
+  type Outputs,
+  type OutputValue,
+} from './result.ts';
+import { redactSecrets } from './secrets.ts';
+
+export async function runAction(
+  command: CliCommand,
+  { action, post }: ActionModule,
+  given: ReadonlyMap<string, string>,
+  options: HostOptions,
+  io: CliIo,
+): Promise<number> {
+  const signals = watchSignals();
+  const logger = cliLogger(io, options.verbose);
+  const source = commandLineInputs(command.metadata, given, io);
+  const state = memoryState();
+  const summary = summaryWriter(options.summaryFile, io, logger);
+  // A folder of this run's own (results file, logs), which outlives it: the outputs name its files.
+  const tempDir = await mkdtemp(path.join(os.tmpdir(), `sauce-actions-${command.name}-`));
+  const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, tempDir, io, logger);
+  try {
+    const main = await runStep(action, source, deps(signals.phase()));
+    printOutputs(main.outputs, options.json, io);
+    await summary(summaryWithFailure(action.title, main));
+    report(main, io);
+    let code = exitCodeOf(main.failure);
+    if (post?.hasWork(state)) {
+      if (main.failure === undefined && command.holdsWhatItStarted) {
+        logger.info('Running until SIGINT or SIGTERM (Ctrl-C): then what this command started is stopped.');
+        await holdUntil(signals.received);
+      }
+      // A fresh signal: the cleanup runs even when the main run was cancelled, as the post step does.
+      const cleanup = await runStep(post, source, deps(signals.phase()));
+      await summary(summaryWithFailure(post.title, cleanup));
+      report(cleanup, io);
+      if (code === EXIT_DONE && cleanup.failure !== undefined) code = EXIT_FAILED;
+    }
+    return code;
+  } finally {
+    signals.dispose();
+  }
+}
+
+/** One step, main or cleanup, from its inputs to its result; an error it throws becomes its failure. */
+async function runStep(
+  definition: ActionDefinition,
+  source: InputSource,
+  deps: StepDeps,
+): Promise<ActionResult> {
+  let client: SauceClient | undefined;
+  try {
+    const inputs = await definition.readInputs(new InputReader(source));
+    client = createClient(inputs.connection, deps.logger);
+    return await definition.run(inputs, { ...deps, client });
+  } catch (error) {
+    const failure = describeFailure(error, deps.signal);
+    // A stack helps only when the cause is not already explained to the user.
+    if ((failure.kind === 'bug' || failure.kind === 'service') && error instanceof Error && error.stack) {
+      deps.logger.debug(error.stack);
+    }
+    return { outputs: {}, summary: '', annotations: [], failure };
+  } finally {
+    await client?.close().catch(() => {});
+  }
+}
+
+/** Flags first, then `action.yml`'s default, as the runner hands an input over. */
+function commandLineInputs(
+  metadata: ActionMetadata,
+  given: ReadonlyMap<string, string>,
+  io: CliIo,
+): InputSource {
+  return {
+    input: (name) =>
+      given.get(name) ?? (Object.hasOwn(metadata.inputs, name) ? metadata.inputs[name]?.default : '') ?? '',
+    env: (name) => io.env[name],
+    workspace: io.cwd,
+  };
+}
+
+function exitCodeOf(failure: Failure | undefined): number {
+  if (failure === undefined) return EXIT_DONE;
+  return failure.kind === 'input' ? EXIT_USAGE : EXIT_FAILED;
+}
+
+/** `name=value` lines, a value with a line break (or a leading quote) as a JSON string; or one JSON object. */
+function printOutputs(outputs: Outputs, json: boolean, io: CliIo): void {
+  const entries = Object.entries(outputs);
+  if (json) {
+    io.stdout(
+      `${JSON.stringify(Object.fromEntries(entries.map(([name, value]) => [name, jsonValue(value)])))}\n`,
+    );
+    return;
+  }
+  for (const [name, value] of entries) {
+    const text = redactSecrets(outputText(value));
+    io.stdout(`${name}=${/[\r\n]/.test(text) || text.startsWith('"') ? JSON.stringify(text) : text}\n`);
+  }
+}
+
+/** Counts stay numbers and lists arrays, so that `jq` reads them as they are. */
+function jsonValue(value: OutputValue): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (Array.isArray(value)) return value.map((item: string) => redactSecrets(item));
+  return value;
+}
+
+/** Annotations and the failure as plain lines on standard error. */
+function report(result: ActionResult, io: CliIo): void {
+  for (const annotation of result.annotations) {
+    const title = annotation.title !== undefined ? `${annotation.title}: ` : '';
+    io.stderr(`${annotation.level}: ${title}${annotation.message}\n`);
+  }
+  if (result.failure) io.stderr(`error: ${result.failure.message}\n`);
+}
+
+/** Writes the first summary to the file and appends the cleanup's; nothing without `--summary`. */
+function summaryWriter(
+  file: string | undefined,
+  io: CliIo,
+  logger: Logger,
+): (markdown: string) => Promise<void> {
+  if (file === undefined) return async () => {};
+  const target = path.resolve(io.cwd, file);
+  let written = false;
+  return async (markdown) => {
+    try {
+      if (written) await appendFile(target, redactSecrets(markdown), 'utf8');
+      else await writeFile(target, redactSecrets(markdown), 'utf8');
+      written = true;
+    } catch (error) {
+      logger.warning(`Could not write the summary to ${target}: ${(error as Error).message}`);
+    }
+  };
+}
+
+/**
+ * SIGINT and SIGTERM cancel the running phase, as the runner's cancel does on GitHub; each phase
+ * (the main run, the cleanup) gets a signal of its own. `received` resolves at the first one.
+ */
+function watchSignals(): {
+  phase(): AbortSignal;
+  received: Promise<void>;
+  dispose(): void;
+} {
+  let controller = new AbortController();
+  let resolveReceived: () => void = () => {};
+  const received = new Promise<void>((resolve) => (resolveReceived = resolve));
+  const names: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const onSignal = (name: NodeJS.Signals): void => {
+    resolveReceived();
+    if (!controller.signal.aborted) controller.abort(new CancelledError(`the run was cancelled (${name})`));
+  };
+  for (const name of names) process.on(name, onSignal);
+  return {
+    phase() {
+      controller = new AbortController();
+      return controller.signal;
+    },
+    received,
+    dispose() {
+      for (const name of names) process.off(name, onSignal);
+    },
+  };
+}
+
+/** Waits for `end`: a listener alone does not keep Node running, a timer does. */
+async function holdUntil(end: Promise<void>): Promise<void> {
+  const alive = setInterval(() => {}, 2 ** 30);
+  try {
+    await end;
+  } finally {
+    clearInterval(alive);
+  }
+}
+
+function cliLogger(io: CliIo, verbose: boolean): Logger {
+  return {
+    info: (message) => io.stderr(`${message}\n`),
+    warning: (message) => io.stderr(`warning: ${message}\n`),
+    debug: (message) => {
+      if (verbose) io.stderr(`debug: ${message}\n`);
+    },
+    async group(name, body) {
+      io.stderr(`${name}\n`);
+      return body();
+    },
+  };
+}
+
+/** Artifacts stay where the action left them: other CI systems archive folders themselves. */
+const noArtifacts = { upload: async () => undefined };
+
+function stepDeps(
+  signal: AbortSignal,
+  state: StepState,
+  tempDir: string,
+  io: CliIo,
+  logger: Logger,
+): StepDeps {
+  return {
+    logger,
+    signal,
+    clock: systemClock,
+    workspace: io.cwd,
+    tempDir,
+    state,
+    workflow: {},
+    artifacts: noArtifacts,
+    tools: localToolCache(io.env, tempDir),
+    env: io.env,
+  };
+}
