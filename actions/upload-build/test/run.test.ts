@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   ActionError,
+  clearSecrets,
   createClient,
   InputError,
   InputReader,
   inputSource,
+  redactSecrets,
   type ActionResult,
 } from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
@@ -590,5 +592,41 @@ describe('upload-build against the emulator', () => {
     const requests = (await journal()).map((r) => `${r.method} ${r.path}`);
     expect(requests[0]).toBe('GET /api/1/testers/groups');
     expect(requests.filter((r) => r.startsWith('POST /api/upload'))).toHaveLength(1);
+  });
+});
+
+describe('upload-build pr-comment', () => {
+  it('returns the comment of the upload with `pr-comment`, and none without', async () => {
+    writeApp();
+    const withComment = await run(
+      inputs({ prComment: true }),
+      deps(async () => RESULT),
+    );
+    expect(withComment.comment).toMatchObject({ action: 'upload-build', identity: { project: '12' } });
+    expect(withComment.comment?.body).toContain('[Install (download page)](http://127.0.0.1:1/download/abc)');
+    const without = await run(
+      inputs(),
+      deps(async () => RESULT),
+    );
+    expect(without).not.toHaveProperty('comment');
+  });
+
+  it('reads `pr-comment` and masks `github-token` as it reads it', () => {
+    clearSecrets();
+    const read = readInputs(
+      new InputReader(
+        inputSource({
+          'api-key': 'k',
+          file: 'a.apk',
+          'pr-comment': 'true',
+          'github-token': 'ghs_readToken123',
+        }),
+      ),
+    );
+    expect(read).toMatchObject({ prComment: true, githubToken: 'ghs_readToken123' });
+    expect(redactSecrets('token ghs_readToken123')).toBe('token ***');
+    expect(() =>
+      readInputs(new InputReader(inputSource({ 'api-key': 'k', file: 'a.apk', 'pr-comment': 'yes' }))),
+    ).toThrow(/Input "pr-comment" has "yes"/);
   });
 });

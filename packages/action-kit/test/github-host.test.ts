@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startGitHubApi, type GitHubApiStandIn } from '@sauce-actions/action-harness';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   abortReasonOf,
@@ -192,5 +193,101 @@ describe('runOnGitHub', () => {
     vi.stubEnv('STATE_jobs', 'j1');
     await runOnGitHub(main, post);
     expect(read('summary')).toBe('<p>stopped j1</p>\n');
+  });
+});
+
+describe('runOnGitHub: the pull-request comment', () => {
+  const TOKEN = 'ghs_hostTestToken77';
+  let github: GitHubApiStandIn;
+
+  beforeEach(async () => {
+    github = await startGitHubApi({ token: TOKEN, repository: 'octo/app' });
+    vi.stubEnv('GITHUB_API_URL', github.url);
+    vi.stubEnv('GITHUB_REPOSITORY', 'octo/app');
+    vi.stubEnv('GITHUB_EVENT_NAME', 'pull_request');
+    vi.stubEnv('GITHUB_WORKFLOW', 'CI');
+    vi.stubEnv('GITHUB_JOB', 'e2e');
+    vi.stubEnv('INPUT_GITHUB-TOKEN', TOKEN);
+    const event = path.join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 4 } }));
+    vi.stubEnv('GITHUB_EVENT_PATH', event);
+    return () => github.close();
+  });
+
+  interface CommentInputs extends Inputs {
+    githubToken?: string;
+  }
+  const commenting: ActionDefinition<CommentInputs> = {
+    title: 'Run suite',
+    readInputs: (reader) => {
+      const token = reader.secret('github-token');
+      return { ...readInputs(reader), ...(token !== undefined ? { githubToken: token } : {}) };
+    },
+    run: async () => ({
+      outputs: { total: 3 },
+      summary: '<h2>3 jobs</h2>\n',
+      annotations: [],
+      failure: { kind: 'tests-failed', message: '1 of 3 jobs failed.' },
+      comment: { action: 'run-suite-and-wait', identity: { suite: 'Smoke' }, body: '1 of 3 jobs failed' },
+    }),
+  };
+
+  it('writes it after the summary and before the failure, which stays the step’s last word', async () => {
+    await runOnGitHub(commenting);
+    expect(github.commentsOf(4)).toHaveLength(1);
+    expect(github.commentsOf(4)[0]!.body).toContain('1 of 3 jobs failed');
+    const log = stdout.join('');
+    const created = log.indexOf('Created the comment on pull request #4');
+    expect(created).toBeGreaterThan(-1);
+    expect(log.indexOf('::error::1 of 3 jobs failed.')).toBeGreaterThan(created);
+    expect(log).toContain(`::add-mask::${TOKEN}`);
+    expect(log.replace(/::add-mask::.*\n/g, '')).not.toContain(TOKEN);
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('warns when GitHub cannot be reached, and the failure is still published', async () => {
+    vi.stubEnv('GITHUB_API_URL', 'http://127.0.0.1:9');
+    await runOnGitHub(commenting);
+    const log = stdout.join('');
+    expect(log).toMatch(/::warning::Could not write the pull-request comment: Could not reach GitHub/);
+    expect(log).toContain("The step's result is unchanged.");
+    expect(log).toContain('::error::1 of 3 jobs failed.');
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('warns, and writes nothing, when `github-token` is empty', async () => {
+    vi.stubEnv('INPUT_GITHUB-TOKEN', '');
+    await runOnGitHub(commenting);
+    expect(github.requests).toEqual([]);
+    expect(stdout.join('')).toContain(
+      '::warning::pr-comment: no pull-request comment written: `github-token` is empty',
+    );
+  });
+
+  it('writes nothing once the run was cancelled, and says so', async () => {
+    await runOnGitHub({
+      ...commenting,
+      run: async (inputs, deps) => {
+        process.emit('SIGINT', 'SIGINT');
+        return {
+          ...(await commenting.run(inputs, deps)),
+          failure: { kind: 'cancelled', message: 'Cancelled.' },
+        };
+      },
+    });
+    expect(github.requests).toEqual([]);
+    expect(stdout.join('')).toContain(
+      'pr-comment: the run was cancelled, so the pull-request comment was not written.',
+    );
+  });
+
+  it('writes nothing for an event that is not a pull request', async () => {
+    writeFileSync(process.env.GITHUB_EVENT_PATH!, JSON.stringify({ schedule: '0 3 * * *' }));
+    vi.stubEnv('GITHUB_EVENT_NAME', 'schedule');
+    await runOnGitHub(commenting);
+    expect(github.requests).toEqual([]);
+    expect(stdout.join('')).toContain(
+      "pr-comment: no pull-request comment written: this run's event (schedule) is not for a pull request.",
+    );
   });
 });
