@@ -4,9 +4,11 @@
  * upload-build and invite-testers (passing the first step's outputs to the second), one upload
  * meant to fail (a key of another data center) to show its message, manage-tunnel waiting for the
  * seed's tunnel, run-suite-and-wait on the `Smoke` suite on that tunnel (its `Checkout fails` case
- * fails, as designed), and run-js-tests on two platforms.
+ * fails, as designed), run-js-tests on two platforms, and last the command line (`dist/cli.js`)
+ * uploading the APK as another CI system would run it.
  * Exits 0 when every step behaved as designed. The step summaries are kept for reading.
  */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,11 @@ import { startEmulator } from '@sauce-actions/emulator';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+/** The command line's bundle: the committed one, or another build's (SAUCE_ACTIONS_DIST=DIR). */
+const CLI = path.join(
+  process.env.SAUCE_ACTIONS_DIST ? path.resolve(process.env.SAUCE_ACTIONS_DIST) : path.join(ROOT, 'dist'),
+  'cli.js',
+);
 const API_KEY = 'demo-api-key';
 const EMAIL = 'demo@example.com';
 // Automation and AI authoring credentials, from the environment as a workflow's `env:` gives them.
@@ -23,7 +30,8 @@ const SAUCE_ENV = { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' 
 interface Outcome {
   title: string;
   ok: boolean;
-  result: StepResult;
+  /** The step summary's file. */
+  summary: string;
   note: string;
 }
 
@@ -57,7 +65,7 @@ try {
   outcomes.push({
     title: 'upload-build',
     ok: uploaded,
-    result: upload,
+    summary: upload.files.summary,
     note: `build ${upload.outputs['build-id'] ?? '?'}`,
   });
 
@@ -80,7 +88,7 @@ try {
     outcomes.push({
       title: 'invite-testers',
       ok: invite.exitCode === 0 && invite.outputs['invited-groups'] === 'qa,demo-testers',
-      result: invite,
+      summary: invite.files.summary,
       note: `invited ${invite.outputs['invited-groups'] || 'none'}`,
     });
   }
@@ -97,7 +105,7 @@ try {
   outcomes.push({
     title: 'upload-build, wrong key',
     ok: wrongKey.exitCode === 1 && error.includes('(code 5)'),
-    result: wrongKey,
+    summary: wrongKey.files.summary,
     note: 'failed with exit code 1, as designed',
   });
 
@@ -110,7 +118,7 @@ try {
   outcomes.push({
     title: 'manage-tunnel wait',
     ok: tunnel.exitCode === 0 && (tunnel.outputs['tunnel-id'] ?? '') !== '',
-    result: tunnel,
+    summary: tunnel.files.summary,
     note: `tunnel ${tunnel.outputs['tunnel-id'] || '?'}`,
   });
 
@@ -137,7 +145,7 @@ try {
       suite.outputs.passed === '2' &&
       suite.outputs.failed === '1' &&
       failedCase !== undefined,
-    result: suite,
+    summary: suite.files.summary,
     note: `${suite.outputs.passed ?? '?'} of ${suite.outputs.total ?? '?'} jobs passed; "Checkout fails" failed as designed`,
   });
 
@@ -157,19 +165,35 @@ try {
   outcomes.push({
     title: 'run-js-tests',
     ok: js.exitCode === 0 && js.outputs.total === '2' && js.outputs.passed === '2',
-    result: js,
+    summary: js.files.summary,
     note: `${js.outputs.passed ?? '?'} of ${js.outputs.total ?? '?'} platforms passed`,
+  });
+
+  // The same upload from the command line, as GitLab CI, Jenkins or CircleCI would run it.
+  const cliSummary = path.join(demoDir, 'cli-upload-build.md');
+  const cli = await command(
+    '7. the command line: sauce-actions upload-build --json',
+    ['upload-build', '--file', 'app-release.apk', '--email', EMAIL, '--api-url', emulator.url, '--json'],
+    ['--summary', cliSummary],
+    { SAUCE_APPDIST_API_KEY: API_KEY },
+  );
+  const cliOutputs = cli.code === 0 ? (JSON.parse(cli.stdout) as Record<string, unknown>) : {};
+  outcomes.push({
+    title: 'sauce-actions upload-build',
+    ok: cli.code === 0 && typeof cliOutputs['build-id'] === 'string' && cliOutputs['app-version'] === '2.3.0',
+    summary: cliSummary,
+    note: `build ${String(cliOutputs['build-id'] ?? '?')}, outputs as JSON`,
   });
 } finally {
   await emulator.close();
 }
 
 console.log('Digest');
-for (const { title, ok, result, note } of outcomes) {
+for (const { title, ok, summary, note } of outcomes) {
   console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${title}: ${note}`);
-  console.log(`       summary: ${result.files.summary}`);
+  console.log(`       summary: ${summary}`);
 }
-const allOk = outcomes.length === 6 && outcomes.every((o) => o.ok);
+const allOk = outcomes.length === 7 && outcomes.every((o) => o.ok);
 console.log(`\n${allOk ? 'The pipeline behaved as designed.' : 'The pipeline did NOT behave as designed.'}`);
 console.log(`Workspace and runner files are kept in ${demoDir}`);
 process.exitCode = allOk ? 0 : 1;
@@ -197,4 +221,29 @@ async function step(
   for (const [name, value] of Object.entries(result.outputs)) console.log(`   output ${name} = ${value}`);
   console.log('');
   return result;
+}
+
+/** Runs the built command line in the workspace and shows what it printed on each stream. */
+async function command(
+  title: string,
+  args: readonly string[],
+  extra: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string }> {
+  console.log(`== ${title}`);
+  console.log(`   $ sauce-actions ${args.join(' ')}`);
+  const child = spawn(process.execPath, [CLI, ...args, ...extra], {
+    cwd: workspace,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  for (const line of stderr.split('\n')) if (line.trim() !== '') console.log(`   2> ${line}`);
+  for (const line of stdout.split('\n')) if (line.trim() !== '') console.log(`   1> ${line}`);
+  console.log(`   exit code ${code}\n`);
+  return { code, stdout };
 }
