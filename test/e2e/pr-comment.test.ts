@@ -252,6 +252,20 @@ describe('pr-comment', { timeout: 90_000 }, () => {
     expect(warningsOf(result).some((message) => message.includes('pull-request comment'))).toBe(true);
   });
 
+  it('waits out a rate limit on the create as Retry-After says, then creates it once', async () => {
+    github.fault({
+      method: 'POST',
+      status: 429,
+      message: 'secondary rate limit',
+      headers: { 'retry-after': '1' },
+    });
+    const result = await uploadStep({}, { event: pullRequestEvent(14) });
+    expect(result.success, result.log).toBe(true);
+    expect(requestsOf('POST').map((request) => request.status)).toEqual([429, 201]);
+    expect(github.commentsOf(14)).toHaveLength(1);
+    expect(warningsOf(result)).toEqual([]);
+  });
+
   it('finds its comment on a later page of the pull request comments', async () => {
     for (let index = 1; index <= 100; index += 1) github.addComment(13, `Review note ${index}`);
     await uploadStep({}, { event: pullRequestEvent(13) });
