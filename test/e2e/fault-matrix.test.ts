@@ -1043,7 +1043,7 @@ describe.concurrent('the post step', { timeout: 60_000 }, () => {
     expect(result.post?.exitCode, result.post?.log).toBe(0);
     expect(result.post?.log).toContain(`stopping the unfinished jobs of build "${SMOKE_BUILD}"`);
     expect(result.post?.log).toContain('Stopped 3 unfinished job(s).');
-    expect(result.post?.summary).toContain('of 3 job(s) found, 3 unfinished were stopped');
+    expect(result.post?.summary).toContain('(3 job(s) found): 3 unfinished job(s) were stopped');
     const jobs = lab.jobs();
     expect(jobs).toHaveLength(3);
     expect(jobs.map((job) => job.stoppedMs !== null)).toEqual([true, true, true]);

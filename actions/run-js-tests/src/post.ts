@@ -4,15 +4,15 @@
  * platform gets its job id only when assigned, and stops every job that still runs; a main step
  * that ended on its own cleared the state, and then the host does not even run this.
  */
+import type { ActionResult, PostDefinition, StepDeps, StepState } from '@sauce-actions/action-kit';
 import {
-  SummaryBuilder,
-  type ActionResult,
-  type PostDefinition,
-  type StepDeps,
-  type StepState,
-} from '@sauce-actions/action-kit';
+  connectionInputs,
+  stoppedJobsResult,
+  warnIfElsewhere,
+  type PostInputs,
+} from '@sauce-actions/action-kit/post-step';
 import type { AutomationJobs, AutomationJsTests, SauceClient } from '@sauce-actions/api';
-import { readPostInputs, type PostInputs } from './post-inputs.ts';
+import { readInputs } from './inputs.ts';
 import { hasJsTestsWork, parseJsTestsState, STATE_KEY } from './state.ts';
 import { stopJsTestJobs } from './stop.ts';
 
@@ -28,19 +28,14 @@ export interface PostDeps extends Pick<StepDeps, 'logger' | 'state'> {
 export const post = {
   title: 'Run JS tests: cleanup',
   hasWork: (state: StepState): boolean => hasJsTestsWork(parseJsTestsState(state.get(STATE_KEY))),
-  readInputs: readPostInputs,
+  readInputs: connectionInputs(readInputs),
   run: runPost,
 } satisfies PostDefinition<PostInputs>;
 
 export async function runPost(inputs: PostInputs, deps: PostDeps): Promise<ActionResult> {
   const state = parseJsTestsState(deps.state.get(STATE_KEY));
   if (!hasJsTestsWork(state)) return { outputs: {}, summary: '', annotations: [] };
-  const { connection } = inputs;
-  if (state.region !== connection.region || state.apiUrl !== connection.apiUrl) {
-    deps.logger.warning(
-      `The step ran its jobs on ${state.apiUrl ?? state.region}, but the connection inputs now name ${connection.apiUrl ?? connection.region}: the jobs may not be found.`,
-    );
-  }
+  warnIfElsewhere(state, inputs.connection, deps.logger);
   deps.logger.info(`The step ended before its JS tests did: stopping their unfinished jobs.`);
   const stopping = await stopJsTestJobs({
     status: deps.client.automation.jsTests,
@@ -50,7 +45,7 @@ export async function runPost(inputs: PostInputs, deps: PostDeps): Promise<Actio
     intervalMs: 2000,
   });
   const stopped = new Set(stopping.stopped);
-  const failed = [...stopping.failed];
+  const failed = stopping.failed.map(({ jobId, error }) => ({ id: jobId, error }));
   // No status at all: the job ids the step saw are stopped by id.
   if (stopping.answer === undefined) {
     for (const jobId of state.jobIds.filter((id) => !stopped.has(id))) {
@@ -58,42 +53,30 @@ export async function runPost(inputs: PostInputs, deps: PostDeps): Promise<Actio
         await deps.client.automation.jobs.stop(jobId, {}, { signal: AbortSignal.timeout(10_000) });
         stopped.add(jobId);
       } catch (error) {
-        failed.push({ jobId, error: (error as Error).message });
+        failed.push({ id: jobId, error: (error as Error).message });
       }
     }
   }
-  deps.logger.info(
-    `Stopped ${stopped.size} unfinished job(s)${failed.length ? `; ${failed.length} could not be stopped` : ''}.`,
-  );
-  for (const f of failed) deps.logger.warning(`Could not stop job ${f.jobId}: ${f.error}`);
   if (stopping.unassigned.length > 0) {
     deps.logger.warning(
       `${stopping.unassigned.length} platform(s) still had no job assigned after ${POST_GRACE_MS / 1000}s: ${stopping.unassigned.join(', ')}`,
     );
   }
-
-  const summary = new SummaryBuilder()
-    .heading('Run JS tests: cleanup', 3)
-    .paragraph(`The step ended before its JS tests did: ${stopped.size} unfinished job(s) were stopped.`)
-    .list([
-      ...[...stopped].map((id) => `Stopped job ${id}: ${deps.client.jobUrl(id)}`),
-      ...failed.map((f) => `Could not stop job ${f.jobId} (${f.error}): ${deps.client.jobUrl(f.jobId)}`),
-      ...stopping.unassigned.map(
-        (id) =>
-          `JS test ${id} had no job assigned after ${POST_GRACE_MS / 1000}s, so nothing could be stopped.`,
-      ),
-    ])
-    .toString();
-  const problem =
-    failed.length > 0
-      ? `Could not stop ${failed.length} job(s) the step left running (${failed.map((f) => f.jobId).join(', ')}): ${failed[0]?.error}. Stop them on the Sauce Labs dashboard.`
-      : stopping.answer === undefined && stopping.error !== undefined && stopped.size === 0
-        ? `Could not read the status of the JS tests the step left running: ${stopping.error}. Check the jobs on the Sauce Labs dashboard and stop what still runs.`
-        : undefined;
-  return {
-    outputs: {},
-    summary,
-    annotations: [],
-    ...(problem !== undefined ? { failure: { kind: 'service', message: problem } } : {}),
-  };
+  return stoppedJobsResult({
+    title: post.title,
+    ended: 'The step ended before its JS tests did',
+    stopped: [...stopped],
+    failed,
+    notes: stopping.unassigned.map(
+      (id) =>
+        `JS test ${id} had no job assigned after ${POST_GRACE_MS / 1000}s, so nothing could be stopped.`,
+    ),
+    ...(stopping.answer === undefined && stopping.error !== undefined && stopped.size === 0
+      ? {
+          notFound: `Could not read the status of the JS tests the step left running: ${stopping.error}. Check the jobs on the Sauce Labs dashboard and stop what still runs.`,
+        }
+      : {}),
+    jobUrl: (id) => deps.client.jobUrl(id),
+    logger: deps.logger,
+  });
 }

@@ -3,12 +3,12 @@
  * assigned and stops them, sends nothing when the main step finished cleanly; and, through the
  * runner-faithful harness running the sources, a main step killed outright (SIGKILL).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { memoryState, type SauceConnection } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
-import { runStep, type StepResult } from '@sauce-actions/action-harness';
+import { runStep, sourceAction, type StepResult } from '@sauce-actions/action-harness';
 import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,16 +135,11 @@ describe('run-js-tests post step', () => {
   });
 });
 
-/** A copy of the action's metadata whose steps run the TypeScript sources, as the bundle would. */
-async function sourceAction(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'run-js-tests-source-'));
+/** The action as the runner runs it, from its sources; removed after the tests. */
+async function sourceActionDir(): Promise<string> {
+  const actionDir = path.join(ROOT, 'actions', 'run-js-tests');
+  const dir = await sourceAction(actionDir, path.join(actionDir, 'src', 'main.ts'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const entry = path.relative(dir, path.join(ROOT, 'actions', 'run-js-tests', 'src', 'main.ts'));
-  const metadata = await readFile(path.join(ROOT, 'actions', 'run-js-tests', 'action.yml'), 'utf8');
-  await writeFile(
-    path.join(dir, 'action.yml'),
-    metadata.replace(/^ {2}main: .*$/m, `  main: ${entry}`).replace(/^ {2}post: .*$/m, `  post: ${entry}`),
-  );
   return dir;
 }
 
@@ -153,7 +148,7 @@ describe('run-js-tests killed outright', () => {
 
   it('leaves its queued tests to the post step, which stops their jobs once assigned', async () => {
     step = await runStep({
-      actionDir: await sourceAction(),
+      actionDir: await sourceActionDir(),
       inputs: {
         url: 'https://example.com/tests.html',
         framework: 'qunit',

@@ -1,10 +1,15 @@
 /**
- * What the post step needs to stop the run's jobs when the main step is killed outright: saved in
- * the step's state as soon as it is known (the builds and job ids the start answered, the jobs
- * each poll saw), cleared when the main step ends having stopped what it had to. Never a secret:
- * the post step reads the credentials from the inputs again.
+ * What the post step needs to stop the run's jobs when the main step is killed outright (the
+ * kit's saved work): the builds and job ids the start answered, the jobs each poll saw.
  */
 import type { SauceConnection, StepState } from '@sauce-actions/action-kit';
+import {
+  parseSavedWork,
+  placeOf,
+  savedStrings,
+  SavedWorkSlot,
+  type WorkPlace,
+} from '@sauce-actions/action-kit/post-step';
 import type { Started } from './start.ts';
 
 /** The one state key: the serialized run. */
@@ -16,10 +21,7 @@ export const STATE_KEY = 'run';
  */
 const MAX_RECORDED_IDS = 1000;
 
-export interface RunState {
-  /** Where the jobs run, to check that the post step talks to the same place. */
-  region: string;
-  apiUrl?: string;
+export interface RunState extends WorkPlace {
   /** Build names the service gave the runs. */
   builds: string[];
   /** Job ids known so far (case runs answer theirs; polls show the others). */
@@ -37,48 +39,31 @@ export function hasRunWork(state: RunState | undefined): state is RunState {
 
 /** Reads the saved state; anything malformed counts as nothing to stop. */
 export function parseRunState(text: string): RunState | undefined {
-  if (text.trim() === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  const strings = (list: unknown): string[] =>
-    Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string' && item !== '') : [];
-  const count = (n: unknown): number | undefined =>
-    typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
-  const startedAtMs = typeof record.startedAtMs === 'number' ? record.startedAtMs : undefined;
-  if (typeof record.region !== 'string' || startedAtMs === undefined) return undefined;
-  const expectedCount = count(record.expectedCount);
-  const minimumCount = count(record.minimumCount);
-  return {
-    region: record.region,
-    ...(typeof record.apiUrl === 'string' ? { apiUrl: record.apiUrl } : {}),
-    builds: strings(record.builds),
-    jobIds: strings(record.jobIds),
-    startedAtMs,
-    ...(expectedCount !== undefined ? { expectedCount } : {}),
-    ...(minimumCount !== undefined ? { minimumCount } : {}),
-  };
+  return parseSavedWork(text, (record) => {
+    if (typeof record.startedAtMs !== 'number') return undefined;
+    const count = (n: unknown): number | undefined =>
+      typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
+    const expectedCount = count(record.expectedCount);
+    const minimumCount = count(record.minimumCount);
+    return {
+      builds: savedStrings(record.builds),
+      jobIds: savedStrings(record.jobIds),
+      startedAtMs: record.startedAtMs,
+      ...(expectedCount !== undefined ? { expectedCount } : {}),
+      ...(minimumCount !== undefined ? { minimumCount } : {}),
+    };
+  });
 }
 
 /** Saves the run's state whenever what it names grows, and clears it at the end. */
 export class RunStateRecorder {
-  readonly #state: StepState;
+  readonly #slot: SavedWorkSlot;
   readonly #base: Pick<RunState, 'region' | 'apiUrl' | 'startedAtMs'>;
   readonly #jobIds = new Set<string>();
-  #saved = '';
 
   constructor(state: StepState, connection: SauceConnection, startedAtMs: number) {
-    this.#state = state;
-    this.#base = {
-      region: connection.region,
-      ...(connection.apiUrl !== undefined ? { apiUrl: connection.apiUrl } : {}),
-      startedAtMs,
-    };
+    this.#slot = new SavedWorkSlot(state, STATE_KEY);
+    this.#base = { ...placeOf(connection), startedAtMs };
   }
 
   /** Records what was started, and the ids of jobs seen since. */
@@ -95,7 +80,7 @@ export class RunStateRecorder {
       ...(started.minimumCount !== undefined ? { minimumCount: started.minimumCount } : {}),
     };
     if (!hasRunWork(state)) return;
-    this.#save(JSON.stringify(state));
+    this.#slot.save(state);
   }
 
   /**
@@ -109,17 +94,10 @@ export class RunStateRecorder {
       return;
     }
     if (leftRunning.length === 0) {
-      // Nothing saved yet is nothing to clear: #save writes only what differs.
-      this.#save('');
+      this.#slot.clear();
       return;
     }
     const state: RunState = { ...this.#base, builds: [], jobIds: leftRunning.slice(0, MAX_RECORDED_IDS) };
-    this.#save(JSON.stringify(state));
-  }
-
-  #save(text: string): void {
-    if (text === this.#saved) return;
-    this.#state.save(STATE_KEY, text);
-    this.#saved = text;
+    this.#slot.save(state);
   }
 }

@@ -3,12 +3,12 @@
  * nothing when the main step finished cleanly; and, through the runner-faithful harness running
  * the sources, a main step killed outright (SIGKILL) after its jobs were queued.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { memoryState } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
-import { runStep, type StepResult } from '@sauce-actions/action-harness';
+import { runStep, sourceAction, type StepResult } from '@sauce-actions/action-harness';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, runPost, type PostDeps } from '../src/post.ts';
@@ -70,7 +70,7 @@ describe('run-suite-and-wait post step', () => {
 
     expect(result.failure).toBeUndefined();
     expect(result.summary).toContain('Run suite and wait: cleanup');
-    expect(result.summary).toContain('of 3 job(s) found, 3 unfinished were stopped');
+    expect(result.summary).toContain('(3 job(s) found): 3 unfinished job(s) were stopped');
     expect(deps.logger.lines('info')).toContain('Stopped 3 unfinished job(s).');
     expect(await unfinishedJobs(slow, answer.buildName)).toEqual([]);
   });
@@ -100,16 +100,11 @@ describe('run-suite-and-wait post step', () => {
   });
 });
 
-/** A copy of the action's metadata whose steps run the TypeScript sources, as the bundle would. */
-async function sourceAction(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'run-suite-and-wait-source-'));
+/** The action as the runner runs it, from its sources; removed after the tests. */
+async function sourceActionDir(): Promise<string> {
+  const actionDir = path.join(ROOT, 'actions', 'run-suite-and-wait');
+  const dir = await sourceAction(actionDir, path.join(actionDir, 'src', 'main.ts'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const entry = path.relative(dir, path.join(ROOT, 'actions', 'run-suite-and-wait', 'src', 'main.ts'));
-  const metadata = await readFile(path.join(ROOT, 'actions', 'run-suite-and-wait', 'action.yml'), 'utf8');
-  await writeFile(
-    path.join(dir, 'action.yml'),
-    metadata.replace(/^ {2}main: .*$/m, `  main: ${entry}`).replace(/^ {2}post: .*$/m, `  post: ${entry}`),
-  );
   return dir;
 }
 
@@ -118,7 +113,7 @@ describe('run-suite-and-wait killed outright', () => {
 
   it('leaves its jobs to the post step, which stops them', async () => {
     step = await runStep({
-      actionDir: await sourceAction(),
+      actionDir: await sourceActionDir(),
       inputs: {
         suite: 'Smoke',
         'build-name': 'SIGKILL',
@@ -138,14 +133,14 @@ describe('run-suite-and-wait killed outright', () => {
     expect(step.state[STATE_KEY]).not.toContain('demo-access-key');
     expect(step.post?.exitCode, step.post?.log).toBe(0);
     expect(step.post?.log).toContain('Stopped 3 unfinished job(s).');
-    expect(step.post?.summary).toContain('3 unfinished were stopped');
+    expect(step.post?.summary).toContain('3 unfinished job(s) were stopped');
     expect(await unfinishedJobs(slow, 'SIGKILL')).toEqual([]);
   }, 60_000);
 
   it('has nothing to clean up after a main step that ended on its own', async () => {
     const before = (await journal(fast)).length;
     const result = await runStep({
-      actionDir: await sourceAction(),
+      actionDir: await sourceActionDir(),
       inputs: {
         suite: GREEN_SUITE,
         'api-url': fast.url,

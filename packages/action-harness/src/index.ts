@@ -9,6 +9,7 @@ export {
   type StandInRequest,
 } from './github-api.ts';
 export { runStep, type PhaseResult, type StepOptions, type StepResult } from './run-step.ts';
+export { sourceAction } from './source-action.ts';
 export {
   applyMasks,
   parseWorkflowCommands,
