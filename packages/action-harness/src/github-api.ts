@@ -32,6 +32,8 @@ export interface StandInFault {
   path?: RegExp;
   status: number;
   message?: string;
+  /** The answer's body instead of `{ message }`. */
+  body?: unknown;
   headers?: Record<string, string>;
   /** Holds the answer back this long (a silent GitHub), then answers. */
   delayMs?: number;
@@ -107,7 +109,7 @@ export async function startGitHubApi(options: {
       fault.left -= 1;
       if (fault.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       if (response.destroyed) return;
-      return reply(fault.status, { message: fault.message ?? 'refused' }, fault.headers);
+      return reply(fault.status, fault.body ?? { message: fault.message ?? 'refused' }, fault.headers);
     }
 
     const repo = `/repos/${options.repository}`;

@@ -103,8 +103,8 @@ export function commentText(comment: PullRequestComment, run: CommentRun): strin
     ...(run.job ? [`job ${markdownCode(run.job)}`] : []),
   ];
   const footer = `<sub>Written by ${markdownCode(comment.action)} in ${where.join(', ')}; updated in place on every run.</sub>`;
-  const marker = commentMarker(comment, run);
-  const text = redactSecrets(`${marker}\n${comment.body.trim()}\n\n${footer}\n`);
+  // The marker is left as it is: redacting a short secret out of its hash would lose the comment.
+  const text = `${commentMarker(comment, run)}\n${redactSecrets(`${comment.body.trim()}\n\n${footer}`)}\n`;
   if (text.length <= MAX_COMMENT_LENGTH) return text;
   const cut = '\n\n… (cut to fit; the step summary has everything)\n';
   return `${text.slice(0, MAX_COMMENT_LENGTH - cut.length - footer.length - 2)}${cut}\n${footer}`;
@@ -153,13 +153,15 @@ export async function writePullRequestComment(
     const response = await send('list the comments of the pull request', 'GET', (signal) =>
       octokit.request(route, { request: { signal } }),
     );
-    const comments = response.data as IssueComment[];
+    const comments: IssueComment[] = Array.isArray(response.data) ? (response.data as IssueComment[]) : [];
     // The marker opens the comment: a reply quoting it does not start with it.
     found = comments.find((comment) => comment.body?.startsWith(marker) === true);
     if (found) break;
     const link = /<([^>]+)>;\s*rel="next"/.exec(String(response.headers.link ?? ''))?.[1];
-    next = link !== undefined ? `GET ${link}` : undefined;
+    // The token goes with every request: a next page elsewhere than GitHub's address is not followed.
+    next = link !== undefined && sameOrigin(link, target.apiUrl) ? `GET ${link}` : undefined;
   }
+  // Past the page limit (thousands of comments) a new comment is made: a bounded wait matters more.
 
   if (found) {
     if (found.body === text) return { outcome: 'unchanged', id: found.id, url: found.html_url };
@@ -189,6 +191,14 @@ export async function writePullRequestComment(
 
 const enc = encodeURIComponent;
 
+function sameOrigin(url: string, base: string): boolean {
+  try {
+    return new URL(url).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
 type Send = <T>(
   what: string,
   method: 'GET' | 'PATCH' | 'POST',
@@ -212,10 +222,7 @@ function sender(options: CommentOptions): Send {
       try {
         return await call(AbortSignal.any([options.signal, timeout]));
       } catch (error) {
-        if (options.signal.aborted)
-          throw new CommentRequestError(`Stopped before GitHub answered (${what})`, undefined, {
-            cause: error,
-          });
+        if (options.signal.aborted) throw stopped(what, options.signal, error);
         if (timeout.aborted) {
           const maybe = method === 'POST' ? '; it may have been created all the same' : '';
           throw new CommentRequestError(
@@ -231,13 +238,17 @@ function sender(options: CommentOptions): Send {
           options.logger?.debug(
             `GitHub rate limit (${answer?.status}): waiting ${Math.ceil(waitMs / 1000)}s to ${what}.`,
           );
-          await sleep(waitMs, options.signal);
+          await sleep(waitMs, options.signal).catch((aborted: unknown) => {
+            throw stopped(what, options.signal, aborted);
+          });
           continue;
         }
         const transient = answer === undefined || answer.status >= 500;
         if (transient && method !== 'POST' && failed === 0) {
           failed += 1;
-          await sleep(1000, options.signal);
+          await sleep(1000, options.signal).catch((aborted: unknown) => {
+            throw stopped(what, options.signal, aborted);
+          });
           continue;
         }
         throw new CommentRequestError(failureText(what, answer, error, waitMs), answer?.status, {
@@ -246,6 +257,14 @@ function sender(options: CommentOptions): Send {
       }
     }
   };
+}
+
+/** The caller's signal ended the comment: the step was cancelled, or the comment's own time ran out. */
+function stopped(what: string, signal: AbortSignal, cause: unknown): CommentRequestError {
+  const reason = signal.reason as { name?: unknown } | undefined;
+  const why =
+    reason?.name === 'TimeoutError' ? 'The time allowed for the comment ran out' : 'The step was cancelled';
+  return new CommentRequestError(`${why} before GitHub answered (${what})`, undefined, { cause });
 }
 
 interface Answer {

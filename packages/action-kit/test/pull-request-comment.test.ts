@@ -2,6 +2,7 @@
  * The pull-request comment against a stand-in for GitHub's REST interface: found by its marker on
  * any page, updated rather than duplicated, every request bounded, a create never sent twice.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { startGitHubApi, type GitHubApiStandIn } from '@sauce-actions/action-harness';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -208,8 +209,38 @@ describe('writePullRequestComment', () => {
     const cancel = new AbortController();
     setTimeout(() => cancel.abort(), 100);
     await expect(write(commentText(comment, run), { signal: cancel.signal })).rejects.toThrow(
-      'Stopped before GitHub answered (list the comments of the pull request)',
+      'The step was cancelled before GitHub answered (list the comments of the pull request)',
     );
+  });
+
+  it('says when the time allowed for the whole comment ran out, also during a rate-limit wait', async () => {
+    github.fault({ method: 'GET', status: 429, headers: { 'retry-after': '5' } });
+    await expect(
+      write(commentText(comment, run), {
+        signal: AbortSignal.timeout(150),
+        sleep: (ms, signal) => delay(ms, undefined, { signal }),
+      }),
+    ).rejects.toThrow(
+      'The time allowed for the comment ran out before GitHub answered (list the comments of the pull request)',
+    );
+  });
+
+  it('does not follow a next page on another host: the token would go with it', async () => {
+    for (let index = 0; index < 150; index += 1) github.addComment(3, `note ${index}`);
+    const elsewhere = await startGitHubApi({ token: TOKEN, repository: REPOSITORY });
+    try {
+      github.fault({
+        method: 'GET',
+        status: 200,
+        body: [],
+        headers: { link: `<${elsewhere.url}/repos/${REPOSITORY}/issues/3/comments?page=2>; rel="next"` },
+      });
+      const written = await write(commentText(comment, run));
+      expect(written.outcome).toBe('created');
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('a refused token is a 403 the warning explains; the token is in no message', async () => {
