@@ -39,7 +39,14 @@ export async function collectJobAssets(options: CollectAssetsOptions): Promise<s
   const pacer = new RequestPacer(options.maxRequestsPerSecond ?? 5);
   const callOptions = options.signal ? { signal: options.signal } : undefined;
   let count = 0;
-  for (const job of options.jobs) {
+  for (const [index, job] of options.jobs.entries()) {
+    if (options.signal?.aborted) {
+      // Every request would fail the same way: one line says what was left.
+      options.logger.warning(
+        `Stopped downloading job assets (${abortMessage(options.signal)}): the assets of ${options.jobs.length - index} job(s) were not downloaded.`,
+      );
+      break;
+    }
     const jobDir = path.join(options.dir, job.id);
     try {
       await pacer.take(options.signal);
@@ -50,6 +57,7 @@ export async function collectJobAssets(options: CollectAssetsOptions): Promise<s
         count += 1;
       }
     } catch (error) {
+      if (options.signal?.aborted) continue;
       options.logger.warning(`Could not download the assets of job ${job.id}: ${(error as Error).message}`);
     }
   }
@@ -71,6 +79,11 @@ export async function collectJobAssets(options: CollectAssetsOptions): Promise<s
     `Uploaded ${count} asset file(s) of ${options.jobs.length} job(s) as artifact "${options.artifactName}"${result.id !== undefined ? ` (id ${result.id})` : ''}.`,
   );
   return options.artifactName;
+}
+
+function abortMessage(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : 'cancelled';
 }
 
 /** The file names of an asset list: values are a name, a list of names (screenshots), or null. */

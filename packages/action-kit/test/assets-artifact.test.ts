@@ -77,4 +77,41 @@ describe('collectJobAssets', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('stops at a cancellation with one warning, and sends nothing more', async () => {
+    const logger = recordingLogger();
+    const cancel = new AbortController();
+    const listed: string[] = [];
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'assets-'));
+    try {
+      const name = await collectJobAssets({
+        assets: {
+          list: async (id) => {
+            listed.push(id);
+            // The second job's listing is where the run is cancelled.
+            if (id === 'j2') cancel.abort(new Error('the run was cancelled'));
+            cancel.signal.throwIfAborted();
+            return {};
+          },
+          download: async () => {
+            throw new Error('no download expected');
+          },
+        },
+        jobs: Array.from({ length: 50 }, (_, index) => ({ id: `j${index + 1}`, name: 'n' })),
+        dir,
+        artifactName: 'a',
+        logger,
+        signal: cancel.signal,
+        maxRequestsPerSecond: 0,
+        artifacts: { upload: async () => ({ id: 1 }) },
+      });
+      expect(name).toBeUndefined();
+      expect(listed).toEqual(['j1', 'j2']);
+      expect(logger.lines('warning')).toEqual([
+        'Stopped downloading job assets (the run was cancelled): the assets of 48 job(s) were not downloaded.',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
