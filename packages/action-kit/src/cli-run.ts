@@ -142,6 +142,9 @@ function report(result: ActionResult, io: CliIo): void {
     const title = annotation.title !== undefined ? `${annotation.title}: ` : '';
     io.stderr(`${annotation.level}: ${title}${annotation.message}\n`);
   }
+  // The comment belongs to a GitHub pull request, which a command line run has none of.
+  if (result.comment)
+    io.stderr('warning: `pr-comment` writes only in a GitHub pull request: no comment written.\n');
   if (result.failure) io.stderr(`error: ${result.failure.message}\n`);
 }
 

@@ -144,6 +144,19 @@ describe('runCli', () => {
     expect(err.join('')).toContain('error: Input "mode" has "medium"');
   });
 
+  it('a pull-request comment is not written, and says so', async () => {
+    const module = {
+      action: action(async () => ({
+        outputs: {},
+        summary: '',
+        annotations: [],
+        comment: { action: 'sample', identity: {}, body: 'hello' },
+      })),
+    };
+    expect(await runCli([command(module)], ['sample'], io)).toBe(0);
+    expect(err.join('')).toContain('warning: `pr-comment` writes only in a GitHub pull request');
+  });
+
   it('a thrown explained error is its kind; secrets never printed, in outputs, logs, failures or the summary', async () => {
     const module = {
       action: action(async (inputs, deps) => {
