@@ -6,15 +6,22 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Headers } from './transport.ts';
 
+/** Names Windows keeps for devices, whatever the extension: `NUL.txt` opens the null device. */
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i;
+
 /**
  * Reduces a file name that came from the service to a base name that cannot leave the target
  * folder: no separators, no `..`, no control characters. Falls back to `fallback` when nothing is left.
+ * It is also a name every runner OS can hold: `< > : " | ? *` become `_` (on Windows a `:` would
+ * write an alternate data stream of another file, and the artifact service refuses all seven on
+ * every OS), and a Windows device name (`CON`, `NUL`, `COM1.log`, ...) gets a leading `_`.
  */
 export function safeBaseName(name: string | undefined, fallback = 'download'): string {
   const base = (name ?? '').split(/[/\\]/).pop() ?? '';
   const cleaned = base
     // Control and format characters (bidirectional overrides can disguise an extension).
     .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .replace(/[<>:"|?*]/g, '_')
     // Spaces first: " .." must not become "..". Trailing dots and spaces are dropped by Windows.
     .trim()
     .replace(/^\.+/, '')
@@ -22,7 +29,8 @@ export function safeBaseName(name: string | undefined, fallback = 'download'): s
     .trim();
   // Cut by code points so a surrogate pair is never split.
   const short = [...cleaned].slice(0, 200).join('');
-  return short === '' ? safeBaseName(fallback) : short;
+  if (short === '') return safeBaseName(fallback);
+  return WINDOWS_DEVICE_NAME.test(short) ? `_${short}` : short;
 }
 
 /** The file name a `Content-Disposition` header suggests, if any. */

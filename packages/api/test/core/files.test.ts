@@ -201,6 +201,28 @@ describe('safeBaseName', () => {
     expect(safeBaseName(name)).toBe(expected);
   });
 
+  it.each([
+    ['screenshot 12:03:01.png', 'screenshot 12_03_01.png'],
+    ['report:stream', 'report_stream'],
+    ['a<b>c"d|e?f*g.log', 'a_b_c_d_e_f_g.log'],
+    ['C:\\logs\\selenium.log', 'selenium.log'],
+    ['NUL', '_NUL'],
+    ['con.txt', '_con.txt'],
+    ['COM1.log', '_COM1.log'],
+    ['lpt9', '_lpt9'],
+    ['console.log', 'console.log'],
+    ['nullable.txt', 'nullable.txt'],
+  ])('%j becomes %j: a name every runner OS and the artifact service accept', (name, expected) => {
+    expect(safeBaseName(name)).toBe(expected);
+  });
+
+  it('writes a name with a colon as one plain file, which an artifact upload accepts', async () => {
+    const result = await writeStreamToFile(Readable.from([Buffer.from('log')]), dir, 'log 10:42.txt');
+    expect(path.basename(result.path)).toBe('log 10_42.txt');
+    expect(await readdir(dir)).toEqual(['log 10_42.txt']);
+    expect(result.path).not.toMatch(/["<>|*?\r\n]|:(?![\\/])/);
+  });
+
   it('uses a safe fallback and caps the length by characters', () => {
     expect(safeBaseName('..', 'asset.log')).toBe('asset.log');
     expect(safeBaseName('..', '../x')).toBe('x');
