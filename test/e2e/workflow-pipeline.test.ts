@@ -7,14 +7,14 @@
  * emulator is started by the test, with short jobs; the workflow's own start step runs once on
  * its own, to prove its wait for the ready line.
  */
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_CONTEXT, parseKeyValueFile, runStep, type StepResult } from '@sauce-actions/action-harness';
+import { parseKeyValueFile, runStep, type StepResult } from '@sauce-actions/action-harness';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runBashStep, type BashStepRun } from '../support/bash-step.ts';
 import { ourActionName, ROOT, type Job, type Step } from '../support/workflows.ts';
 
 const WORKFLOW_FILE = path.join(ROOT, '.github', 'workflows', 'e2e.yml');
@@ -74,59 +74,6 @@ function resolveMap(map: unknown, scope: Scope, where: string): Record<string, s
   return resolved;
 }
 
-interface BashRun {
-  code: number | null;
-  output: string;
-  env: Record<string, string>;
-}
-
-/** A `run:` step as the runner's `shell: bash` runs it: `bash --noprofile --norc -eo pipefail`, its file commands read back. */
-async function runBash(
-  script: string,
-  options: { workspace: string; runnerTemp: string; env: Record<string, string>; detached?: boolean },
-): Promise<BashRun & { pid: number | undefined }> {
-  const commands = await mkdtemp(path.join(options.runnerTemp, 'run-'));
-  const files = {
-    GITHUB_ENV: 'env',
-    GITHUB_OUTPUT: 'output',
-    GITHUB_STEP_SUMMARY: 'summary',
-    GITHUB_PATH: 'path',
-  };
-  const fileEnv: Record<string, string> = {};
-  for (const [variable, name] of Object.entries(files)) {
-    fileEnv[variable] = path.join(commands, name);
-    await writeFile(fileEnv[variable], '');
-  }
-  const scriptFile = path.join(commands, 'script.sh');
-  await writeFile(scriptFile, script);
-  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', scriptFile], {
-    cwd: options.workspace,
-    env: {
-      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
-      HOME: process.env.HOME ?? os.homedir(),
-      CI: 'true',
-      GITHUB_ACTIONS: 'true',
-      GITHUB_WORKSPACE: options.workspace,
-      GITHUB_SHA: DEFAULT_CONTEXT.sha,
-      RUNNER_TEMP: options.runnerTemp,
-      ...fileEnv,
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // A group of its own, so that what the script leaves running in the background can be ended with it.
-    detached: options.detached ?? false,
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const code = await new Promise<number | null>((done, fail) => {
-    child.on('error', fail);
-    child.on('exit', (exitCode) => done(exitCode));
-  });
-  const env = parseKeyValueFile(await readFile(fileEnv.GITHUB_ENV as string, 'utf8'));
-  return { code, output, env, pid: child.pid };
-}
-
 /** A workspace that looks like the checkout to a `run:` step: the repository's installed dependencies. */
 async function makeWorkspace(): Promise<{ workspace: string; runnerTemp: string }> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'e2e-workflow-'));
@@ -140,7 +87,7 @@ async function makeWorkspace(): Promise<{ workspace: string; runnerTemp: string 
 }
 
 interface JobRun {
-  steps: { name: string; result?: StepResult; bash?: BashRun }[];
+  steps: { name: string; result?: StepResult; bash?: BashStepRun }[];
   outputs: Map<string, Record<string, string>>;
 }
 
@@ -189,7 +136,7 @@ async function runJob(jobName: string, matrix: Record<string, string>): Promise<
       scope.env.SAUCE_API_URL = emulator.url;
       continue;
     }
-    const bash = await runBash(resolve(script, stepScope, name), {
+    const bash = await runBashStep(resolve(script, stepScope, name), {
       workspace,
       runnerTemp,
       env: stepScope.env,
@@ -256,7 +203,7 @@ describe.runIf(RUNNER_OS !== undefined)('the e2e workflow, run here', () => {
       ...resolveMap(check.env, scope, 'check env'),
       BUILD_URL: 'http://127.0.0.1/projects/3/builds/12',
     };
-    const bash = await runBash(check.run, { workspace, runnerTemp, env });
+    const bash = await runBashStep(check.run, { workspace, runnerTemp, env });
     expect(bash.code).toBe(1);
     expect(bash.output).toContain("::error::invited-groups is 'qa', expected qa,e2e-testers");
   });
@@ -265,7 +212,7 @@ describe.runIf(RUNNER_OS !== undefined)('the e2e workflow, run here', () => {
     const job = workflow.jobs.release as Job;
     const start = (job.steps ?? []).find((step) => step.id === 'emulator') as Step & { run: string };
     const { workspace, runnerTemp } = await makeWorkspace();
-    const bash = await runBash(start.run, { workspace, runnerTemp, env: {}, detached: true });
+    const bash = await runBashStep(start.run, { workspace, runnerTemp, env: {}, detached: true });
     // The emulator it left running in the background shares the step's process group.
     cleanups.push(async () => {
       try {
