@@ -64,7 +64,6 @@ import { RunStateRecorder } from './state.ts';
 
 /** Half the service's documented limit, leaving room for other steps on the account. */
 const MAX_REQUESTS_PER_SECOND = 5;
-const RESULTS_FILE = 'run-suite-and-wait-results.json';
 const RESULTS_OWNER: OutputFileOwner = {
   what: 'The results file',
   fix: "Check that the runner's temporary folder (RUNNER_TEMP) is a writable folder.",
@@ -121,7 +120,8 @@ interface Stopped {
 }
 
 export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionResult<SuiteOutputs>> {
-  const resultsFile = path.join(deps.tempDir, RESULTS_FILE);
+  // One file per step (the step's id): a job that runs two suites keeps both results.
+  const resultsFile = path.join(deps.tempDir, `run-suite-and-wait-${deps.workflow.step ?? 'results'}.json`);
   // Before any request: a report that cannot be written is refused now, not after the run.
   await checkOutputFiles([
     ...(inputs.junitFile !== undefined

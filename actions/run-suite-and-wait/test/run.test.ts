@@ -159,6 +159,31 @@ describe('run-suite-and-wait run', () => {
     expect(log).toContain(`JUnit report written to ${junitFile}.`);
   });
 
+  it('keeps one results file per step, so that two suites in one job keep both', async () => {
+    const runAs = (step: string) =>
+      run(
+        inputs(fast, { suite: GREEN_SUITE }),
+        depsFor(fast, { workflow: { runNumber: '7', runAttempt: '2', job: 'e2e', step } }),
+      );
+    const first = await runAs('regression');
+    const second = await runAs('smoke');
+    expect(first.outputs['results-file']).toBe(
+      path.join(folder, 'temp', 'run-suite-and-wait-regression.json'),
+    );
+    expect(second.outputs['results-file']).toBe(path.join(folder, 'temp', 'run-suite-and-wait-smoke.json'));
+    const jobsOf = async (file: string): Promise<string[]> =>
+      (JSON.parse(await readFile(file, 'utf8')) as { jobs: { service: { id: string } | null }[] }).jobs
+        .map((job) => job.service?.id ?? '')
+        .sort();
+    // The first step's file still holds its own jobs after the second step ran.
+    expect(await jobsOf(first.outputs['results-file'])).toEqual(
+      (JSON.parse(first.outputs['job-ids']) as string[]).sort(),
+    );
+    expect(await jobsOf(second.outputs['results-file'])).toEqual(
+      (JSON.parse(second.outputs['job-ids']) as string[]).sort(),
+    );
+  });
+
   it('fails with tests-failed when Smoke\'s "Checkout fails" case fails, with its annotation and the outputs', async () => {
     const deps = depsFor(fast);
     const result = await run(inputs(fast, { suite: 'Smoke', buildName: 'Smoke unit' }), deps);
