@@ -115,7 +115,8 @@ async function runJob(jobName: string, matrix: Record<string, string>): Promise<
       const result = await runStep({
         actionDir: path.join(ROOT, 'actions', action),
         inputs: resolveMap(step.with, stepScope, `${name} with`),
-        env: stepScope.env,
+        // One RUNNER_TEMP for the whole job, as on the runner: steps see each other's files there.
+        env: { ...stepScope.env, RUNNER_TEMP: runnerTemp },
         workspace,
         tempDir: path.dirname(workspace),
         timeoutMs: 90_000,
