@@ -131,7 +131,7 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
   const message = error instanceof Error ? error.message : String(error);
   return {
     kind: 'bug',
-    message: `Unexpected error: ${message}. Run the step again with debug logging (secret ACTIONS_STEP_DEBUG=true) and report it if it repeats.`,
+    message: `Unexpected error: ${message}. Run it again with debug logging (on GitHub the secret ACTIONS_STEP_DEBUG=true, on the command line --verbose) and report it if it repeats.`,
   };
 }
 

@@ -75,6 +75,14 @@ describe('describeFailure', () => {
     expect(describeFailure(new ApiError({ ...request, status: 401 }), timedOut.signal).kind).toBe('refused');
   });
 
+  it('calls anything else a bug, and says how to get debug logs on either host', () => {
+    const failure = describeFailure(new TypeError('x is not a function'));
+    expect(failure.kind).toBe('bug');
+    expect(failure.message).toBe(
+      'Unexpected error: x is not a function. Run it again with debug logging (on GitHub the secret ACTIONS_STEP_DEBUG=true, on the command line --verbose) and report it if it repeats.',
+    );
+  });
+
   it('never repeats a registered secret', () => {
     registerSecret('s3cret-value');
     const message = describeFailure(new Error('echoed s3cret-value back')).message;
