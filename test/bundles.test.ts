@@ -46,6 +46,7 @@ const LOADED_ON_FIRST_USE = [
  */
 const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unknown[]> = {
   '@actions/artifact': (m) => [m.DefaultArtifactClient],
+  '@actions/github': (m) => [m.getOctokit],
   '@actions/tool-cache': (m) => [m.find, m.downloadTool, m.extractTar, m.extractZip, m.cacheDir],
   'packages/api/src/core/undici-parts.ts': (m) => [m.EnvHttpProxyAgent, m.request],
   yaml: (m) => {
