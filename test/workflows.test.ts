@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { actionlint } from './support/actionlint.ts';
 import {
@@ -90,6 +91,30 @@ describe('workflow files', () => {
     }
     expect(pins.size).toBeGreaterThanOrEqual(4);
     for (const [action, refs] of pins) expect([...refs], action).toHaveLength(1);
+  });
+});
+
+describe('.github/dependabot.yml', () => {
+  it("updates npm packages and the workflows' actions weekly, grouped", () => {
+    const config = parse(read('.github/dependabot.yml')) as {
+      version: number;
+      updates: {
+        'package-ecosystem': string;
+        directory: string;
+        schedule: { interval: string };
+        groups?: object;
+      }[];
+    };
+    expect(config.version).toBe(2);
+    expect(config.updates.map((update) => update['package-ecosystem']).sort()).toEqual([
+      'github-actions',
+      'npm',
+    ]);
+    for (const update of config.updates) {
+      expect(update.directory).toBe('/');
+      expect(update.schedule.interval).toBe('weekly');
+      expect(Object.keys(update.groups ?? {}).length).toBeGreaterThan(0);
+    }
   });
 });
 
