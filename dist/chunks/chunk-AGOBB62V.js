@@ -1,0 +1,3 @@
+import { createRequire as __sauceCreateRequire } from 'node:module';
+const require = __sauceCreateRequire(import.meta.url);
+import{a as r}from"./chunk-XBPPTJU7.js";var i=new Set,c=new Set;function f(t){c.add(t);for(let e of i)t(e);return()=>c.delete(t)}r(f,"onSecret");function d(t,e){if(t==="")return;let n=[t,encodeURIComponent(t)];e!==void 0&&n.push(Buffer.from(`${e}:${t}`).toString("base64"));for(let o of n)if(!i.has(o)){i.add(o);for(let s of c)s(o)}}r(d,"registerSecret");function u(t){let e=t;for(let n of[...i].sort((o,s)=>s.length-o.length))n.length<3||(e=e.split(n).join("***"));return e}r(u,"redactSecrets");export{f as a,d as b,u as c};
