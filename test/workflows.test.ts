@@ -21,6 +21,11 @@ import {
 const actions = readActionInterfaces();
 const files = workflowFiles();
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8');
+/** Every text a user copies steps from: the workflow files, and the READMEs' yaml blocks. */
+const copied = (): { source: string; text: string }[] => [
+  ...files.map((file) => ({ source: file, text: read(file) })),
+  ...readmeFiles().flatMap((file) => yamlBlocks(read(file), file)),
+];
 const describeProblems = (problems: { source: string; job: string; message: string }[]): string =>
   problems.map((p) => `${p.source} (job ${p.job}): ${p.message}`).join('\n');
 
@@ -70,20 +75,20 @@ describe('workflow files', () => {
     );
   });
 
-  it('pin every action of another repository by a full commit SHA with its version', () => {
-    for (const file of files) {
-      for (const match of read(file).matchAll(/^\s*-?\s*uses:\s*(\S+)(.*)$/gm)) {
+  it('pin every action of another repository by a full commit SHA with its version, README blocks too', () => {
+    for (const { source, text } of copied()) {
+      for (const match of text.matchAll(/^\s*-?\s*uses:\s*(\S+)(.*)$/gm)) {
         const [uses, rest] = [match[1] as string, match[2] as string];
         if (uses.startsWith('./') || ourActionName(uses) !== undefined) continue;
-        expect(`${uses}${rest}`, file).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+        expect(`${uses}${rest}`, source).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
       }
     }
   });
 
   it('pin an action at the same commit everywhere (Dependabot updates only .github/workflows)', () => {
     const pins = new Map<string, Set<string>>();
-    for (const file of files) {
-      for (const match of read(file).matchAll(/uses:\s*([\w.-]+\/[\w./-]+)@([0-9a-f]{40}) # (\S+)/g)) {
+    for (const { text } of copied()) {
+      for (const match of text.matchAll(/uses:\s*([\w.-]+\/[\w./-]+)@([0-9a-f]{40}) # (\S+)/g)) {
         const seen = pins.get(match[1] as string) ?? new Set();
         seen.add(`${match[2]} # ${match[3]}`);
         pins.set(match[1] as string, seen);
