@@ -673,7 +673,7 @@ describe.concurrent('an answer slower than `timeout`', { timeout: 60_000 }, () =
     expect(result.exitCode).toBe(1);
     expect(result.elapsedMs).toBeLessThan(7000);
     expect(failureOf(result)).toMatch(
-      /^The service did not take app-release\.apk within 3s of receiving it \(`timeout`\)\. Raise `timeout`/,
+      /^The service did not take app-release\.apk within 3s of receiving it \(`timeout`\)\. It may still store the build: check the project's builds in Sauce Labs mobile app distribution before uploading again\. Raise `timeout`/,
     );
     expect(lastHeading(result)).toBe('Upload build: timed out');
     expect(result.outputs).toEqual({});

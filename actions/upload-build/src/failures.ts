@@ -9,7 +9,7 @@ export function explainUploadFailure(
   if (error instanceof TransportError && error.kind === 'timeout') {
     return new ActionError(
       'timeout',
-      `The service did not take ${context.file} within ${formatDuration(context.timeoutMs)} of receiving it (\`timeout\`). Raise \`timeout\` for large builds or a slow service, and run the job again.`,
+      `The service did not take ${context.file} within ${formatDuration(context.timeoutMs)} of receiving it (\`timeout\`). It may still store the build: check the project's builds in Sauce Labs mobile app distribution before uploading again. Raise \`timeout\` for large builds or a slow service.`,
       { cause: error },
     );
   }

@@ -20,6 +20,7 @@ import {
   type CliIo,
 } from './cli-command.ts';
 import { localToolCache } from './cli-tool-cache.ts';
+import { checkOutputFile } from './output-files.ts';
 import { createClient } from './connection.ts';
 import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from './deps.ts';
 import { CancelledError, describeFailure, type Failure } from './failure.ts';
@@ -41,6 +42,18 @@ export async function runAction(
   options: HostOptions,
   io: CliIo,
 ): Promise<number> {
+  if (options.summaryFile !== undefined) {
+    // Like `junit-file`, refused before anything is sent, rather than lost after the run.
+    try {
+      await checkOutputFile(path.resolve(io.cwd, options.summaryFile), {
+        what: 'The summary file of --summary,',
+        fix: 'Name a file in a folder that can be written.',
+      });
+    } catch (error) {
+      io.stderr(`error: ${describeFailure(error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   const signals = watchSignals();
   const logger = cliLogger(io, options.verbose);
   const source = commandLineInputs(command.metadata, given, io);

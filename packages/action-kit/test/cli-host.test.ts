@@ -1,5 +1,5 @@
 /** The command line's host, in process: any action's result as a terminal gets it, whatever the action. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -142,6 +142,23 @@ describe('runCli', () => {
     expect(await runCli([refused], ['sample', '--mode', 'medium'], io)).toBe(2);
     expect(ran).toBe(false);
     expect(err.join('')).toContain('error: Input "mode" has "medium"');
+  });
+
+  it('refuses a --summary that cannot be written with exit 2, before the action runs', async () => {
+    let ran = false;
+    const module = {
+      action: action(async () => ((ran = true), { outputs: {}, summary: '', annotations: [] })),
+    };
+    expect(await runCli([command(module)], ['sample', '--summary', '.'], io)).toBe(2);
+    expect(err.join('')).toBe(
+      `error: The summary file of --summary, ${dir} is a folder. Name a file in a folder that can be written.\n`,
+    );
+    err.length = 0;
+    writeFileSync(path.join(dir, 'a-file'), '');
+    expect(await runCli([command(module)], ['sample', '--summary', 'a-file/s.md'], io)).toBe(2);
+    expect(err.join('')).toContain('cannot be written');
+    expect(ran).toBe(false);
+    expect(out).toEqual([]);
   });
 
   it('a pull-request comment is not written, and says so', async () => {
