@@ -4,6 +4,7 @@
  * loads at start, and what it may load later), and the start-up time of each action against bare
  * `node -e ''`, in turns, in the same run. Started with no inputs, each step fails at once on the
  * first missing input, so the time is loading the bundle, reading the inputs and publishing.
+ * The command line (`dist/cli.js`) is timed the same way, for its help and a usage mistake.
  *
  * Usage: npm run bench:bundlers [-- --runs 11]
  */
@@ -13,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Metafile } from 'esbuild';
-import { actionNames, buildActions, DIST_DIR, ROOT } from '../scripts/build-actions.ts';
+import { actionNames, buildActions, CLI_NAME, DIST_DIR, ROOT } from '../scripts/build-actions.ts';
 import { median } from './support/processes.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '11' } } });
@@ -36,12 +37,21 @@ try {
   );
   console.log('|---|---|---|---|---|---|');
   const cwd = await mkdtemp(path.join(work, 'cwd-'));
-  for (const name of names) {
-    const entry = path.join(out, `${name}.js`);
-    const loads = loadedBy(metafile, `${name}.js`);
-    const { bundle, bare } = startUps(entry, cwd);
+  // The command line as another CI system runs it: its help, and a usage mistake (exit 2).
+  const rows: { label: string; file: string; args: string[] }[] = [
+    ...names.map((name) => ({ label: name, file: `${name}.js`, args: [] })),
+    { label: `${CLI_NAME}.js --help`, file: `${CLI_NAME}.js`, args: ['--help'] },
+    {
+      label: `${CLI_NAME}.js run-suite-and-wait --suit x`,
+      file: `${CLI_NAME}.js`,
+      args: ['run-suite-and-wait', '--suit', 'x'],
+    },
+  ];
+  for (const { label, file, args } of rows) {
+    const loads = loadedBy(metafile, file);
+    const { bundle, bare } = startUps([path.join(out, file), ...args], cwd);
     console.log(
-      `| ${name} | ${kib(loads.eager)} | ${kib(loads.lazy)} | ${bundle.toFixed(0)} ms | ${bare.toFixed(0)} ms | +${(bundle - bare).toFixed(0)} ms |`,
+      `| ${label} | ${kib(loads.eager)} | ${kib(loads.lazy)} | ${bundle.toFixed(0)} ms | ${bare.toFixed(0)} ms | +${(bundle - bare).toFixed(0)} ms |`,
     );
   }
 } finally {
@@ -73,7 +83,7 @@ function loadedBy(metafile: Metafile, entry: string): { eager: number; lazy: num
 }
 
 /** Medians of the bundle's and bare Node's start-up, run in turns; the first pair warms the caches. */
-function startUps(entry: string, cwd: string): { bundle: number; bare: number } {
+function startUps(command: string[], cwd: string): { bundle: number; bare: number } {
   const time = (args: string[]): number => {
     const start = performance.now();
     const child = spawnSync(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '' } });
@@ -83,7 +93,7 @@ function startUps(entry: string, cwd: string): { bundle: number; bare: number } 
   const bundle: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i <= runs; i++) {
-    const a = time([entry]);
+    const a = time(command);
     const b = time(['-e', '']);
     if (i === 0) continue;
     bundle.push(a);
