@@ -51,7 +51,7 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
   'packages/api/src/core/undici-parts.ts': (m) => [m.EnvHttpProxyAgent, m.request],
   yaml: (m) => {
     const yaml = m.default as Record<string, unknown>;
-    return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq];
+    return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq, yaml.isMap];
   },
   xmlbuilder2: (m) => [(m.default as Record<string, unknown>).create],
 };

@@ -21,7 +21,7 @@ export interface CaseSelection {
  * newline-separated list of ids works too.
  */
 export async function parseTestCases(text: string, name = 'test-cases'): Promise<CaseSelection[]> {
-  const value = await parseYaml(text, name);
+  const value = await parseYaml(text, name, { idsAsWritten: true });
   const items: unknown[] = Array.isArray(value)
     ? value
     : typeof value === 'string'
@@ -81,19 +81,36 @@ function targetsOf(value: unknown, where: string, name: string): AuthoringRunTar
   });
 }
 
-async function parseYaml(text: string, name: string): Promise<unknown> {
+async function parseYaml(
+  text: string,
+  name: string,
+  options: { idsAsWritten?: boolean } = {},
+): Promise<unknown> {
   // `default` is the package's exports both under Node and in the split bundle, where a CommonJS
   // package loaded on first use has no named exports.
-  const { parse } = (await import('yaml')).default;
-  try {
-    return parse(text);
-  } catch (error) {
+  const yaml = (await import('yaml')).default;
+  const document = yaml.parseDocument(text);
+  const [error] = document.errors;
+  if (error) {
     throw new InputError(
       name,
-      `is not valid YAML or JSON (${(error as Error).message.split('\n')[0]})`,
+      `is not valid YAML or JSON (${error.message.split('\n')[0]})`,
       'a YAML or JSON list',
     );
   }
+  if (options.idsAsWritten) {
+    // An id of digits only, unquoted, reads as a number, which keeps 17 digits of its 24: ids
+    // keep the text they were written as (the items of the list, or their `id`).
+    const asWritten = (node: unknown): void => {
+      if (yaml.isScalar(node) && typeof node.value === 'number' && node.source) node.value = node.source;
+    };
+    const root = document.contents;
+    for (const item of yaml.isSeq(root) ? root.items : [root]) {
+      asWritten(item);
+      if (yaml.isMap(item)) asWritten(item.get('id', true));
+    }
+  }
+  return document.toJS();
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -74,6 +74,16 @@ describe('test case ids', () => {
     ]);
   });
 
+  it('keeps an id of digits only as written, unquoted, alone or in a list, whatever its zeros', async () => {
+    const digits = '123456789012345678901234';
+    const zeros = '000000000000000000000001';
+    expect((await read({ 'test-cases': digits })).testCases).toEqual([{ id: digits }]);
+    expect(
+      (await read({ 'test-cases': `- ${digits}\n- id: ${zeros}\n  targets: [{ 'appium:timeout': 60 }]` }))
+        .testCases,
+    ).toEqual([{ id: digits }, { id: zeros, targets: [{ capabilities: { 'appium:timeout': 60 } }] }]);
+  });
+
   it.each([
     // A plain list splits on spaces too: a name with spaces is refused by its first word.
     ['a name', 'Checkout fails', 'item 1 "Checkout"'],
