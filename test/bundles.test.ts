@@ -48,6 +48,13 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
   '@actions/artifact': (m) => [m.DefaultArtifactClient],
   '@actions/github': (m) => [m.getOctokit],
   '@actions/tool-cache': (m) => [m.find, m.downloadTool, m.extractTar, m.extractZip, m.cacheDir],
+  'packages/action-kit/src/pull-request-comment.ts': (m) => [
+    m.commentFailureText,
+    m.commentMarker,
+    m.commentText,
+    m.pullRequestOf,
+    m.writePullRequestComment,
+  ],
   'packages/api/src/core/undici-parts.ts': (m) => [m.EnvHttpProxyAgent, m.request],
   yaml: (m) => {
     const yaml = m.default as Record<string, unknown>;

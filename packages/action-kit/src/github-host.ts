@@ -20,14 +20,7 @@ import {
 import { CancelledError, describeFailure } from './failure.ts';
 import { InputReader, type InputSource } from './inputs.ts';
 import type { Logger } from './logger.ts';
-import {
-  commentFailureText,
-  commentMarker,
-  commentText,
-  pullRequestOf,
-  writePullRequestComment,
-  type CommentRun,
-} from './pull-request-comment.ts';
+import type { CommentRun } from './pull-request-comment.ts';
 import {
   outputText,
   summaryWithFailure,
@@ -136,6 +129,9 @@ async function commentOnPullRequest(
   signal: AbortSignal,
 ): Promise<void> {
   const env = process.env;
+  // Loaded with the comment: most steps write none, and none pays for it at start.
+  const { commentFailureText, commentMarker, commentText, pullRequestOf, writePullRequestComment } =
+    await import('./pull-request-comment.ts');
   try {
     const pullRequest = pullRequestOf(await readEvent(env.GITHUB_EVENT_PATH));
     if (pullRequest === undefined) {
