@@ -8,7 +8,6 @@
 import { appendFile, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { SauceClient } from '@sauce-actions/api';
 import type { ActionMetadata } from './action-metadata.ts';
 import type { HostOptions } from './cli-args.ts';
 import {
@@ -21,10 +20,9 @@ import {
 } from './cli-command.ts';
 import { localToolCache } from './cli-tool-cache.ts';
 import { checkOutputFile } from './output-files.ts';
-import { createClient } from './connection.ts';
 import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from './deps.ts';
 import { CancelledError, describeFailure, type Failure } from './failure.ts';
-import { InputReader, type InputSource } from './inputs.ts';
+import type { InputSource } from './inputs.ts';
 import type { Logger } from './logger.ts';
 import {
   outputText,
@@ -33,6 +31,7 @@ import {
   type Outputs,
   type OutputValue,
 } from './result.ts';
+import { runDefinition } from './run-definition.ts';
 import { redactSecrets } from './secrets.ts';
 
 export async function runAction(
@@ -85,27 +84,13 @@ export async function runAction(
   }
 }
 
-/** One step, main or cleanup, from its inputs to its result; an error it throws becomes its failure. */
+/** One step, main or cleanup: its result, whatever it threw. */
 async function runStep(
   definition: ActionDefinition,
   source: InputSource,
   deps: StepDeps,
 ): Promise<ActionResult> {
-  let client: SauceClient | undefined;
-  try {
-    const inputs = await definition.readInputs(new InputReader(source));
-    client = createClient(inputs.connection, deps.logger);
-    return await definition.run(inputs, { ...deps, client });
-  } catch (error) {
-    const failure = describeFailure(error, deps.signal);
-    // A stack helps only when the cause is not already explained to the user.
-    if ((failure.kind === 'bug' || failure.kind === 'service') && error instanceof Error && error.stack) {
-      deps.logger.debug(error.stack);
-    }
-    return { outputs: {}, summary: '', annotations: [], failure };
-  } finally {
-    await client?.close().catch(() => {});
-  }
+  return (await runDefinition(definition, source, deps)).result;
 }
 
 /** Flags first, then `action.yml`'s default, as the runner hands an input over. */

@@ -6,8 +6,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import * as core from '@actions/core';
-import type { SauceClient } from '@sauce-actions/api';
-import { createClient } from './connection.ts';
 import {
   systemClock,
   type ActionDefinition,
@@ -17,8 +15,8 @@ import {
   type StepDeps,
   type ToolCache,
 } from './deps.ts';
-import { CancelledError, describeFailure } from './failure.ts';
-import { InputReader, type InputSource } from './inputs.ts';
+import { CancelledError } from './failure.ts';
+import type { InputSource } from './inputs.ts';
 import type { Logger } from './logger.ts';
 import type { CommentRun } from './pull-request-comment.ts';
 import {
@@ -28,6 +26,7 @@ import {
   type Outputs,
   type PullRequestComment,
 } from './result.ts';
+import { runDefinition } from './run-definition.ts';
 import { onSecret, redactSecrets } from './secrets.ts';
 
 /** Set by the main step: the runner runs the same bundle again as the post step, with this state. */
@@ -55,21 +54,10 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   definition: ActionDefinition<I, O>,
 ): Promise<void> {
   const cancel = cancelOnSignals();
-  let client: SauceClient | undefined;
-  let result: ActionResult;
-  let inputs: I | undefined;
-  try {
-    const deps = stepDeps(cancel.signal);
-    inputs = await definition.readInputs(new InputReader(githubInputs));
-    client = createClient(inputs.connection, githubLogger);
-    result = await definition.run(inputs, { ...deps, client });
-  } catch (error) {
-    result = failedResult(error, cancel.signal);
-  }
   // The signals stay caught until the result is out: a second SIGTERM from the runner would
   // otherwise end the process before the outputs, the summary and the failure are written.
   try {
-    await client?.close().catch(() => {});
+    const { result, inputs } = await runDefinition(definition, githubInputs, stepDeps(cancel.signal));
     const { comment } = result;
     const token = inputs?.githubToken;
     await publish(definition.title, result, async () => {
@@ -78,16 +66,6 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   } finally {
     cancel.dispose();
   }
-}
-
-/** A result for an error `run` did not handle itself. */
-function failedResult(error: unknown, signal: AbortSignal): ActionResult {
-  const failure = describeFailure(error, signal);
-  // A stack helps only when the cause is not already explained to the user.
-  if ((failure.kind === 'bug' || failure.kind === 'service') && error instanceof Error && error.stack) {
-    githubLogger.debug(error.stack);
-  }
-  return { outputs: {}, summary: '', annotations: [], failure };
 }
 
 /** Outputs, summary, annotations, then the pull-request comment, and the failure last. */
