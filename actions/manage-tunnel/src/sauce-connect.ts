@@ -30,6 +30,8 @@ export interface LocateOptions {
   downloadUrl?: string;
   tools: ToolCache;
   logger: Logger;
+  /** Ends the download on a cancel or the step's deadline. */
+  signal?: AbortSignal;
 }
 
 /** The absolute path of the Sauce Connect executable, downloading it when it is not cached. */
@@ -53,8 +55,10 @@ export async function locateSauceConnect(options: LocateOptions): Promise<string
   options.logger.info(`Downloading Sauce Connect ${options.version} from ${url}.`);
   let archive: string;
   try {
-    archive = await options.tools.downloadTool(url);
+    archive = await options.tools.downloadTool(url, options.signal);
   } catch (error) {
+    // A cancel or the deadline is told as such, not as a failed download.
+    if (options.signal?.aborted) throw error;
     throw new ActionError(
       'service',
       `Could not download Sauce Connect from ${url}: ${(error as Error).message}. Check \`sc-version\` and \`sc-download-url\`, or give \`sc-path\`.`,

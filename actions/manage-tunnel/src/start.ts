@@ -43,6 +43,7 @@ export async function startTunnel(inputs: StartInputs, logFile: string, deps: St
     ...present('downloadUrl', start.scDownloadUrl),
     tools: deps.tools,
     logger: deps.logger,
+    signal: deps.signal,
   });
   deps.logger.info(`Sauce Connect: ${executable}; its log: ${logFile}`);
   const attempts = start.startRetries + 1;

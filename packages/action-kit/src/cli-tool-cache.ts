@@ -32,15 +32,21 @@ export function localToolCache(env: Environment, tempDir: string): ToolCache {
       const dir = folder(tool, version);
       return existsSync(marker(dir)) ? dir : '';
     },
-    async downloadTool(url) {
-      const response = await fetch(url);
+    async downloadTool(url, signal) {
+      const response = await fetch(url, signal ? { signal } : {});
       if (!response.ok || response.body === null) {
         await response.body?.cancel();
         throw new Error(`Unexpected HTTP response: ${response.status}`);
       }
       await mkdir(tempDir, { recursive: true });
       const file = path.join(tempDir, `sauce-actions-download-${randomUUID()}`);
-      await pipeline(Readable.fromWeb(response.body), createWriteStream(file));
+      try {
+        await pipeline(Readable.fromWeb(response.body), createWriteStream(file), signal ? { signal } : {});
+      } catch (error) {
+        await rm(file, { force: true });
+        // The step's cancel or deadline, as itself: the host words it as such.
+        throw signal?.aborted ? (signal.reason as Error) : error;
+      }
       return file;
     },
     async extractTar(file) {

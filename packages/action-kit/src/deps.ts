@@ -62,7 +62,8 @@ export interface Artifacts {
 export interface ToolCache {
   /** The cached folder, '' when that version is not cached. */
   find(tool: string, version: string): Promise<string>;
-  downloadTool(url: string): Promise<string>;
+  /** Downloads to a temporary file; `signal` (the step's cancel and deadline) ends the wait. */
+  downloadTool(url: string, signal?: AbortSignal): Promise<string>;
   extractTar(file: string): Promise<string>;
   extractZip(file: string): Promise<string>;
   cacheDir(sourceDir: string, tool: string, version: string): Promise<string>;
