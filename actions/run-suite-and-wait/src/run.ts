@@ -33,7 +33,7 @@ import {
 } from '@sauce-actions/action-kit/job-report';
 import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
 import { checkOutputFiles, type OutputFileOwner } from '@sauce-actions/action-kit/output-files';
-import type { Job } from '@sauce-actions/api';
+import { anySignal, type Job } from '@sauce-actions/api';
 import type { SuiteInputs } from './inputs.ts';
 import {
   junitSuites,
@@ -509,7 +509,7 @@ async function waitForJobs(
       startedAtMs: context.startedAtMs,
       intervalMs: inputs.pollIntervalMs,
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
-      signal: AbortSignal.any([signal, failFast.signal]),
+      signal: anySignal(signal, failFast.signal),
       onPoll: (poll) => {
         lastSeen = [...poll.jobs];
         context.onSeen(lastSeen.map((job) => job.id));
@@ -747,7 +747,7 @@ async function uploadAssets(
       artifactName: `sauce-job-assets-${deps.workflow.job ?? 'run'}`,
       logger: deps.logger,
       artifacts: deps.artifacts,
-      signal: AbortSignal.any([deps.signal, AbortSignal.timeout(ASSETS_TIMEOUT_MS)]),
+      signal: anySignal(deps.signal, AbortSignal.timeout(ASSETS_TIMEOUT_MS)),
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
     });
   } catch (error) {

@@ -74,6 +74,18 @@ export function markDeadline(signal: AbortSignal, endsAt: number): void {
   signalDeadlines.set(signal, endsAt);
 }
 
+/**
+ * A signal that aborts when any of `signals` does, with the earliest deadline marked on them:
+ * `AbortSignal.any` alone would lose it, and a request sent with the result would start waits
+ * that the deadline cuts short.
+ */
+export function anySignal(...signals: AbortSignal[]): AbortSignal {
+  const any = AbortSignal.any(signals);
+  const ends = signals.flatMap((signal) => signalDeadlines.get(signal) ?? []);
+  if (ends.length > 0) signalDeadlines.set(any, Math.min(...ends));
+  return any;
+}
+
 /** When a request must be over: the earlier of an explicit deadline and its signal's marked one. */
 export function deadlineOf(signal: AbortSignal | undefined, deadline?: number): number | undefined {
   const marked = signal ? signalDeadlines.get(signal) : undefined;

@@ -176,6 +176,11 @@ const NO_DELAY: PacingDecision = { delayMs: 0 };
  */
 export class RatePacer {
   readonly #windows = new Map<string, AccountWindow>();
+  /**
+   * Starts before the first answer told of a window (requests sent in parallel): this client's
+   * own, to count as such once the window is known, not as other clients' spending.
+   */
+  readonly #earlyStarts = new Map<string, number[]>();
 
   /**
    * When the next request of `key` may start, counted as started then. `latestStart` bounds the
@@ -187,8 +192,14 @@ export class RatePacer {
     options: { now?: number; random?: () => number; latestStart?: number } = {},
   ): PacingDecision {
     const window = this.#windows.get(key);
-    if (!window) return NO_DELAY;
     const now = options.now ?? Date.now();
+    if (!window) {
+      const early = this.#earlyStarts.get(key) ?? [];
+      early.push(now);
+      if (early.length > RECENT_STARTS) early.shift();
+      this.#earlyStarts.set(key, early);
+      return NO_DELAY;
+    }
     const random = options.random ?? Math.random;
     const lastHeard = Math.max(window.observedAt, window.lastStartAt, window.notBefore);
     if (now - lastHeard > STALE_WINDOWS * Math.max(window.windowMs, window.gapMs)) {
@@ -269,9 +280,10 @@ export class RatePacer {
         lastStartAt: now,
         observedAt: now,
         metAt: now,
-        recentStarts: [now],
+        recentStarts: this.#earlyStarts.get(key) ?? [now],
       };
       this.#windows.set(key, window);
+      this.#earlyStarts.delete(key);
     }
     // Others share the account when it spent more of the window than this client started in
     // the window's length; with half the budget gone or less left, the account is contended.
@@ -325,10 +337,5 @@ export class RatePacer {
         gapMs: window.gapMs,
       }
     );
-  }
-
-  /** Forgets every window. */
-  clear(): void {
-    this.#windows.clear();
   }
 }

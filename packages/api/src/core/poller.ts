@@ -116,11 +116,13 @@ export class ContentionBackoff {
 
   /** The wait after a check, given the plain interval and whether the check met contention. */
   next(intervalMs: number, contended: boolean): number {
-    this.#level = contended ? this.#level + 1 : Math.max(0, this.#level - 1);
-    if (this.#level === 0 || this.#maxMs <= intervalMs) return intervalMs;
-    const grown = Math.min(this.#maxMs, intervalMs * 2 ** this.#level);
+    if (this.#maxMs <= intervalMs) return intervalMs;
     // No more doublings than reach the bound: the way back down starts from there.
-    this.#level = Math.min(this.#level, Math.ceil(Math.log2(this.#maxMs / intervalMs)));
-    return Math.round(grown * (0.75 + this.#random() / 2));
+    const top = Math.ceil(Math.log2(this.#maxMs / intervalMs));
+    this.#level = contended ? Math.min(top, this.#level + 1) : Math.max(0, this.#level - 1);
+    if (this.#level === 0) return intervalMs;
+    const grown = Math.min(this.#maxMs, intervalMs * 2 ** this.#level);
+    // Jittered so that processes fall out of step, and never past the bound.
+    return Math.min(this.#maxMs, Math.round(grown * (0.75 + this.#random() / 2)));
   }
 }

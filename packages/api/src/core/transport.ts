@@ -192,20 +192,25 @@ export class HttpTransport {
     const displayUrl = redact(pathAndQuery, secrets);
     const idempotent = spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method);
     const timeouts = { ...this.timeouts, ...spec.timeouts };
-    const deadline = deadlineOf(spec.signal, spec.deadline);
+    // `sendUntil` may carry the step's deadline where `signal` outlives it by a grace period.
+    const deadline = deadlineOf(spec.signal, deadlineOf(spec.sendUntil, spec.deadline));
     const policy = this.retry;
     let attempts = 0;
     // Two budgets: failures that may pass (where repeating is safe), and 429s (always safe).
     let retriesSpent = 0;
     let rateLimitRetriesSpent = 0;
     const pacer = policy.pacing ? this.#pools.pacer : undefined;
+    // The attempt after a 429 was paced with the wait for it: one wait, told once.
+    let pacedAhead = false;
+    // What the last attempt was answered, for an error when no further attempt is made.
+    let lastRefusal: ApiError | TransportError | undefined;
     const rateKey = pacer ? accountKey(this.#origin, credentials) : '';
 
     const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
     for (;;) {
       if (spec.signal?.aborted) throw this.#transportError(spec, displayUrl, spec.signal.reason, secrets);
-      if (spec.sendUntil?.aborted) throw this.#notSent(spec, displayUrl);
-      if (pacer) {
+      if (spec.sendUntil?.aborted) throw this.#notSent(spec, displayUrl, lastRefusal);
+      if (pacer && !pacedAhead) {
         // Never longer than the client would wait when asked by the service, nor past the deadline.
         const now = Date.now();
         const latestStart = Math.min(deadline ?? Infinity, now + policy.maxServerDelayMs);
@@ -214,9 +219,10 @@ export class HttpTransport {
           this.logger.debug(
             `${spec.operation}: paced ${formatMs(paced.delayMs)} (${paced.remaining} request(s) left in the rate window, which resets in ${formatMs(paced.resetInMs ?? 0)})`,
           );
-          await this.#wait(paced.delayMs, spec, displayUrl);
+          await this.#wait(paced.delayMs, spec, displayUrl, lastRefusal);
         }
       }
+      pacedAhead = false;
       const started = performance.now();
       const timer = new AttemptTimer(spec.signal);
       timer.headers(timeouts.headersMs);
@@ -259,10 +265,11 @@ export class HttpTransport {
         );
         if (!('delayMs' in plan)) throw failure;
         retriesSpent++;
+        lastRefusal = failure;
         this.logger.warn(
           `${spec.operation}: ${failure.code ?? failure.kind}; retrying in ${formatMs(plan.delayMs)} (attempt ${retriesSpent + 1} of ${policy.retries + 1})`,
         );
-        await this.#wait(plan.delayMs, spec, displayUrl);
+        await this.#wait(plan.delayMs, spec, displayUrl, lastRefusal);
         continue;
       }
 
@@ -277,9 +284,15 @@ export class HttpTransport {
       );
 
       if (status >= 200 && status < 300) {
-        const body = await this.#readBody(spec, displayUrl, response, secrets, timer, idempotent).finally(
-          () => timer.clear(),
-        );
+        const body = await this.#readBody(
+          spec,
+          displayUrl,
+          response,
+          secrets,
+          timer,
+          idempotent,
+          attempts,
+        ).finally(() => timer.clear());
         const failure = spec.failureOf?.(body);
         if (failure) {
           throw new ApiError({
@@ -301,6 +314,25 @@ export class HttpTransport {
       );
       // A reset time is sent with every answer; it is a reason to wait only when the limit was hit.
       const waitMs = serverDelayMs(headers, Date.now(), { rateLimitReset: status === 429 });
+      const { code, message } = serviceErrorOf(errorBody);
+      const refusal = (plan: RetryPlan): ApiError =>
+        new ApiError({
+          operation: spec.operation,
+          method: spec.method,
+          url: displayUrl,
+          status,
+          ...(code !== undefined ? { code } : {}),
+          ...(message ? { serviceMessage: redact(message, secrets) } : {}),
+          ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
+          attempts,
+          ...('stop' in plan && plan.stop !== undefined ? { notRetriedBecause: plan.stop } : {}),
+          ...('waitLimitMs' in plan && plan.waitLimitMs !== undefined
+            ? { waitLimitMs: plan.waitLimitMs }
+            : {}),
+          // A server error may come after the work was done (a gateway that gave up waiting).
+          ...(!idempotent && status >= 500 ? { mayHaveBeenProcessed: true } : {}),
+          body: errorBody,
+        });
       let plan: RetryPlan = { stop: undefined };
       if (status === 429) {
         // The service refused the request for its rate without carrying it out: whatever the
@@ -314,10 +346,29 @@ export class HttpTransport {
         );
         if ('delayMs' in plan) {
           rateLimitRetriesSpent++;
+          lastRefusal = refusal(plan);
+          // One wait: the service's, or the account's pacing when that ends later (it spreads the
+          // clients waiting for the same reset), told as the time it really is.
+          let delayMs = plan.delayMs;
+          if (pacer) {
+            const now = Date.now();
+            const latestStart = Math.min(deadline ?? Infinity, now + policy.maxServerDelayMs);
+            delayMs = Math.max(
+              delayMs,
+              pacer.schedule(rateKey, { now, random: policy.random, latestStart }).delayMs,
+            );
+            pacedAhead = true;
+          }
+          const why =
+            waitMs === undefined
+              ? ''
+              : delayMs > plan.delayMs
+                ? `, the ${formatMs(plan.delayMs)} the service asked and a share of the account's rate`
+                : ', as the service asked';
           this.logger.warn(
-            `${spec.operation}: 429 ${reasonPhrase(429)}; retrying in ${formatMs(plan.delayMs)}${waitMs !== undefined ? ', as the service asked' : ''} (retry ${rateLimitRetriesSpent} of ${policy.rateLimitRetries} for the rate limit)`,
+            `${spec.operation}: 429 ${reasonPhrase(429)}; retrying in ${formatMs(delayMs)}${why} (retry ${rateLimitRetriesSpent} of ${policy.rateLimitRetries} for the rate limit)`,
           );
-          await this.#wait(plan.delayMs, spec, displayUrl);
+          await this.#wait(delayMs, spec, displayUrl, lastRefusal);
           continue;
         }
       } else if (idempotent && policy.retryStatuses.includes(status)) {
@@ -330,29 +381,15 @@ export class HttpTransport {
         );
         if ('delayMs' in plan) {
           retriesSpent++;
+          lastRefusal = refusal(plan);
           this.logger.warn(
             `${spec.operation}: ${status} ${reasonPhrase(status)}; retrying in ${formatMs(plan.delayMs)} (attempt ${retriesSpent + 1} of ${policy.retries + 1})`,
           );
-          await this.#wait(plan.delayMs, spec, displayUrl);
+          await this.#wait(plan.delayMs, spec, displayUrl, lastRefusal);
           continue;
         }
       }
-      const { code, message } = serviceErrorOf(errorBody);
-      throw new ApiError({
-        operation: spec.operation,
-        method: spec.method,
-        url: displayUrl,
-        status,
-        ...(code !== undefined ? { code } : {}),
-        ...(message ? { serviceMessage: redact(message, secrets) } : {}),
-        ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
-        attempts,
-        ...(plan.stop !== undefined ? { notRetriedBecause: plan.stop } : {}),
-        ...(plan.waitLimitMs !== undefined ? { waitLimitMs: plan.waitLimitMs } : {}),
-        // A server error may come after the work was done (a gateway that gave up waiting).
-        ...(!idempotent && status >= 500 ? { mayHaveBeenProcessed: true } : {}),
-        body: errorBody,
-      });
+      throw refusal(plan);
     }
   }
 
@@ -380,24 +417,39 @@ export class HttpTransport {
   }
 
   /** Waits before an attempt; cut short by `signal`, and by `sendUntil`, after which nothing is sent. */
-  async #wait(ms: number, spec: RequestSpec, displayUrl: string): Promise<void> {
+  async #wait(
+    ms: number,
+    spec: RequestSpec,
+    displayUrl: string,
+    last?: ApiError | TransportError,
+  ): Promise<void> {
     const signals = [spec.signal, spec.sendUntil].filter((s): s is AbortSignal => s !== undefined);
     try {
       await sleep(ms, signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
     } catch (error) {
-      if (spec.signal?.aborted !== true && spec.sendUntil?.aborted) throw this.#notSent(spec, displayUrl);
+      if (spec.signal?.aborted !== true && spec.sendUntil?.aborted)
+        throw this.#notSent(spec, displayUrl, last);
       throw this.#transportError(spec, displayUrl, error, []);
     }
   }
 
-  /** The request was given up before it was sent again: aborted, with `sendUntil`'s reason. */
-  #notSent(spec: RequestSpec, displayUrl: string): TransportError {
+  /**
+   * The request was given up before it was sent (again): aborted, with `sendUntil`'s reason, and
+   * what the last attempt was answered, which is why it was waiting.
+   */
+  #notSent(spec: RequestSpec, displayUrl: string, last?: ApiError | TransportError): TransportError {
+    const after =
+      last instanceof ApiError && last.status !== undefined
+        ? ` again; the last attempt was answered ${last.status} ${reasonPhrase(last.status)}`
+        : last instanceof TransportError
+          ? ` again; the last attempt failed (${last.code ?? last.kind})`
+          : '';
     return new TransportError({
       operation: spec.operation,
       method: spec.method,
       url: displayUrl,
       kind: 'aborted',
-      message: 'request aborted before it was sent',
+      message: `request aborted before it was sent${after}`,
       cause: spec.sendUntil?.reason,
     });
   }
@@ -414,6 +466,7 @@ export class HttpTransport {
     secrets: string[],
     timer: AttemptTimer,
     idempotent: boolean,
+    attempts: number,
   ): Promise<unknown> {
     const type = spec.responseType ?? 'json';
     if (type === 'stream') return response.body;
@@ -436,6 +489,7 @@ export class HttpTransport {
           url: displayUrl,
           status: response.statusCode,
           serviceMessage: `answer is not JSON: ${redact(text.slice(0, 120), secrets)}`,
+          attempts,
         });
       }
     } catch (error) {

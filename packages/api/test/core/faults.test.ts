@@ -170,13 +170,37 @@ describe('429 Too Many Requests', () => {
         { status: 201, body: { data: { id: 'run-1' } } },
       ]);
       const warnings: string[] = [];
-      const answer = await transport(service.agent, {}, warnings).send(runSuite);
+      // Pacing off: what is checked is the reading of the reset (pacing may add to it, below).
+      const answer = await transport(service.agent, { pacing: false }, warnings).send(runSuite);
       expect(answer.status).toBe(201);
       expect(service.received).toHaveLength(2);
       expect(warnings[0]).toContain('retrying in 80 ms, as the service asked');
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('with pacing, waits once after a 429, and the warning tells the whole wait', async () => {
+    const service = mockService([
+      {
+        status: 429,
+        headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.05' },
+      },
+      { status: 201, body: { data: { id: 'run-1' } } },
+    ]);
+    const warnings: string[] = [];
+    const started = performance.now();
+    const answer = await transport(service.agent, { random: () => 0.5 }, warnings).send(runSuite);
+    const waitedMs = performance.now() - started;
+    expect(answer.status).toBe(201);
+    // The service asked 50 ms; the account's pacing spreads the retry over a share of its spacing.
+    const told = /retrying in (\d+(?:\.\d+)?)(ms| ms|s),/.exec(warnings[0] ?? '');
+    expect(warnings[0]).toContain("the 50 ms the service asked and a share of the account's rate");
+    const toldMs = Number(told?.[1]) * (told?.[2] === 's' ? 1000 : 1);
+    expect(toldMs).toBeGreaterThan(50);
+    // Told, and waited once: no second pacing wait after it.
+    expect(waitedMs).toBeGreaterThanOrEqual(toldMs - 20);
+    expect(waitedMs).toBeLessThan(toldMs + 600);
   });
 
   it('waits the backoff when the service does not say how long', async () => {

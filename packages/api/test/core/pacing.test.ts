@@ -73,6 +73,15 @@ describe('RatePacer', () => {
     expect(pacer.windowOf('k')).toBeUndefined();
   });
 
+  it('counts its own requests sent in parallel before any rate header as its own, not as contention', () => {
+    const pacer = new RatePacer();
+    // Eight requests at once (stopping eight jobs), before the first answer tells of the window.
+    for (let index = 0; index < 8; index++) expect(pacer.schedule('k', { now: T0 }).delayMs).toBe(0);
+    // The account spent eight of ten: all of them this client's.
+    answer(pacer, T0 + 50, 10, 2);
+    expect(pacer.windowOf('k')?.gapMs).toBe(0);
+  });
+
   it('alone, sends at once while the budget is ample, then spreads the last of it until the reset', () => {
     const pacer = new RatePacer();
     // Met a window earlier, so the first-window rule below does not apply.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, TransportError } from '../../src/index.ts';
+import { anySignal, ApiError, markDeadline, TransportError } from '../../src/index.ts';
 import { BasicCredentials, BearerCredentials } from '../../src/core/credentials.ts';
 import { createDispatcher } from '../../src/core/pools.ts';
 import { HttpTransport, queryString, segment } from '../../src/core/transport.ts';
@@ -206,8 +206,30 @@ describe('timeouts and aborts', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).kind).toBe('aborted');
-    expect((failure as TransportError).message).toBe('start: request aborted before it was sent (POST /x)');
+    expect((failure as TransportError).message).toBe(
+      'start: request aborted before it was sent again; the last attempt was answered 429 Too Many Requests (POST /x)',
+    );
     expect((failure as TransportError).cause).toBe(why);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['on sendUntil', (signal: AbortSignal) => ({ sendUntil: signal })],
+    [
+      'on a signal combined with anySignal',
+      (signal: AbortSignal) => ({ signal: anySignal(signal, new AbortController().signal) }),
+    ],
+  ])('takes the deadline marked %s: a 429 wait past it fails at once', async (_how, options) => {
+    const server = await startServer((_request, response) => json(response, 429, {}, { 'retry-after': '5' }));
+    const step = new AbortController();
+    markDeadline(step.signal, Date.now() + 1000);
+    const started = performance.now();
+    const failure = await transport(server.url, { retry: { rateLimitRetries: 3 } })
+      .send({ operation: 'start', method: 'POST', path: '/x', ...options(step.signal) })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).notRetriedBecause).toBe('wait-past-deadline');
+    expect(performance.now() - started).toBeLessThan(900);
     expect(server.requests).toHaveLength(1);
   });
 
