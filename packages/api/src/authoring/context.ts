@@ -42,7 +42,7 @@ export function isoDate(value: AuthoringDate | undefined): string | undefined {
  * most 100 a page (a larger `limit` is answered with 100 items and the total), and a service that
  * refused a larger one would stop an iteration, so the iterators never ask for more.
  */
-export const AUTHORING_MAX_LIMIT = 100;
+const AUTHORING_MAX_LIMIT = 100;
 
 /** Paging options of an iterator, the page size capped at `AUTHORING_MAX_LIMIT`. */
 export function cappedPaging<T extends PageOptions>(options: T): T {

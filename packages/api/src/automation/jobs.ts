@@ -11,7 +11,7 @@ type JsonFormat = { format?: 'json' };
  * Largest `limit` the iterator asks for. The interface names only the default (100); the emulator
  * refuses more than 1000, and a refused page would end an iteration, so it never asks for more.
  */
-export const JOBS_MAX_LIMIT = 1000;
+const JOBS_MAX_LIMIT = 1000;
 
 export class AutomationJobs {
   readonly #ctx: AutomationContext;

@@ -23,13 +23,13 @@ const SECRET_NAME = /key|token|secret|pass|auth|signature|credential|session|sig
 const CAPACITY = 10_000;
 
 /** What a known secret is replaced with. */
-export const MASK = '***';
+const MASK = '***';
 
 /** Secrets shorter than this are not searched for: they would mask ordinary text. */
 const MIN_SECRET_LENGTH = 3;
 
 /** Replaces every occurrence of each secret, as is or percent-encoded, with the mask. */
-export function maskSecrets(text: string, secrets: readonly string[]): string {
+function maskSecrets(text: string, secrets: readonly string[]): string {
   let masked = text;
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue;

@@ -55,12 +55,14 @@ export class RateLimiter {
     const endMs = window.start + 1000;
     const allowed = window.count < this.limit;
     if (allowed) window.count += 1;
+    // Whole seconds until the window ends: when it resets, and how long a refused client waits.
+    const secondsLeft = Math.max(1, Math.ceil((endMs - nowMs) / 1000));
     return {
       allowed,
       limit: this.limit,
       remaining: Math.max(0, this.limit - window.count),
-      reset: Math.max(1, Math.ceil((endMs - nowMs) / 1000)),
-      retryAfter: Math.max(1, Math.ceil((endMs - nowMs) / 1000)),
+      reset: secondsLeft,
+      retryAfter: secondsLeft,
     };
   }
 

@@ -3,7 +3,7 @@ import { jobError, jobTimes } from './job-view.ts';
 import type { JobRecord } from './model.ts';
 
 /** The service deletes a job's assets 30 days after the job (seed 002, Limits); the job stays. */
-export const ASSET_RETENTION_MS = 30 * 86_400_000;
+const ASSET_RETENTION_MS = 30 * 86_400_000;
 
 /** A 1×1 PNG: enough for clients to store and open as an image. */
 const SCREENSHOT_PNG = Buffer.from(

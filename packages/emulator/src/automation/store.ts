@@ -40,7 +40,7 @@ export interface NewJobInput {
 }
 
 /** The service keeps a file in temporary storage 7 days from its upload (seed 002, Limits). */
-export const STORAGE_RETENTION_MS = 7 * 86_400_000;
+const STORAGE_RETENTION_MS = 7 * 86_400_000;
 
 export interface NewAccountInput {
   username: string;
