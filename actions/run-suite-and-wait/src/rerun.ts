@@ -73,7 +73,10 @@ export function buildMatcher(builds: readonly string[]): (build: string | null) 
 export async function findEarlierResults(
   jobs: JobLister,
   request: {
+    /** The cases this step runs (a shard's share): the ones judged. */
     cases: readonly KnownCase[];
+    /** Every case the runs may hold (the whole suite), to tell each job's case; default `cases`. */
+    known?: readonly KnownCase[];
     attempt: number;
     builds: readonly string[];
     nowMs: number;
@@ -82,14 +85,17 @@ export async function findEarlierResults(
   },
 ): Promise<EarlierResults> {
   const matches = buildMatcher(request.builds);
-  const finder = new CaseFinder(request.cases);
+  const finder = new CaseFinder(request.known ?? request.cases);
+  const judged = new Set(request.cases.map((testCase) => testCase.id));
   const pacer = new RequestPacer(request.maxRequestsPerSecond);
   const from = Math.floor((request.nowMs - RERUN_WINDOW_MS) / 1000);
   const found: Job[] = [];
   const seenCases = new Set<string>();
   let pagesAfterAll = 0;
   let page = 0;
-  for (; page < MAX_PAGES && pagesAfterAll < 2; page++) {
+  // Whether the list ended, or every case showed, before the page limit did.
+  let ended = false;
+  for (; page < MAX_PAGES && !ended; page++) {
     await pacer.take(request.signal);
     const listed = await jobs.list(
       { full: true, from, skip: page * PAGE_SIZE, limit: PAGE_SIZE },
@@ -99,21 +105,18 @@ export async function findEarlierResults(
       if (!matches(job.build)) continue;
       found.push(job);
       const caseId = finder.caseOf(job);
-      if (caseId !== undefined) seenCases.add(caseId);
-    }
-    if (listed.length < PAGE_SIZE) {
-      page += 1;
-      break;
+      if (caseId !== undefined && judged.has(caseId)) seenCases.add(caseId);
     }
     // The runs of a case on several platforms are listed together: one more page after the last case shows.
-    if (seenCases.size >= request.cases.length) pagesAfterAll += 1;
+    if (seenCases.size >= judged.size) pagesAfterAll += 1;
+    ended = listed.length < PAGE_SIZE || pagesAfterAll >= 2;
   }
   return {
     attempt: request.attempt,
     builds: [...request.builds],
     passed: passedCases(request.cases, finder, found),
     found: found.length,
-    capped: page >= MAX_PAGES,
+    capped: !ended,
   };
 }
 

@@ -254,7 +254,8 @@ async function earlierAttempts(
   }
   try {
     const results = await findEarlierResults(deps.client.automation.jobs, {
-      cases: knownCases(context.plan),
+      cases: selectedCases(context.plan),
+      known: knownCases(context.plan),
       ...earlier,
       nowMs: context.startedAtMs,
       signal,

@@ -126,6 +126,18 @@ describe('run-suite-and-wait rerun-failed', () => {
     );
     expect(second.filter(({ result }) => result.failure === undefined)).toHaveLength(2);
     for (const { result, ran } of second) if (ran.length === 0) expect(result.summary).toContain(', shard ');
+    // Each reports the passed cases of its own share only: four a shard, less the one that failed.
+    expect(
+      second.map(
+        ({ result }) => /Passed in an earlier attempt, not run again \((\d+)\)/.exec(result.summary)?.[1],
+      ),
+    ).toEqual(
+      shards.map((shard) =>
+        String(
+          4 - (TWELVE_CASES.filter((_, rank) => rank % 3 === shard.index - 1).includes(FAILING_CASE) ? 1 : 0),
+        ),
+      ),
+    );
   });
 
   it('with a build-name of its own, looks in that build; with rerun-failed false, runs everything', async () => {
