@@ -6,6 +6,7 @@ import { shardText, SummaryBuilder, type Shard } from '@sauce-actions/action-kit
 import {
   formatJobDuration,
   renderJobsTable,
+  retryNote,
   tallyJobs,
   writeResultsFile,
   type ReportedJob,
@@ -232,8 +233,9 @@ export function jsTestsSummary(report: JsTestsReport): string {
     ]);
   const note = outcomeNote(report);
   if (note !== undefined) builder.paragraph(note);
-  const retried = retryNote(report);
-  if (retried !== undefined) builder.paragraph(retried);
+  if (report.retries !== undefined) {
+    builder.paragraph(retryNote(report.platforms, { what: 'platforms', retries: report.retries }));
+  }
   if (jobs.length === 0) {
     return builder
       .paragraph(
@@ -260,15 +262,6 @@ export function jsTestsSummary(report: JsTestsReport): string {
 }
 
 /** What the retries came to: platforms run again, passed then (flaky), failed every attempt. */
-function retryNote(report: JsTestsReport): string | undefined {
-  if (report.retries === undefined) return undefined;
-  const retried = report.platforms.filter((p) => (p.attempts ?? []).length > 0);
-  const flaky = retried.filter((p) => p.status === 'passed').length;
-  const failed = retried.filter((p) => p.status === 'failed' || p.status === 'error').length;
-  const other = retried.length - flaky - failed;
-  return `Failed platforms were run again (\`retries: ${report.retries}\`): of the ${retried.length} run again, ${flaky} passed on a retry (flaky), ${failed} failed every attempt${other > 0 ? `, ${other} did not finish` : ''}.`;
-}
-
 /** Why the run ended early, and exactly what was stopped and what was not. */
 export function outcomeNote(report: JsTestsReport): string | undefined {
   if (report.outcome === 'completed') return undefined;

@@ -25,7 +25,7 @@ import {
   failedJobAnnotations,
   flakyJobAnnotations,
   isFailedJob,
-  isFlakyJob,
+  retryNote,
   tallyJobs,
   writeResultsFile,
   type JobTally,
@@ -195,7 +195,9 @@ async function runUntil(
   const jobs = mergeAttempts(rounds.map((round) => round.jobs));
   const tally = tallyJobs(jobs);
   const notes = [
-    ...(rounds.length > 1 ? [retryNote(inputs, rounds, jobs)] : []),
+    ...(rounds.length > 1
+      ? [retryNote(jobs, { what: 'jobs', retries: inputs.retries, attemptsInAll: rounds.length })]
+      : []),
     ...(last ? [noteOf(last.waited, last.started, last.stopped)] : []),
   ].filter((note) => note !== undefined);
   const report: SuiteReport = {
@@ -399,19 +401,6 @@ function retryOf(
 }
 
 /** What the retries came to: how many cases were run again, how many passed then (flaky), how many never. */
-function retryNote(inputs: SuiteInputs, rounds: readonly Round[], jobs: readonly ReportedJob[]): string {
-  const retried = jobs.filter((job) => (job.attempts ?? []).length > 0);
-  const flaky = retried.filter(isFlakyJob).length;
-  const failed = retried.filter(isFailedJob).length;
-  const other = retried.length - flaky - failed;
-  const parts = [
-    `${flaky} passed on a retry (flaky)`,
-    `${failed} failed every attempt`,
-    ...(other > 0 ? [`${other} did not finish`] : []),
-  ];
-  return `Failed jobs were run again (\`retries: ${inputs.retries}\`, ${rounds.length} attempts in all): of the ${retried.length} job(s) run again, ${parts.join(', ')}.`;
-}
-
 /**
  * Queues the planned runs. What fails before any run is queued is thrown; after, the start ended
  * early and the runs queued are still followed or stopped.

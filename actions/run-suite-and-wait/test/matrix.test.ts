@@ -216,7 +216,7 @@ describe('run-suite-and-wait retries', () => {
     expect(result.summary).toContain(`href="${emulator.url}/tests/${first}"`);
     expect(ids.indexOf(second)).toBe(ids.indexOf(first) + 1);
     expect(result.summary).toContain(
-      'Failed jobs were run again (`retries: 1`, 2 attempts in all): of the 1 job(s) run again, 1 passed on a retry (flaky), 0 failed every attempt.',
+      'Failed jobs were run again (`retries: 1`, 2 attempts in all): of the 1 run again, 1 passed on a retry (flaky), 0 failed every attempt.',
     );
     expect(result.annotations).toEqual([
       expect.objectContaining({ level: 'warning', title: 'Flaky job: Case 07' }),
@@ -248,7 +248,7 @@ describe('run-suite-and-wait retries', () => {
     expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(4);
     expect(result.summary).toContain('Checkout fails<br><sub>failed all 2 attempts');
     expect(result.summary).toContain(
-      'of the 1 job(s) run again, 0 passed on a retry (flaky), 1 failed every attempt.',
+      'of the 1 run again, 0 passed on a retry (flaky), 1 failed every attempt.',
     );
     const junit = await readFile(junitFile, 'utf8');
     expect(junit).toContain('tests="3" failures="1" errors="0"');

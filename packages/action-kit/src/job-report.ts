@@ -79,6 +79,34 @@ export function isFailedJob(job: Pick<ReportedJob, 'status'>): boolean {
   return job.status === 'failed' || job.status === 'error';
 }
 
+/**
+ * What `retries` did, for the summary: of the jobs (or platforms) run again, how many passed on a
+ * retry (flaky), failed every attempt, passed again (run with a case that failed on another
+ * platform), or did not finish.
+ */
+export function retryNote(
+  items: readonly { status: string; attempts?: readonly { status: string }[] }[],
+  options: { what: string; retries: number; attemptsInAll?: number },
+): string {
+  const failedStatus = (status: string): boolean => status === 'failed' || status === 'error';
+  const retried = items.filter((item) => (item.attempts ?? []).length > 0);
+  const passed = retried.filter((item) => item.status === 'passed');
+  const flaky = passed.filter((item) =>
+    item.attempts?.some((attempt) => failedStatus(attempt.status)),
+  ).length;
+  const passedAgain = passed.length - flaky;
+  const failed = retried.filter((item) => failedStatus(item.status)).length;
+  const unfinished = retried.length - passed.length - failed;
+  const parts = [
+    `${flaky} passed on a retry (flaky)`,
+    `${failed} failed every attempt`,
+    ...(passedAgain > 0 ? [`${passedAgain} passed again`] : []),
+    ...(unfinished > 0 ? [`${unfinished} did not finish`] : []),
+  ];
+  const inAll = options.attemptsInAll !== undefined ? `, ${options.attemptsInAll} attempts in all` : '';
+  return `Failed ${options.what} were run again (\`retries: ${options.retries}\`${inAll}): of the ${retried.length} run again, ${parts.join(', ')}.`;
+}
+
 export interface JobsReport {
   title: string;
   buildName?: string;

@@ -10,6 +10,7 @@ import {
   isFlakyJob,
   renderJobsSummary,
   renderJobsTable,
+  retryNote,
   sortJobsForReport,
   tallyJobs,
   writeResultsFile,
@@ -40,6 +41,26 @@ afterAll(() => {
 });
 afterEach(() => {
   clearSecrets();
+});
+
+describe('retryNote', () => {
+  it('tells flaky, failed, passed again (a case rerun on all its platforms) and unfinished apart', () => {
+    const failed = { status: 'failed' };
+    const passed = { status: 'passed' };
+    const note = retryNote(
+      [
+        { status: 'passed', attempts: [failed] },
+        { status: 'failed', attempts: [failed] },
+        { status: 'passed', attempts: [passed] },
+        { status: 'stopped', attempts: [failed] },
+        { status: 'passed' },
+      ],
+      { what: 'jobs', retries: 2, attemptsInAll: 3 },
+    );
+    expect(note).toBe(
+      'Failed jobs were run again (`retries: 2`, 3 attempts in all): of the 4 run again, 1 passed on a retry (flaky), 1 failed every attempt, 1 passed again, 1 did not finish.',
+    );
+  });
 });
 
 describe('tallyJobs', () => {
