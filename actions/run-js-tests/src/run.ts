@@ -141,6 +141,7 @@ async function runUntil(
     inputs.platforms.map((_, n) => n),
   );
   const rounds = [last];
+  let retryNotStarted: string | undefined;
   while (rounds.length <= inputs.retries && last.outcome === 'completed') {
     const round = last;
     const failed = round.platforms.flatMap((p, n) =>
@@ -151,13 +152,21 @@ async function runUntil(
     deps.logger.info(
       `Running ${failed.length} failed platform(s) again, attempt ${rounds.length + 1} of ${inputs.retries + 1} at most: ${failed.map(({ p }) => p.name).join('; ')}`,
     );
-    last = await retryRound(
+    const retry = await retryRound(
       signal,
       again,
       deps,
       started,
       failed.map(({ place }) => place),
     );
+    if (retry.platforms.length === 0 && retry.error !== undefined && retry.outcome === 'completed') {
+      // Nothing ran again: the platforms stand as the attempts before left them, and the step
+      // fails or passes on them; why the retry did not run is a warning.
+      retryNotStarted = `The failed platforms were not run again: ${describeFailure(retry.error, signal).message}`;
+      deps.logger.warning(retryNotStarted);
+      break;
+    }
+    last = retry;
     rounds.push(last);
   }
   const platforms = mergeAttempts(inputs.platforms, rounds);
@@ -202,6 +211,7 @@ async function runUntil(
     annotations: [
       ...failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
       ...flakyJobAnnotations(jobs),
+      ...(retryNotStarted !== undefined ? [{ level: 'warning' as const, message: retryNotStarted }] : []),
     ],
     ...(failure !== undefined ? { failure } : {}),
   };

@@ -668,6 +668,44 @@ describe('run-js-tests retries', () => {
     ).toHaveLength(2);
   });
 
+  it('a retry the service refuses to start leaves the platforms as they were, with a warning saying why', async () => {
+    const client = clientOf(emulator);
+    let starts = 0;
+    // The second start (the retry) meets a refusal the emulator is told to give just before it.
+    const refusingRetry: JsTestsDeps['client'] = {
+      jobUrl: (id) => client.jobUrl(id),
+      automation: {
+        jobs: client.automation.jobs,
+        jsTests: {
+          start: async (params, options) => {
+            starts += 1;
+            if (starts === 2) {
+              await addFault(emulator, { method: 'POST', path: '/rest/v1/demo/js-tests', status: 400 });
+            }
+            return client.automation.jsTests.start(params, options);
+          },
+          getStatus: (ids, params, options) => client.automation.jsTests.getStatus(ids, params, options),
+        },
+      },
+    };
+    const result = await run(
+      inputs({ url: 'https://example.com/fail.html', framework: 'qunit', retries: 1 }),
+      deps(refusingRetry),
+    );
+    expect(starts).toBe(2);
+    expect(result.failure?.kind).toBe('tests-failed');
+    expect(result.outputs).toMatchObject({ total: 2, passed: 0, failed: 2, flaky: 0 });
+    expect(result.summary).not.toContain('were run again');
+    expect(result.annotations).toContainEqual(
+      expect.objectContaining({
+        level: 'warning',
+        message: expect.stringMatching(
+          /^The failed platforms were not run again: Sauce Labs refused to start/,
+        ),
+      }),
+    );
+  });
+
   it('keeps a platform listed twice as two platforms, each with its own runs', async () => {
     const twice: JsTestPlatform[] = [
       ['Linux', 'firefox', '126'],

@@ -173,12 +173,21 @@ async function runUntil(
 
   // A shard with no case to run has no round: nothing to wait for, and it passes.
   const rounds: Round[] = [];
+  let retryNotStarted: string | undefined;
   for (let next = toRun > 0 ? plan : undefined; next !== undefined;) {
     const round = await runRound(inputs, deps, signal, {
       ...context,
       attempt: rounds.length + 1,
       selection: next,
     });
+    const { waited } = round;
+    if (rounds.length > 0 && round.started.runs === 0 && waited.error !== undefined && !waited.aborted) {
+      // Nothing ran again: the jobs stand as the attempts before left them, and the step fails or
+      // passes on them; why the retry did not run is a warning.
+      retryNotStarted = `The failed cases were not run again: ${describeFailure(waited.error, signal).message}`;
+      deps.logger.warning(retryNotStarted);
+      break;
+    }
     rounds.push(round);
     next = retryOf(inputs, deps, context, round);
   }
@@ -224,6 +233,7 @@ async function runUntil(
     annotations: [
       ...failedJobAnnotations(jobs, inputs.failOnFailure ? 'error' : 'warning'),
       ...flakyJobAnnotations(jobs),
+      ...(retryNotStarted !== undefined ? [{ level: 'warning' as const, message: retryNotStarted }] : []),
     ],
     ...(inputs.prComment ? { comment: suiteComment(inputs, report, tally) } : {}),
   };

@@ -10,7 +10,16 @@ import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
-import { afterEachRun, casesRun, clientFor, clients, journal, suiteDeps, suiteInputs } from './helpers.ts';
+import {
+  addFault,
+  afterEachRun,
+  casesRun,
+  clientFor,
+  clients,
+  journal,
+  suiteDeps,
+  suiteInputs,
+} from './helpers.ts';
 import { FAILING_CASE, GREEN_CASES, GREEN_SUITE, seed, TWELVE_CASES, TWELVE_SUITE } from './seed.ts';
 
 let emulator: RunningEmulator;
@@ -254,6 +263,30 @@ describe('run-suite-and-wait retries', () => {
     expect(junit).toContain('tests="3" failures="1" errors="0"');
     expect(/<testcase name="Checkout fails"[\s\S]*?<\/testcase>/.exec(junit)?.[0]).toMatch(
       /<failure [\s\S]*<rerunFailure message="attempt 1: /,
+    );
+  });
+
+  it('a retry the service refuses to start leaves the failed case as it was, with a warning saying why', async () => {
+    // The first round is a suite run; the retry runs the failed case by itself, and is refused.
+    await addFault(emulator, {
+      method: 'POST',
+      path: '/^/v1/ai-authoring/testcases/[^/]+/run$/',
+      status: 400,
+    });
+    const result = await run(
+      suiteInputs(emulator, { suite: 'Smoke', retries: 1, buildName: 'Smoke retry refused' }),
+      suiteDeps(emulator, folder),
+    );
+    expect(result.failure?.kind).toBe('tests-failed');
+    expect(result.outputs).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0 });
+    expect(result.summary).not.toContain('were run again');
+    expect(result.annotations).toContainEqual(
+      expect.objectContaining({
+        level: 'warning',
+        message: expect.stringMatching(
+          /^The failed cases were not run again: Sauce Labs refused to run test case /,
+        ),
+      }),
     );
   });
 
