@@ -1,6 +1,5 @@
 /** The inputs of run-suite-and-wait, read and checked before anything is sent. */
 import {
-  checkId,
   InputError,
   POLL_INTERVAL_BOUNDS,
   present,
@@ -63,7 +62,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
   return {
     connection,
     ...present('suite', suite),
-    ...present('testCases', testCasesText !== undefined ? await readTestCases(testCasesText) : undefined),
+    ...present('testCases', testCasesText !== undefined ? await parseTestCases(testCasesText) : undefined),
     ...present('targets', targetsText !== undefined ? await parseTargets(targetsText) : undefined),
     ...present('buildName', read.string('build-name')),
     ...present('tunnelName', read.string('tunnel-name')),
@@ -80,19 +79,4 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     prComment: read.boolean('pr-comment', false),
     ...present('githubToken', read.secret('github-token')),
   };
-}
-
-/**
- * `test-cases`, each id checked for its form (24 hexadecimal digits) before any request: a name or
- * a suite's UUID there would otherwise be found out only by the service, case by case.
- */
-async function readTestCases(text: string): Promise<CaseSelection[]> {
-  const cases = await parseTestCases(text);
-  return cases.map((selection, index) => ({
-    ...selection,
-    id: checkId('test-cases', selection.id, 'hex-24', {
-      where: `item ${index + 1}`,
-      hint: "the test case's id in AI test authoring; to run a suite by id or name, use `suite`",
-    }),
-  }));
 }

@@ -3,7 +3,7 @@
  * YAML (JSON is YAML too), so a workflow can write them as a block or as one line. The YAML parser
  * loads on first use: most runs name a suite and never need it.
  */
-import { InputError, type WorkflowRun } from '@sauce-actions/action-kit';
+import { checkId, InputError, type WorkflowRun } from '@sauce-actions/action-kit';
 import type { AuthoringRunTarget } from '@sauce-actions/api';
 
 export interface CaseSelection {
@@ -27,7 +27,7 @@ export async function parseTestCases(text: string, name = 'test-cases'): Promise
     : typeof value === 'string'
       ? value.split(/[,\s]+/).filter((item) => item !== '')
       : [value];
-  const cases = items.map((item, index) => caseOf(item, `${name} item ${index + 1}`, name));
+  const cases = items.map((item, index) => caseOf(item, `item ${index + 1}`, name));
   if (cases.length === 0) throw new InputError(name, 'holds no test case', 'a list of test case ids');
   return cases;
 }
@@ -39,9 +39,9 @@ export async function parseTargets(text: string, name = 'targets'): Promise<Auth
 }
 
 function caseOf(item: unknown, where: string, name: string): CaseSelection {
-  if (typeof item === 'string' || typeof item === 'number') return { id: checkId(String(item), where, name) };
+  if (typeof item === 'string' || typeof item === 'number') return { id: caseId(String(item), where, name) };
   if (isRecord(item) && (typeof item.id === 'string' || typeof item.id === 'number')) {
-    const id = checkId(String(item.id), where, name);
+    const id = caseId(String(item.id), where, name);
     return item.targets === undefined
       ? { id }
       : { id, targets: targetsOf(item.targets, `${where} targets`, name) };
@@ -53,16 +53,12 @@ function caseOf(item: unknown, where: string, name: string): CaseSelection {
   );
 }
 
-function checkId(id: string, where: string, name: string): string {
-  const trimmed = id.trim();
-  if (!/^[A-Za-z0-9_-]+$/.test(trimmed)) {
-    throw new InputError(
-      name,
-      `has ${where} "${trimmed}", which is not a test case id`,
-      'the 24-character hex ids of test cases',
-    );
-  }
-  return trimmed;
+/** An id of the list, in the form of a test case's (24 hexadecimal digits), before any request. */
+function caseId(id: string, where: string, name: string): string {
+  return checkId(name, id, 'hex-24', {
+    where,
+    hint: "the test case's id in AI test authoring; to run a suite by id or name, use `suite`",
+  });
 }
 
 function targetsOf(value: unknown, where: string, name: string): AuthoringRunTarget[] {
@@ -115,12 +111,6 @@ async function parseYaml(
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(text: string): boolean {
-  return UUID.test(text);
 }
 
 /** The default build name: recognisable (the suite) and unique per workflow run and attempt. */

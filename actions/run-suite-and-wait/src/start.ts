@@ -1,5 +1,5 @@
 /** Finds the suite and queues its runs (or the chosen cases'), noting what was started as it goes. */
-import { InputError } from '@sauce-actions/action-kit';
+import { InputError, isId } from '@sauce-actions/action-kit';
 import { RequestPacer } from '@sauce-actions/action-kit/job-follower';
 import {
   ApiError,
@@ -10,7 +10,7 @@ import {
   type TestSuite,
 } from '@sauce-actions/api';
 import { refusedStart } from './refusals.ts';
-import { isUuid, type CaseSelection } from './selection.ts';
+import type { CaseSelection } from './selection.ts';
 
 export interface StartClient {
   testSuites: Pick<AuthoringTestSuites, 'get' | 'iterate' | 'run'>;
@@ -80,7 +80,7 @@ export async function findSuite(
   wanted: string,
   signal: AbortSignal,
 ): Promise<FoundSuite> {
-  if (isUuid(wanted)) {
+  if (isId(wanted, 'uuid')) {
     try {
       return await client.testSuites.get(wanted, { signal });
     } catch (error) {
