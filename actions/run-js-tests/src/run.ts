@@ -14,6 +14,7 @@ import { failedJobAnnotations, flakyJobAnnotations, tallyJobs } from '@sauce-act
 import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
 import { checkOutputFiles, type OutputFileOwner } from '@sauce-actions/action-kit/output-files';
 import {
+  jsTestJobId,
   ApiError,
   jsTestFinished,
   jsTestPassed,
@@ -87,8 +88,6 @@ const RESULTS_OWNER: OutputFileOwner = {
   what: 'The results file',
   fix: "Check that the runner's temporary folder (RUNNER_TEMP) is a writable folder.",
 };
-
-const JOB_ID = /^[0-9a-z]{32}$/i;
 
 export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<JsTestsOutputs>> {
   const resultsFile = path.join(deps.tempDir, `run-js-tests-${deps.workflow.step ?? 'results'}.json`);
@@ -448,9 +447,7 @@ async function writeReports(
 
 /** Job ids an answer shows assigned. */
 function assignedJobs(answer: JsTestStatusAnswer): string[] {
-  return answer['js tests'].flatMap((entry) =>
-    typeof entry.job_id === 'string' && JOB_ID.test(entry.job_id) ? [entry.job_id] : [],
-  );
+  return answer['js tests'].flatMap((entry) => jsTestJobId(entry) ?? []);
 }
 
 /** Every platform as the latest answer shows it, in the order the platforms were given. */
@@ -465,7 +462,7 @@ function platformsOf(
   return ids.map((id, index) => {
     const entry = byId.get(id);
     const platform = (inputs.platforms[index] ?? entry?.platform ?? ['', '', '']) as JsTestPlatform;
-    const jobId = entry && JOB_ID.test(entry.job_id) ? entry.job_id : undefined;
+    const jobId = entry && jsTestJobId(entry);
     const result = entry?.result ?? null;
     const base = {
       id,

@@ -6,15 +6,13 @@
  */
 import {
   jsTestFinished,
+  jsTestJobId,
   sleep as abortableSleep,
-  type CallOptions,
   type JsTestStatusAnswer,
 } from '@sauce-actions/api';
 import type { StatusSource } from './wait.ts';
 
-export interface JobStopper {
-  stop(jobId: string, params?: object, options?: CallOptions): Promise<unknown>;
-}
+import type { JobStopper } from '@sauce-actions/action-kit/job-follower';
 
 export interface StopJsTestsOptions {
   status: StatusSource;
@@ -44,14 +42,12 @@ export interface StopJsTestsResult {
   graceMs: number;
 }
 
-const JOB_ID = /^[0-9a-z]{32}$/i;
-
 /** Whether an entry of the answer has a job id, and whether it ended (a result, or a completed answer). */
 function entryState(
   entry: JsTestStatusAnswer['js tests'][number],
   completed: boolean,
 ): { jobId?: string; ended: boolean } {
-  const jobId = typeof entry.job_id === 'string' && JOB_ID.test(entry.job_id) ? entry.job_id : undefined;
+  const jobId = jsTestJobId(entry);
   const ended = entry.result !== null || jsTestFinished(entry, completed);
   return { ...(jobId !== undefined ? { jobId } : {}), ended };
 }

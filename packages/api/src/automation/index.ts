@@ -11,7 +11,7 @@ import { AutomationTunnels } from './tunnels.ts';
 import { AutomationUsers } from './users.ts';
 
 export * from './types.ts';
-export { jsTestFinished, jsTestPassed, jsTestsFinished } from './js-results.ts';
+export { jsTestFinished, jsTestJobId, jsTestPassed, jsTestsFinished } from './js-results.ts';
 export { AutomationJobAssets } from './assets.ts';
 export { AutomationBugs } from './bugs.ts';
 export { AutomationInfo } from './info.ts';

@@ -26,9 +26,14 @@ export function jsTestPassed(framework: JsTestFramework | (string & {}), result:
   }
 }
 
+/** The job id assigned to a platform's entry; none while it reads `job not ready` (or anything else). */
+export function jsTestJobId(entry: Pick<JsTestStatus, 'job_id'>): string | undefined {
+  return typeof entry.job_id === 'string' && JOB_ID.test(entry.job_id) ? entry.job_id : undefined;
+}
+
 /** Whether a platform's entry is final: the status answer is `completed` and a real job id is assigned. */
 export function jsTestFinished(entry: Pick<JsTestStatus, 'job_id'>, completed: boolean): boolean {
-  return completed && typeof entry.job_id === 'string' && JOB_ID.test(entry.job_id);
+  return completed && jsTestJobId(entry) !== undefined;
 }
 
 /** Whether every platform of a status answer is final. */

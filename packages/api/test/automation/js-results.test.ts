@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { jsTestFinished, jsTestPassed, jsTestsFinished, type JsTestStatus } from '../../src/index.ts';
+import {
+  jsTestFinished,
+  jsTestJobId,
+  jsTestPassed,
+  jsTestsFinished,
+  type JsTestStatus,
+} from '../../src/index.ts';
 
 const JOB_ID = '0123456789abcdef0123456789abcdef';
 
@@ -46,6 +52,14 @@ describe('jsTestPassed', () => {
       expect(jsTestPassed(framework, 'Test exceeded maximum duration')).toBe(false);
     }
     expect(jsTestPassed('tape', { failed: 0, failures: 0 })).toBe(false);
+  });
+});
+
+describe('jsTestJobId', () => {
+  it('is the 32-character job id once assigned, none before', () => {
+    expect(jsTestJobId({ job_id: 'a'.repeat(32) })).toBe('a'.repeat(32));
+    expect(jsTestJobId({ job_id: 'job not ready' })).toBeUndefined();
+    expect(jsTestJobId({ job_id: 'a'.repeat(31) })).toBeUndefined();
   });
 });
 
