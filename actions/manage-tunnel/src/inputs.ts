@@ -21,7 +21,7 @@ export const DEFAULT_SC_VERSION = '5.4.1';
  * What the post step stops. `started`: only the Sauce Connect and tunnel this step started.
  * `true`: also a tunnel it only waited for, which other jobs may be sharing. `false`: nothing.
  */
-export const STOP_ON_EXIT = ['started', 'true', 'false'] as const;
+const STOP_ON_EXIT = ['started', 'true', 'false'] as const;
 export type StopOnExit = (typeof STOP_ON_EXIT)[number];
 
 /** Whether the post step stops the Sauce Connect and the tunnel this step started. */

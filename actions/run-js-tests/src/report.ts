@@ -263,7 +263,7 @@ export function jsTestsSummary(report: JsTestsReport): string {
 
 /** What the retries came to: platforms run again, passed then (flaky), failed every attempt. */
 /** Why the run ended early, and exactly what was stopped and what was not. */
-export function outcomeNote(report: JsTestsReport): string | undefined {
+function outcomeNote(report: JsTestsReport): string | undefined {
   if (report.outcome === 'completed') return undefined;
   const unfinished = report.platforms.filter((p) => p.status === 'queued' || p.status === 'running');
   const stopped = report.platforms.filter((p) => p.status === 'stopped').length;

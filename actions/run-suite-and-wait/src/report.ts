@@ -35,7 +35,7 @@ export function platformOf(
   return [browser, job.os].filter(Boolean).join(', ');
 }
 
-export function reportJob(
+function reportJob(
   job: Job,
   jobUrl: (id: string) => string,
   stopped: ReadonlySet<string>,

@@ -12,7 +12,7 @@ import { platformOf } from './report.ts';
 import { defaultBuildName } from './selection.ts';
 
 /** GitHub re-runs a workflow run for 30 days after it ran: older jobs cannot be of an earlier attempt. */
-export const RERUN_WINDOW_MS = 31 * 24 * 3600_000;
+const RERUN_WINDOW_MS = 31 * 24 * 3600_000;
 /** Jobs listed per page, and pages at most: the newest 5,000 jobs of the account. */
 const PAGE_SIZE = 100;
 const MAX_PAGES = 50;

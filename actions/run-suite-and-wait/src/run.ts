@@ -39,7 +39,6 @@ import {
   junitSuites,
   platformOf,
   reportedJobs,
-  reportJob,
   resultsData,
   suiteOutputs,
   suiteSummary,
@@ -763,7 +762,7 @@ function progressLogger(logger: Logger, expected: number | undefined): (poll: Fo
     lastLineAt = elapsedMs;
     const counts = { queued: 0, running: 0, passed: 0, failed: 0 };
     for (const job of jobs) {
-      const status = reportJob(job, () => '', new Set()).status;
+      const status = reportedStatus(job);
       if (status === 'queued') counts.queued += 1;
       else if (status === 'running') counts.running += 1;
       else if (status === 'passed') counts.passed += 1;
