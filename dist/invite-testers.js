@@ -1,3 +1,3 @@
 import { createRequire as __sauceCreateRequire } from 'node:module';
 const require = __sauceCreateRequire(import.meta.url);
-import{a as o}from"./chunks/chunk-CB5XBNCJ.js";import"./chunks/chunk-WZADPM4R.js";import{a as i}from"./chunks/chunk-3JULWVZE.js";import"./chunks/chunk-WP4UVMJV.js";import"./chunks/chunk-UCXDIBA5.js";import"./chunks/chunk-OXAQ6FNM.js";import"./chunks/chunk-4UK4QWW5.js";import"./chunks/chunk-AGOBB62V.js";import"./chunks/chunk-XBPPTJU7.js";await i(o);
+import{a as o}from"./chunks/chunk-TUGFFI63.js";import"./chunks/chunk-WZADPM4R.js";import{a as i}from"./chunks/chunk-GNGSRBK2.js";import"./chunks/chunk-WKJTVHTW.js";import"./chunks/chunk-WP4UVMJV.js";import"./chunks/chunk-BMLWBR3I.js";import"./chunks/chunk-REMYMLTQ.js";import"./chunks/chunk-AGOBB62V.js";import"./chunks/chunk-XBPPTJU7.js";await i(o);

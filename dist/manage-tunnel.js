@@ -1,3 +1,3 @@
 import { createRequire as __sauceCreateRequire } from 'node:module';
 const require = __sauceCreateRequire(import.meta.url);
-import{a as t,b as i}from"./chunks/chunk-22Q2LEMJ.js";import"./chunks/chunk-JNWCXACB.js";import{a as o}from"./chunks/chunk-3JULWVZE.js";import"./chunks/chunk-WP4UVMJV.js";import"./chunks/chunk-UCXDIBA5.js";import"./chunks/chunk-OXAQ6FNM.js";import"./chunks/chunk-4UK4QWW5.js";import"./chunks/chunk-AGOBB62V.js";import"./chunks/chunk-XBPPTJU7.js";await o(i,t);
+import{a as t,b as i}from"./chunks/chunk-JF5TBDIP.js";import"./chunks/chunk-Z3MQBOAB.js";import{a as o}from"./chunks/chunk-GNGSRBK2.js";import"./chunks/chunk-WKJTVHTW.js";import"./chunks/chunk-WP4UVMJV.js";import"./chunks/chunk-BMLWBR3I.js";import"./chunks/chunk-REMYMLTQ.js";import"./chunks/chunk-AGOBB62V.js";import"./chunks/chunk-XBPPTJU7.js";await o(i,t);
