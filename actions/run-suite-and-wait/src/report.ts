@@ -35,11 +35,7 @@ export function platformOf(
   return [browser, job.os].filter(Boolean).join(', ');
 }
 
-function reportJob(
-  job: Job,
-  jobUrl: (id: string) => string,
-  stopped: ReadonlySet<string>,
-): ReportedJob {
+function reportJob(job: Job, jobUrl: (id: string) => string, stopped: ReadonlySet<string>): ReportedJob {
   const status = reportedStatus(job, stopped);
   const start = job.start_time ?? job.creation_time;
   const duration =
