@@ -10,7 +10,7 @@ export * from './automation/index.ts';
 export type { CallOptions } from './core/call.ts';
 export { ApiError, TransportError, type ApiErrorDetails } from './core/errors.ts';
 export { anySignal, markDeadline } from './core/deadline.ts';
-export type { DownloadResult } from './core/files.ts';
+export { DownloadLimitError, pathInFolder, safeBaseName, type DownloadResult } from './core/files.ts';
 export type { UploadProgress } from './core/multipart.ts';
 export type { PageOptions } from './core/pagination.ts';
 export { recordingContention, type ContentionRecord } from './core/pacing.ts';

@@ -1,7 +1,7 @@
 /** Job assets: logs, video and screenshots a job leaves behind (kept 30 days). */
 import type { Readable } from 'node:stream';
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { safeBaseName, writeStreamToFile, type DownloadResult } from '../core/files.ts';
+import { announcedLength, safeBaseName, writeStreamToFile, type DownloadResult } from '../core/files.ts';
 import { segment } from '../core/transport.ts';
 import { account, REST, type AutomationContext } from './context.ts';
 import type { DownloadJobAssetParams, ForAccount, JobAssetList } from './types.ts';
@@ -27,7 +27,8 @@ export class AutomationJobAssets {
   /**
    * GET /rest/v1/{username}/jobs/{jobId}/assets/{fileName}: streams one asset into `dir`
    * (`downloadJobAsset`). The file is named after `saveAs` or the asset, reduced to a safe base
-   * name so that a name from the service cannot leave the folder.
+   * name so that a name from the service cannot leave the folder. Past `maxBytes` (or announced
+   * over it) it stops with a `DownloadLimitError`, and no part of the file is kept.
    */
   async download(
     jobId: string,
@@ -36,14 +37,18 @@ export class AutomationJobAssets {
     params: DownloadJobAssetParams = {},
     options?: CallOptions,
   ): Promise<DownloadResult> {
-    const { body } = await this.#ctx.http.send<Readable>({
+    const { body, headers } = await this.#ctx.http.send<Readable>({
       operation: 'downloadJobAsset',
       method: 'GET',
       path: `${this.#assetsPath(jobId, params.username)}/${segment(fileName)}`,
       responseType: 'stream',
       ...callSpec(options),
     });
-    return writeStreamToFile(body, dir, safeBaseName(params.saveAs ?? fileName, 'asset'));
+    const announcedBytes = announcedLength(headers);
+    return writeStreamToFile(body, dir, safeBaseName(params.saveAs ?? fileName, 'asset'), {
+      ...(params.maxBytes !== undefined ? { maxBytes: params.maxBytes } : {}),
+      ...(announcedBytes !== undefined ? { announcedBytes } : {}),
+    });
   }
 
   /** DELETE /rest/v1/{username}/jobs/{jobId}/assets: deletes every asset of the job (`deleteJobAssets`). */

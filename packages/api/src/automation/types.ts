@@ -173,6 +173,8 @@ export type JobAssetList = Record<string, string | string[] | null>;
 export interface DownloadJobAssetParams extends ForAccount {
   /** Name of the file written in the folder (default the asset's file name); reduced to a safe base name. */
   saveAs?: string;
+  /** Most bytes to write: past them (or announced over them) the download stops, nothing is kept, and it fails with `DownloadLimitError`. */
+  maxBytes?: number;
 }
 
 // ---- tunnels ----

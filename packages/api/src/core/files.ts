@@ -4,6 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { headerValue } from './retry.ts';
 import type { Headers } from './transport.ts';
 
 /** Names Windows keeps for devices, whatever the extension: `NUL.txt` opens the null device. */
@@ -17,7 +18,26 @@ const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.
  * every OS), and a Windows device name (`CON`, `NUL`, `COM1.log`, ...) gets a leading `_`.
  */
 export function safeBaseName(name: string | undefined, fallback = 'download'): string {
-  const base = (name ?? '').split(/[/\\]/).pop() ?? '';
+  return cleanBaseName(name ?? '') || cleanBaseName(fallback) || 'download';
+}
+
+/**
+ * The path of `name` in `dir` when `name` is one plain name that every runner OS keeps as it is,
+ * one that `safeBaseName` leaves unchanged (no separator of any OS, no `.` or `..`, no drive, no
+ * control or reserved character, no device name, at most 200 characters); `undefined` for any
+ * other. Names from the service that become a file or folder name go through it: what it refuses
+ * would land elsewhere, or under another name, on some runner.
+ */
+export function pathInFolder(dir: string, name: string): string | undefined {
+  if (name === '' || cleanBaseName(name) !== name) return undefined;
+  const target = path.join(dir, name);
+  // Checked again on the result: whatever the rules above miss, it is a direct child of `dir`.
+  return path.relative(dir, target) === name ? target : undefined;
+}
+
+/** What `safeBaseName` makes of a name, '' when nothing is left. */
+function cleanBaseName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
   const cleaned = base
     // Control and format characters (bidirectional overrides can disguise an extension).
     .replace(/[\p{Cc}\p{Cf}]/gu, '')
@@ -29,7 +49,6 @@ export function safeBaseName(name: string | undefined, fallback = 'download'): s
     .trim();
   // Cut by code points so a surrogate pair is never split.
   const short = [...cleaned].slice(0, 200).join('');
-  if (short === '') return safeBaseName(fallback);
   return WINDOWS_DEVICE_NAME.test(short) ? `_${short}` : short;
 }
 
@@ -57,18 +76,73 @@ export interface DownloadResult {
   bytes: number;
 }
 
-/** Writes a response stream to `dir/name`; a partial file is removed when the stream fails. */
+export interface WriteStreamOptions {
+  /** Most bytes the file may hold: past them the download stops, and nothing is kept. */
+  maxBytes?: number;
+  /** What the answer announced (`Content-Length`): over `maxBytes`, nothing is written at all. */
+  announcedBytes?: number;
+}
+
+/**
+ * A download that passed its limit: the answer is closed and the partial file removed, so that a
+ * cut file never passes for a whole one.
+ */
+export class DownloadLimitError extends Error {
+  override readonly name = 'DownloadLimitError';
+  /** The file name it would have had. */
+  readonly fileName: string;
+  readonly maxBytes: number;
+  /** Bytes received before it stopped; 0 when refused on its announced length. */
+  readonly receivedBytes: number;
+  readonly announcedBytes: number | undefined;
+
+  constructor(fileName: string, maxBytes: number, receivedBytes: number, announcedBytes?: number) {
+    super(
+      announcedBytes !== undefined
+        ? `"${fileName}" announced ${announcedBytes} bytes, over its limit of ${maxBytes}: not downloaded`
+        : `"${fileName}" passed its limit of ${maxBytes} bytes: the download stopped and the partial file was removed`,
+    );
+    this.fileName = fileName;
+    this.maxBytes = maxBytes;
+    this.receivedBytes = receivedBytes;
+    this.announcedBytes = announcedBytes;
+  }
+}
+
+/** The length an answer announces (`Content-Length`), when it is a plain number. */
+export function announcedLength(headers: Headers): number | undefined {
+  const value = headerValue(headers, 'content-length');
+  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+}
+
+/**
+ * Writes a response stream to `dir/name` (`name` reduced by `safeBaseName`); a partial file is
+ * removed when the stream fails or passes `maxBytes`, counted as the bytes stream in, so that an
+ * answer without end stops there too.
+ */
 export async function writeStreamToFile(
   stream: Readable,
   dir: string,
   name: string,
+  options: WriteStreamOptions = {},
 ): Promise<DownloadResult> {
+  const fileName = safeBaseName(name);
+  const { maxBytes, announcedBytes } = options;
+  if (maxBytes !== undefined && announcedBytes !== undefined && announcedBytes > maxBytes) {
+    stream.destroy();
+    throw new DownloadLimitError(fileName, maxBytes, 0, announcedBytes);
+  }
   await mkdir(dir, { recursive: true });
-  const target = path.join(dir, safeBaseName(name));
+  const target = pathInFolder(dir, fileName);
+  if (target === undefined) throw new TypeError(`"${fileName}" is not a plain file name`);
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
+      if (maxBytes !== undefined && bytes > maxBytes) {
+        callback(new DownloadLimitError(fileName, maxBytes, bytes - chunk.length));
+        return;
+      }
       callback(null, chunk);
     },
   });

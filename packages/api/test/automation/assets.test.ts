@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DownloadLimitError } from '../../src/index.ts';
 import { apiFailure, AUTOMATION_ORIGIN, onlyRequest, SAUCE_AUTH, useMock } from './helpers.ts';
 
 const JOB_ID = '0123456789abcdef0123456789abcdef';
@@ -58,6 +59,21 @@ describe('automation job assets', () => {
       saveAs: '/etc/passwd',
     });
     expect(saved.path).toBe(path.join(dir, 'passwd'));
+  });
+
+  it('downloadJobAsset stops past maxBytes and keeps nothing of the file', async () => {
+    const setup = mock();
+    setup.reply(AUTOMATION_ORIGIN, 'GET', `${ASSETS}/video.mp4`, { body: 'v'.repeat(5000) });
+    const error = await setup.client.automation.assets
+      .download(JOB_ID, 'video.mp4', dir, { maxBytes: 1000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DownloadLimitError);
+    expect(error).toMatchObject({ fileName: 'video.mp4', maxBytes: 1000 });
+    expect(await readdir(dir)).toEqual([]);
+
+    setup.reply(AUTOMATION_ORIGIN, 'GET', `${ASSETS}/log.json`, { body: 'l'.repeat(1000) });
+    const kept = await setup.client.automation.assets.download(JOB_ID, 'log.json', dir, { maxBytes: 1000 });
+    expect(kept.bytes).toBe(1000);
   });
 
   it('downloadJobAsset failure leaves no file and gives the exact message', async () => {

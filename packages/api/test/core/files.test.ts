@@ -7,7 +7,13 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type UploadProgress } from '../../src/index.ts';
-import { fileNameFromDisposition, safeBaseName, writeStreamToFile } from '../../src/core/files.ts';
+import {
+  DownloadLimitError,
+  fileNameFromDisposition,
+  pathInFolder,
+  safeBaseName,
+  writeStreamToFile,
+} from '../../src/core/files.ts';
 import { HttpTransport } from '../../src/core/transport.ts';
 import { multipartBody } from '../../src/core/multipart.ts';
 import { closedPort, json, startServer, stopAll } from '../support/server.ts';
@@ -232,6 +238,44 @@ describe('safeBaseName', () => {
   });
 });
 
+describe('pathInFolder', () => {
+  it.each(['0123456789abcdef0123456789abcdef', 'log.json', 'video (1).mp4', 'a b', 'été.txt'])(
+    '%j is a plain name: the path is in the folder',
+    (name) => {
+      expect(pathInFolder(dir, name)).toBe(path.join(dir, name));
+    },
+  );
+
+  it.each([
+    '',
+    '.',
+    '..',
+    '../x',
+    '../../../../home/runner/work/repo/repo',
+    'a/../../b',
+    'a/b',
+    '/etc/passwd',
+    '..\\..\\x',
+    'C:\\x',
+    'C:x',
+    '\\\\server\\share',
+    'x\u0000y',
+    'x\ny',
+    'evil\u202Efdp.exe',
+    ' x',
+    'x.',
+    'x ',
+    '.hidden',
+    'CON',
+    'nul.txt',
+    'a:b',
+    'a*b',
+    'x'.repeat(201),
+  ])('%j is refused', (name) => {
+    expect(pathInFolder(dir, name)).toBeUndefined();
+  });
+});
+
 describe('fileNameFromDisposition', () => {
   it('reads plain, quoted and RFC 5987 names', () => {
     expect(fileNameFromDisposition({ 'content-disposition': 'attachment; filename="log 1.txt"' })).toBe(
@@ -274,6 +318,47 @@ describe('writeStreamToFile', () => {
       },
     });
     await expect(writeStreamToFile(failing, dir, 'partial.bin')).rejects.toThrow('connection lost');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('stops at maxBytes as the bytes stream in, even when the stream never ends, and keeps no part', async () => {
+    let produced = 0;
+    const endless = new Readable({
+      read() {
+        produced += 16_384;
+        this.push(Buffer.alloc(16_384));
+      },
+    });
+    const error = await writeStreamToFile(endless, dir, 'video.mp4', { maxBytes: 100_000 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(DownloadLimitError);
+    expect(error).toMatchObject({ fileName: 'video.mp4', maxBytes: 100_000, announcedBytes: undefined });
+    expect((error as DownloadLimitError).receivedBytes).toBeLessThanOrEqual(100_000);
+    expect(endless.destroyed).toBe(true);
+    expect(produced).toBeLessThan(1_000_000);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('keeps a file of exactly maxBytes', async () => {
+    const result = await writeStreamToFile(
+      Readable.from([Buffer.alloc(600), Buffer.alloc(400)]),
+      dir,
+      'a.log',
+      {
+        maxBytes: 1000,
+      },
+    );
+    expect(result.bytes).toBe(1000);
+    expect(await readdir(dir)).toEqual(['a.log']);
+  });
+
+  it('writes nothing when the announced length is over maxBytes', async () => {
+    const body = Readable.from([Buffer.alloc(10)]);
+    await expect(
+      writeStreamToFile(body, dir, 'big.mp4', { maxBytes: 1000, announcedBytes: 5000 }),
+    ).rejects.toThrow('"big.mp4" announced 5000 bytes, over its limit of 1000: not downloaded');
+    expect(body.destroyed).toBe(true);
     expect(await readdir(dir)).toEqual([]);
   });
 
