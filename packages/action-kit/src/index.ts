@@ -9,5 +9,6 @@ export * from './logger.ts';
 export * from './progress.ts';
 export * from './result.ts';
 export * from './secrets.ts';
+export * from './size.ts';
 export * from './summary.ts';
 export * from './present.ts';

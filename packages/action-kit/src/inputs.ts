@@ -15,6 +15,7 @@ import {
 import { InputError, quoteValue } from './input-error.ts';
 import { present } from './present.ts';
 import { registerSecret } from './secrets.ts';
+import { formatSize, formatSizeBounds, parseSize, SIZE_FORM, type SizeBounds } from './size.ts';
 
 /** Where inputs come from. */
 export interface InputSource {
@@ -213,6 +214,34 @@ export class InputReader {
       );
     }
     return ms;
+  }
+
+  /**
+   * A size in bytes: a number with a unit (`500MB`, `2GiB`), within `bounds`; the refusal gives
+   * the form and the bounds. `fallbackBytes` when empty.
+   */
+  size(name: string, fallbackBytes: number, bounds: SizeBounds): number {
+    const allowed = `${SIZE_FORM}, ${formatSizeBounds(bounds)}`;
+    const value = this.#read(name, false, allowed);
+    if (value === undefined) return fallbackBytes;
+    const bytes = parseSize(value);
+    if (bytes === undefined) {
+      const problem = /^\d+(\.\d+)?$/.test(value) ? 'which has no unit' : 'which is not a size';
+      throw new InputError(name, `has ${quoteValue(value)}, ${problem}`, allowed);
+    }
+    if (bytes < bounds.minBytes)
+      throw new InputError(
+        name,
+        `has ${quoteValue(value)}, less than ${formatSize(bounds.minBytes)}`,
+        allowed,
+      );
+    if (!(bytes <= bounds.maxBytes))
+      throw new InputError(
+        name,
+        `has ${quoteValue(value)}, more than ${formatSize(bounds.maxBytes)}`,
+        allowed,
+      );
+    return bytes;
   }
 
   /**

@@ -16,6 +16,9 @@ import {
   shareOf,
   splitList,
   TIMEOUT_BOUNDS,
+  ASSETS_SIZE_BOUNDS,
+  formatSize,
+  parseSize,
   type DurationBounds,
 } from '../src/index.ts';
 
@@ -204,6 +207,68 @@ describe('durations', () => {
     const error = errorOf(() => read.duration('timeout', 1000, TIMEOUT_BOUNDS));
     expect(error.message.length).toBeLessThan(250);
     expect(error.message).toMatch(/^Input "timeout" has "9{21}\.\.\.", which is longer than 24h\./);
+  });
+});
+
+describe('sizes', () => {
+  it.each<[string, number | undefined]>([
+    ['500MB', 500_000_000],
+    ['500mb', 500_000_000],
+    ['500 MB', 500_000_000],
+    ['1.5GB', 1_500_000_000],
+    ['2GiB', 2 * 1024 ** 3],
+    ['64KiB', 65_536],
+    ['64kB', 64_000],
+    ['64KB', 64_000],
+    ['1TB', 1e12],
+    ['100B', 100],
+    ['500', undefined],
+    ['-5MB', undefined],
+    ['1e3MB', undefined],
+    ['5 megabytes', undefined],
+    ['5Mb/s', undefined],
+    ['MB', undefined],
+    ['', undefined],
+    ['Infinity', undefined],
+  ])('%j is %j bytes', (text, bytes) => {
+    expect(parseSize(text)).toBe(bytes);
+  });
+
+  it.each<[number, string]>([
+    [512, '512 B'],
+    [1000, '1 kB'],
+    [1_000_000, '1 MB'],
+    [1_048_576, '1 MiB'],
+    [2 * 1024 ** 3, '2 GiB'],
+    [1_234_567, '1.23 MB'],
+    [999_999, '1000 kB'],
+    [100e9, '100 GB'],
+  ])('%j bytes show as %j', (bytes, text) => {
+    expect(formatSize(bytes)).toBe(text);
+  });
+
+  it.each<[string, number | string]>([
+    ['', 7],
+    ['2GiB', 2 * 1024 ** 3],
+    ['1MB', 1_000_000],
+    ['100GB', 100e9],
+    ['500', 'has "500", which has no unit'],
+    ['lots', 'has "lots", which is not a size'],
+    ['-1MB', 'has "-1MB", which is not a size'],
+    ['999kB', 'has "999kB", less than 1 MB'],
+    ['101GB', 'has "101GB", more than 100 GB'],
+    ['9'.repeat(400) + 'GB', 'more than 100 GB'],
+  ])('max-assets-size %j reads as %j', (value, expected) => {
+    setInput('max-assets-size', value);
+    if (typeof expected === 'number') {
+      expect(read.size('max-assets-size', 7, ASSETS_SIZE_BOUNDS)).toBe(expected);
+      return;
+    }
+    const error = errorOf(() => read.size('max-assets-size', 7, ASSETS_SIZE_BOUNDS));
+    expect(error.input).toBe('max-assets-size');
+    expect(error.problem).toContain(expected);
+    expect(error.allowed).toContain('such as `500MB` or `2GiB`, from 1 MB to 100 GB');
+    expect(error.message.length).toBeLessThan(400);
   });
 });
 
