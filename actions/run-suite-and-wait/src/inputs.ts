@@ -1,5 +1,6 @@
 /** The inputs of run-suite-and-wait, read and checked before anything is sent. */
 import {
+  ASSETS_SIZE_BOUNDS,
   InputError,
   POLL_INTERVAL_BOUNDS,
   present,
@@ -13,6 +14,12 @@ import type { AuthoringRunTarget } from '@sauce-actions/api';
 import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts';
 
 export type DownloadAssets = 'none' | 'failed' | 'all';
+
+/**
+ * `max-assets-size` when not given: the Actions storage GitHub Free includes (500 MB), so that
+ * one run's artifact fits any plan's; room for dozens of job videos.
+ */
+export const DEFAULT_MAX_ASSETS_BYTES = 500_000_000;
 
 /** Runs of a failed case after its first, at most: each waits for the slowest job of the one before. */
 export const MAX_RETRIES = 5;
@@ -36,6 +43,8 @@ export interface SuiteInputs {
   failOnFailure: boolean;
   stopOnCancel: boolean;
   downloadAssets: DownloadAssets;
+  /** Most bytes of job assets downloaded in all. */
+  maxAssetsBytes: number;
   /** Resolved against the workspace. */
   junitFile?: string;
   pollIntervalMs: number;
@@ -73,6 +82,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     failOnFailure: read.boolean('fail-on-failure', true),
     stopOnCancel: read.boolean('stop-on-cancel', true),
     downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),
+    maxAssetsBytes: read.size('max-assets-size', DEFAULT_MAX_ASSETS_BYTES, ASSETS_SIZE_BOUNDS),
     ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
     pollIntervalMs: read.duration('poll-interval', 10_000, POLL_INTERVAL_BOUNDS),
     timeoutMs: read.duration('timeout', 60 * 60_000, TIMEOUT_BOUNDS),

@@ -748,6 +748,7 @@ async function uploadAssets(
       artifacts: deps.artifacts,
       signal: anySignal(deps.signal, AbortSignal.timeout(ASSETS_TIMEOUT_MS)),
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+      limit: { bytes: inputs.maxAssetsBytes, input: 'max-assets-size' },
     });
   } catch (error) {
     deps.logger.warning(`Could not upload the job assets: ${(error as Error).message}`);

@@ -5,7 +5,7 @@ import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testi
 import { SauceClient } from '@sauce-actions/api';
 import type { RunningEmulator } from '@sauce-actions/emulator';
 import { expect } from 'vitest';
-import type { SuiteInputs } from '../src/inputs.ts';
+import { DEFAULT_MAX_ASSETS_BYTES, type SuiteInputs } from '../src/inputs.ts';
 import type { SuiteDeps } from '../src/run.ts';
 
 export interface JournalEntry {
@@ -49,6 +49,7 @@ export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteI
     failOnFailure: true,
     stopOnCancel: true,
     downloadAssets: 'none',
+    maxAssetsBytes: DEFAULT_MAX_ASSETS_BYTES,
     retries: 0,
     failFast: false,
     rerunFailed: false,

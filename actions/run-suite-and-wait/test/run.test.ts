@@ -657,6 +657,7 @@ describe('run-suite-and-wait readInputs', () => {
       failOnFailure: true,
       stopOnCancel: true,
       downloadAssets: 'none',
+      maxAssetsBytes: 500_000_000,
       retries: 0,
       failFast: false,
       rerunFailed: true,
@@ -677,6 +678,7 @@ describe('run-suite-and-wait readInputs', () => {
       'fail-on-failure': 'false',
       'stop-on-cancel': 'false',
       'download-assets': 'failed',
+      'max-assets-size': '2GiB',
       'poll-interval': '2s',
       timeout: '30m',
     });
@@ -691,6 +693,7 @@ describe('run-suite-and-wait readInputs', () => {
       failOnFailure: false,
       stopOnCancel: false,
       downloadAssets: 'failed',
+      maxAssetsBytes: 2 * 1024 ** 3,
       pollIntervalMs: 2000,
       timeoutMs: 30 * 60_000,
     });
@@ -734,6 +737,12 @@ describe('run-suite-and-wait readInputs', () => {
       { suite: 'Smoke', 'download-assets': 'some' },
       'download-assets',
       '"some"',
+    ],
+    [
+      'max-assets-size without a unit',
+      { suite: 'Smoke', 'download-assets': 'all', 'max-assets-size': '500' },
+      'max-assets-size',
+      'which has no unit',
     ],
     [
       'fail-on-failure not a boolean',
