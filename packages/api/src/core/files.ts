@@ -47,9 +47,18 @@ function cleanBaseName(name: string): string {
     .replace(/^\.+/, '')
     .replace(/[. ]+$/, '')
     .trim();
-  // Cut by code points so a surrogate pair is never split.
-  const short = [...cleaned].slice(0, 200).join('');
-  return WINDOWS_DEVICE_NAME.test(short) ? `_${short}` : short;
+  // Cut by code points so a surrogate pair is never split; what the cut leaves last is checked
+  // again, so that the result is a name this function leaves as it is.
+  const short = cut(cleaned, 200);
+  return WINDOWS_DEVICE_NAME.test(short) ? `_${cut(short, 199)}` : short;
+}
+
+/** The first `length` code points, without the dots and spaces Windows would drop at the end. */
+function cut(name: string, length: number): string {
+  return [...name]
+    .slice(0, length)
+    .join('')
+    .replace(/[. ]+$/, '');
 }
 
 /** The file name a `Content-Disposition` header suggests, if any. */

@@ -247,6 +247,21 @@ describe('pathInFolder', () => {
   );
 
   it.each([
+    'x'.repeat(199) + '.tail',
+    'x'.repeat(199) + ' tail',
+    'con.' + 'x'.repeat(300),
+    'NUL' + '.'.repeat(300),
+    '😀'.repeat(300),
+    '../..\\C:..x\u0000..',
+    ' . x . ',
+  ])('what safeBaseName makes of %j is a plain name', (name) => {
+    const base = safeBaseName(name);
+    expect(pathInFolder(dir, base)).toBe(path.join(dir, base));
+    expect(safeBaseName(base)).toBe(base);
+    expect([...base].length).toBeLessThanOrEqual(200);
+  });
+
+  it.each([
     '',
     '.',
     '..',
