@@ -19,6 +19,7 @@ import {
   type JobAssetList,
 } from '@sauce-actions/api';
 import type { Artifacts } from './deps.ts';
+import { quoteValue } from './input-error.ts';
 import type { ReportedJob } from './job-report.ts';
 import { RequestPacer } from './job-follower.ts';
 import type { Logger } from './logger.ts';
@@ -142,7 +143,8 @@ async function downloadAll(options: CollectAssetsOptions): Promise<Collected> {
     const taken = new Set<string>();
     for (const fileName of names) {
       const saveAs = uniqueName(safeBaseName(fileName, 'asset'), taken);
-      const shown = `${job.id}/${saveAs}`;
+      // The name as saved, and as the service gave it when that differs.
+      const shown = `${job.id}/${saveAs}${saveAs === fileName ? '' : ` (${quoteValue(fileName)})`}`;
       if (collected.stopped) {
         collected.skippedFiles.push(shown);
         continue;
@@ -171,7 +173,7 @@ function warnAbout(collected: Collected, options: CollectAssetsOptions): void {
   const { logger, limit } = options;
   if (collected.refused.length > 0) {
     logger.warning(
-      `Skipped the assets of ${collected.refused.length} job(s): the service answered ids that cannot be folder names (one plain name, without separator, \`..\`, drive, control character or device name): ${listed(collected.refused.map((id) => JSON.stringify(id)))}.`,
+      `Skipped the assets of ${collected.refused.length} job(s): the service answered ids that cannot be folder names (one plain name, without separator, \`..\`, drive, control character or device name): ${listed(collected.refused.map(quoteValue))}.`,
     );
   }
   if (collected.failed.length > 0) {

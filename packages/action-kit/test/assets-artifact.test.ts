@@ -10,6 +10,7 @@ import {
   type AssetLimit,
   type AssetSource,
 } from '../src/assets-artifact.ts';
+import { quoteValue } from '../src/input-error.ts';
 import { recordingLogger } from '../src/logger.ts';
 
 describe('assetFileNames', () => {
@@ -179,6 +180,7 @@ describe('collectJobAssets with names and sizes from the service', () => {
     'job\u0000id',
     'CON',
     '',
+    `../${'x'.repeat(5000)}`,
   ])('skips the assets of job %j, which cannot be a folder name, without asking for them', async (id) => {
     const { source, listed } = fakeSource({
       [id]: { 'sauce-log': 'log.json' },
@@ -189,8 +191,10 @@ describe('collectJobAssets with names and sizes from the service', () => {
     expect(listed).toEqual(['good']);
     expect(await readdir(dir, { recursive: true })).toEqual(['good', path.join('good', 'log.json')]);
     expect(logger.lines('warning')).toEqual([
-      `Skipped the assets of 1 job(s): the service answered ids that cannot be folder names (one plain name, without separator, \`..\`, drive, control character or device name): ${JSON.stringify(id)}.`,
+      `Skipped the assets of 1 job(s): the service answered ids that cannot be folder names (one plain name, without separator, \`..\`, drive, control character or device name): ${quoteValue(id)}.`,
     ]);
+    // A name from the service is shortened in the log, whatever its length.
+    expect(logger.lines('warning')[0]!.length).toBeLessThan(400);
   });
 
   it('gives two jobs whose ids differ only in case no shared folder', async () => {
