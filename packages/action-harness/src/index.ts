@@ -15,4 +15,5 @@ export {
   parseWorkflowCommands,
   type Annotation,
   type AnnotationLevel,
+  type WorkflowCommand,
 } from './workflow-commands.ts';
