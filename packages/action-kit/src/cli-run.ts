@@ -19,6 +19,7 @@ import {
   type CliIo,
 } from './cli-command.ts';
 import { localToolCache } from './cli-tool-cache.ts';
+import { commandFreeJson } from './log-text.ts';
 import { checkOutputFile } from './output-files.ts';
 import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from './deps.ts';
 import { CancelledError, describeFailure, type Failure } from './failure.ts';
@@ -112,18 +113,24 @@ function exitCodeOf(failure: Failure | undefined): number {
   return failure.kind === 'input' ? EXIT_USAGE : EXIT_FAILED;
 }
 
-/** `name=value` lines, a value with a line break (or a leading quote) as a JSON string; or one JSON object. */
+/**
+ * `name=value` lines, a value with a line break, a leading quote or a CI system's command
+ * (`##[`, `##vso[`) as a JSON string; or one JSON object. In JSON such a command's `#` is written
+ * `\u0023`: the same value once parsed, and nothing a CI system reads on the line.
+ */
 function printOutputs(outputs: Outputs, json: boolean, io: CliIo): void {
   const entries = Object.entries(outputs);
   if (json) {
     io.stdout(
-      `${JSON.stringify(Object.fromEntries(entries.map(([name, value]) => [name, jsonValue(value)])))}\n`,
+      `${commandFreeJson(JSON.stringify(Object.fromEntries(entries.map(([name, value]) => [name, jsonValue(value)]))))}\n`,
     );
     return;
   }
   for (const [name, value] of entries) {
     const text = redactSecrets(outputText(value));
-    io.stdout(`${name}=${/[\r\n]/.test(text) || text.startsWith('"') ? JSON.stringify(text) : text}\n`);
+    const quoted = commandFreeJson(JSON.stringify(text));
+    const asJson = /[\r\n]/.test(text) || text.startsWith('"') || quoted !== JSON.stringify(text);
+    io.stdout(`${name}=${asJson ? quoted : text}\n`);
   }
 }
 
