@@ -5,7 +5,7 @@
 import { writeOutputFile } from './output-files.ts';
 import type { Annotation } from './result.ts';
 import { redactSecrets } from './secrets.ts';
-import { escapeHtml, linkHtml, safeText } from './summary.ts';
+import { escapeHtml, linkHtml, safeSentence, safeText } from './summary.ts';
 
 export type ReportedJobStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
 
@@ -230,7 +230,7 @@ export function renderJobsSummary(report: JobsReport): string {
   if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
   if (tally.flaky > 0) totals.push(`${tally.flaky} flaky`);
   parts.push(`<p><strong>${totals.join(', ')}</strong></p>`);
-  if (report.note) parts.push(`<p>${text(report.note)}</p>`);
+  if (report.note) parts.push(`<p>${safeSentence(report.note)}</p>`);
   if (report.jobs.length === 0) return parts.join('\n');
 
   parts.push(renderJobsTable(report.jobs, report.maxRows !== undefined ? { maxRows: report.maxRows } : {}));
