@@ -5,7 +5,7 @@
  * post step does on the runner done in this one process, with the state the main run kept in
  * memory.
  */
-import { appendFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionMetadata } from './action-metadata.ts';
@@ -20,7 +20,7 @@ import {
 } from './cli-command.ts';
 import { localToolCache } from './cli-tool-cache.ts';
 import { commandFreeJson } from './log-text.ts';
-import { checkOutputFile } from './output-files.ts';
+import { checkOutputFile, writeOutputFile } from './output-files.ts';
 import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from './deps.ts';
 import { CancelledError, describeFailure, type Failure } from './failure.ts';
 import type { InputSource } from './inputs.ts';
@@ -153,7 +153,11 @@ function report(result: ActionResult, io: CliIo): void {
   if (result.failure) io.stderr(`error: ${result.failure.message}\n`);
 }
 
-/** Writes the first summary to the file and appends the cleanup's; nothing without `--summary`. */
+/**
+ * Writes the first summary to the file, then the first and the cleanup's; nothing without
+ * `--summary`. Each time the whole file is written anew beside it and renamed over it, as every
+ * output file is, so that no link or pipe put there is followed.
+ */
 function summaryWriter(
   file: string | undefined,
   io: CliIo,
@@ -161,12 +165,11 @@ function summaryWriter(
 ): (markdown: string) => Promise<void> {
   if (file === undefined) return async () => {};
   const target = path.resolve(io.cwd, file);
-  let written = false;
+  let written = '';
   return async (markdown) => {
     try {
-      if (written) await appendFile(target, redactSecrets(markdown), 'utf8');
-      else await writeFile(target, redactSecrets(markdown), 'utf8');
-      written = true;
+      await writeOutputFile(target, `${written}${redactSecrets(markdown)}`);
+      written += redactSecrets(markdown);
     } catch (error) {
       logger.warning(`Could not write the summary to ${target}: ${(error as Error).message}`);
     }
