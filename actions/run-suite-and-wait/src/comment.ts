@@ -11,7 +11,13 @@ import {
   type JobTally,
   type ReportedJob,
 } from '@sauce-actions/action-kit/job-report';
-import { markdownCode, markdownLink, markdownTable, markdownText } from '@sauce-actions/action-kit/markdown';
+import {
+  markdownCode,
+  markdownLink,
+  markdownSentence,
+  markdownTable,
+  markdownText,
+} from '@sauce-actions/action-kit/markdown';
 import type { SuiteInputs } from './inputs.ts';
 import type { SuiteReport } from './report.ts';
 
@@ -81,7 +87,7 @@ export function commentBody(report: SuiteReport, tally: JobTally): string {
     ...(report.rerun && report.rerun.cases.length > 0
       ? [`${report.rerun.cases.length} case(s) passed in an earlier attempt and were not run again`]
       : []),
-    ...(report.note !== undefined ? [markdownText(report.note)] : []),
+    ...(report.note !== undefined ? [markdownSentence(report.note)] : []),
   ];
   if (facts.length > 0) parts.push(facts.join('. '));
 

@@ -25,6 +25,7 @@ import {
   failedJobAnnotations,
   flakyJobAnnotations,
   isFailedJob,
+  listSome,
   retryNote,
   tallyJobs,
   writeResultsFile,
@@ -392,7 +393,7 @@ function retryOf(
   const untraced = round.jobs.filter(({ job, caseId }) => caseId === undefined && isFailedJob(job));
   if (untraced.length > 0) {
     deps.logger.warning(
-      `${untraced.length} failed job(s) could not be traced to their test case, so they are not run again: ${untraced.map(({ job }) => `"${job.name}" (${job.id})`).join(', ')}.`,
+      `${untraced.length} failed job(s) could not be traced to their test case, so they are not run again: ${listSome(untraced.map(({ job }) => `"${job.name}" (${job.id})`))}.`,
     );
   }
   const failed = failedCases(round.jobs);
@@ -404,7 +405,7 @@ function retryOf(
     ...(build !== undefined ? { buildName: build } : {}),
   }));
   deps.logger.info(
-    `Running ${testCases.length} failed test case(s) again, attempt ${round.attempt + 1} of ${inputs.retries + 1} at most: ${testCases.map((testCase) => testCase.name ?? testCase.id).join(', ')}.`,
+    `Running ${testCases.length} failed test case(s) again, attempt ${round.attempt + 1} of ${inputs.retries + 1} at most: ${listSome(testCases.map((testCase) => testCase.name ?? testCase.id))}.`,
   );
   return { testCases, selected: plan.selected };
 }

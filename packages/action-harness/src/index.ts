@@ -15,4 +15,6 @@ export {
   parseWorkflowCommands,
   type Annotation,
   type AnnotationLevel,
+  type ParsedLog,
+  type WorkflowCommand,
 } from './workflow-commands.ts';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { inputVariable, readActionMetadata, type ActionMetadata } from './action-yml.ts';
 import { contextVariables, DEFAULT_CONTEXT, type ContextOverrides, type RunnerContext } from './context.ts';
 import { parseKeyValueFile } from './file-commands.ts';
-import { parseWorkflowCommands, type Annotation } from './workflow-commands.ts';
+import { parseWorkflowCommands, type Annotation, type WorkflowCommand } from './workflow-commands.ts';
 
 export interface StepOptions {
   /** The action's folder, holding action.yml. */
@@ -64,6 +64,8 @@ export interface PhaseResult {
   unmaskedLog: string;
   annotations: Annotation[];
   masks: string[];
+  /** Every workflow command the runner would have carried out, in order (`stop-commands` included). */
+  commands: WorkflowCommand[];
   outputs: Record<string, string>;
   state: Record<string, string>;
   /** The raw step summary this phase appended. */
@@ -309,6 +311,7 @@ async function runPhase(
     unmaskedLog: printed.unmasked,
     annotations: printed.annotations,
     masks: printed.masks,
+    commands: printed.commands,
     outputs: parseKeyValueFile(await readFile(files.output, 'utf8')),
     state: parseKeyValueFile(await readFile(files.state, 'utf8')),
     summary: await readFile(files.summary, 'utf8'),

@@ -39,6 +39,52 @@ describe('parseWorkflowCommands', () => {
     ]);
     expect(applyMasks('aa-aaa', ['aa', 'aaa'])).toBe('***-***');
   });
+
+  it('turns commands off after stop-commands until its token, as the runner does', () => {
+    const parsed = parseWorkflowCommands(
+      [
+        '::error::before',
+        '::stop-commands::tok',
+        '::error::while stopped',
+        '::add-mask::hidden',
+        '##[warning]while stopped',
+        '::TOK::',
+        '::error::after',
+        '::tok::',
+      ].join('\n'),
+    );
+    expect(parsed.annotations.map((a) => a.message)).toEqual(['before', 'after']);
+    expect(parsed.masks).toEqual([]);
+    expect(parsed.commands.map((c) => c.name)).toEqual(['error', 'stop-commands', 'tok', 'error']);
+    expect(parsed.log).toContain('::error::while stopped');
+    expect(parsed.log).toContain('::add-mask::hidden');
+  });
+
+  it('never resumes after stop-commands with an empty token', () => {
+    const parsed = parseWorkflowCommands('::stop-commands::\n::::\n::error::lost\n');
+    expect(parsed.annotations).toEqual([]);
+  });
+
+  it.each([
+    ['leading white space', '  \t\u00a0::error::x', 'error'],
+    ['a name in capitals', '::ERROR::x', 'error'],
+    ['a line ended by a lone carriage return', 'progress\r::error::x', 'error'],
+    ['the older form anywhere in a line', 'Job "a ##[error]x" failed', 'error'],
+    ['an add-mask in the older form', 'name ##[add-mask]passed', 'add-mask'],
+    ['a stop in the older form', 'x ##[stop-commands]tok', 'stop-commands'],
+  ])('reads a command in %s', (_what, line, name) => {
+    expect(parseWorkflowCommands(`${line}\n`).commands.map((c) => c.name)).toEqual([name]);
+  });
+
+  it.each([
+    ['text before the colons', 'x ::error::x'],
+    ['a name the runner does not know', '::made-up::x'],
+    ['no second pair of colons', '::error x'],
+    ['a broken older form', 'a ## [error]x'],
+    ['a zero-width space first', '\u200b::error::x'],
+  ])('reads no command in %s', (_what, line) => {
+    expect(parseWorkflowCommands(`${line}\n`).commands).toEqual([]);
+  });
 });
 
 describe('runStep', () => {

@@ -9,6 +9,7 @@ import { parseActionArgs, UsageError } from './cli-args.ts';
 import { EXIT_DONE, EXIT_USAGE, type CliCommand, type CliIo } from './cli-command.ts';
 import { actionHelp, generalHelp } from './cli-help.ts';
 import { closestName } from './closest-name.ts';
+import { commandFreeText } from './log-text.ts';
 import { redactSecrets } from './secrets.ts';
 
 export { EXIT_DONE, EXIT_FAILED, EXIT_USAGE, type CliIo } from './cli-command.ts';
@@ -28,11 +29,13 @@ export async function runCli(
   argv: readonly string[],
   host: CliIo,
 ): Promise<number> {
-  // Everything printed passes here: no secret the readers registered gets out.
+  // Everything printed passes here: no secret the readers registered gets out, and no line of
+  // standard error reads as a CI system's command (standard output holds only the outputs,
+  // which `cli-run.ts` writes so).
   const io: CliIo = {
     ...host,
     stdout: (text) => host.stdout(redactSecrets(text)),
-    stderr: (text) => host.stderr(redactSecrets(text)),
+    stderr: (text) => host.stderr(commandFreeText(redactSecrets(text))),
   };
   const [name, ...args] = argv;
   if (name === undefined) {

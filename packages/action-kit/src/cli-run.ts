@@ -5,7 +5,7 @@
  * post step does on the runner done in this one process, with the state the main run kept in
  * memory.
  */
-import { appendFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionMetadata } from './action-metadata.ts';
@@ -19,7 +19,8 @@ import {
   type CliIo,
 } from './cli-command.ts';
 import { localToolCache } from './cli-tool-cache.ts';
-import { checkOutputFile } from './output-files.ts';
+import { commandFreeJson } from './log-text.ts';
+import { checkOutputFile, writeOutputFile } from './output-files.ts';
 import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from './deps.ts';
 import { CancelledError, describeFailure, type Failure } from './failure.ts';
 import type { InputSource } from './inputs.ts';
@@ -112,18 +113,24 @@ function exitCodeOf(failure: Failure | undefined): number {
   return failure.kind === 'input' ? EXIT_USAGE : EXIT_FAILED;
 }
 
-/** `name=value` lines, a value with a line break (or a leading quote) as a JSON string; or one JSON object. */
+/**
+ * `name=value` lines, a value with a line break, a leading quote or a CI system's command
+ * (`##[`, `##vso[`) as a JSON string; or one JSON object. In JSON such a command's `#` is written
+ * `\u0023`: the same value once parsed, and nothing a CI system reads on the line.
+ */
 function printOutputs(outputs: Outputs, json: boolean, io: CliIo): void {
   const entries = Object.entries(outputs);
   if (json) {
     io.stdout(
-      `${JSON.stringify(Object.fromEntries(entries.map(([name, value]) => [name, jsonValue(value)])))}\n`,
+      `${commandFreeJson(JSON.stringify(Object.fromEntries(entries.map(([name, value]) => [name, jsonValue(value)]))))}\n`,
     );
     return;
   }
   for (const [name, value] of entries) {
     const text = redactSecrets(outputText(value));
-    io.stdout(`${name}=${/[\r\n]/.test(text) || text.startsWith('"') ? JSON.stringify(text) : text}\n`);
+    const quoted = commandFreeJson(JSON.stringify(text));
+    const asJson = /[\r\n]/.test(text) || text.startsWith('"') || quoted !== JSON.stringify(text);
+    io.stdout(`${name}=${asJson ? quoted : text}\n`);
   }
 }
 
@@ -146,7 +153,11 @@ function report(result: ActionResult, io: CliIo): void {
   if (result.failure) io.stderr(`error: ${result.failure.message}\n`);
 }
 
-/** Writes the first summary to the file and appends the cleanup's; nothing without `--summary`. */
+/**
+ * Writes the first summary to the file, then the first and the cleanup's; nothing without
+ * `--summary`. Each time the whole file is written anew beside it and renamed over it, as every
+ * output file is, so that no link or pipe put there is followed.
+ */
 function summaryWriter(
   file: string | undefined,
   io: CliIo,
@@ -154,12 +165,11 @@ function summaryWriter(
 ): (markdown: string) => Promise<void> {
   if (file === undefined) return async () => {};
   const target = path.resolve(io.cwd, file);
-  let written = false;
+  let written = '';
   return async (markdown) => {
     try {
-      if (written) await appendFile(target, redactSecrets(markdown), 'utf8');
-      else await writeFile(target, redactSecrets(markdown), 'utf8');
-      written = true;
+      await writeOutputFile(target, `${written}${redactSecrets(markdown)}`);
+      written += redactSecrets(markdown);
     } catch (error) {
       logger.warning(`Could not write the summary to ${target}: ${(error as Error).message}`);
     }

@@ -17,6 +17,7 @@ import {
 } from './deps.ts';
 import { CancelledError } from './failure.ts';
 import type { InputSource } from './inputs.ts';
+import { commandFreeText } from './log-text.ts';
 import type { Logger } from './logger.ts';
 import type { CommentRun } from './pull-request-comment.ts';
 import {
@@ -185,11 +186,16 @@ function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
+/**
+ * Plain lines carry names from inputs and the service: no line of theirs may read as a workflow
+ * command (`commandFreeText`). Warnings and debug lines are commands of their own, whose text the
+ * toolkit escapes onto one line, which the runner reads as nothing else.
+ */
 const githubLogger: Logger = {
-  info: (message) => core.info(redactSecrets(message)),
+  info: (message) => core.info(commandFreeText(redactSecrets(message))),
   warning: (message) => core.warning(redactSecrets(message)),
   debug: (message) => core.debug(redactSecrets(message)),
-  group: (name, body) => core.group(redactSecrets(name), body),
+  group: (name, body) => core.group(commandFreeText(redactSecrets(name)), body),
 };
 
 const githubInputs: InputSource = {

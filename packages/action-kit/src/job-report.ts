@@ -2,10 +2,11 @@
  * The report of a set of jobs, finished or not: totals, the step summary table, one annotation per
  * failed job and the results file. Shared by the actions that start jobs and wait for them.
  */
+import { MAX_NAME_LENGTH, shorten } from './one-line.ts';
 import { writeOutputFile } from './output-files.ts';
 import type { Annotation } from './result.ts';
 import { redactSecrets } from './secrets.ts';
-import { escapeHtml, linkHtml, safeText } from './summary.ts';
+import { escapeHtml, linkHtml, safeSentence, safeText } from './summary.ts';
 
 export type ReportedJobStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
 
@@ -105,6 +106,19 @@ export function retryNote(
   ];
   const inAll = options.attemptsInAll !== undefined ? `, ${options.attemptsInAll} attempts in all` : '';
   return `Failed ${options.what} were run again (\`retries: ${options.retries}\`${inAll}): of the ${retried.length} run again, ${parts.join(', ')}.`;
+}
+
+/** Items a log line names at most; the rest are counted. */
+const LISTED_IN_A_LINE = 5;
+
+/**
+ * A few items for a log line (`a, b, c, d, e and 95 more`), each shortened: a retry of a large
+ * suite would otherwise print every case's name on one line (19 KB for a thousand cases).
+ */
+export function listSome(items: readonly string[], shown = LISTED_IN_A_LINE): string {
+  const listed = items.slice(0, shown).map((item) => shorten(item, MAX_NAME_LENGTH));
+  const more = items.length - listed.length;
+  return more > 0 ? `${listed.join(', ')} and ${more} more` : listed.join(', ');
 }
 
 export interface JobsReport {
@@ -230,7 +244,7 @@ export function renderJobsSummary(report: JobsReport): string {
   if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
   if (tally.flaky > 0) totals.push(`${tally.flaky} flaky`);
   parts.push(`<p><strong>${totals.join(', ')}</strong></p>`);
-  if (report.note) parts.push(`<p>${text(report.note)}</p>`);
+  if (report.note) parts.push(`<p>${safeSentence(report.note)}</p>`);
   if (report.jobs.length === 0) return parts.join('\n');
 
   parts.push(renderJobsTable(report.jobs, report.maxRows !== undefined ? { maxRows: report.maxRows } : {}));

@@ -1,9 +1,10 @@
 /**
  * GitHub-flavoured Markdown for pull-request comments. Values from users or the service (case
- * names, app names, links) are escaped, so that a `|` cannot break a table, a `<` cannot open a tag
- * and a backtick cannot start code; and redacted, since a comment is not masked like the log.
+ * names, app names, links) pass `oneLine` first (one line, no control or invisible characters,
+ * shortened, redacted: a comment is not masked like the log), then are escaped, so that a `|`
+ * cannot break a table, a `<` cannot open a tag and a backtick cannot start code.
  */
-import { redactSecrets } from './secrets.ts';
+import { linkAddress, MAX_NAME_LENGTH, MAX_SENTENCE_LENGTH, oneLine } from './one-line.ts';
 
 /**
  * Punctuation that starts or ends markup within a line: emphasis, code, links, a table cell's `|`,
@@ -11,11 +12,18 @@ import { redactSecrets } from './secrets.ts';
  */
 const MARKUP = /[\\`*_[\]|~$@#]/g;
 
-/** Text shown as it is: on one line, HTML escaped, Markdown's punctuation backslash-escaped. */
+/** A name or other short text shown as it is: one line, shortened, HTML escaped, Markdown's punctuation backslash-escaped. */
 export function markdownText(text: string): string {
-  return redactSecrets(text)
-    .replace(/\s+/g, ' ')
-    .trim()
+  return escapeMarkdown(oneLine(text, MAX_NAME_LENGTH));
+}
+
+/** `markdownText` for a sentence (a note), which may be longer than a name. */
+export function markdownSentence(text: string): string {
+  return escapeMarkdown(oneLine(text, MAX_SENTENCE_LENGTH));
+}
+
+function escapeMarkdown(line: string): string {
+  return line
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -27,7 +35,7 @@ export function markdownText(text: string): string {
  * backticks than it holds in a row; a `|` is escaped all the same, as GitHub splits table cells first.
  */
 export function markdownCode(text: string): string {
-  const value = redactSecrets(text).replace(/\s+/g, ' ').trim();
+  const value = oneLine(text);
   if (value === '') return '';
   const longestRun = Math.max(0, ...[...value.matchAll(/`+/g)].map((run) => run[0].length));
   const fence = '`'.repeat(longestRun + 1);
@@ -42,11 +50,7 @@ export function markdownCode(text: string): string {
 export function markdownLink(text: string, href: string): string {
   const label = markdownText(text);
   if (!/^https?:\/\//i.test(href)) return label;
-  const url = redactSecrets(href).replace(
-    /[\s()<>|`\\[\]]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
-  return `[${label}](${url})`;
+  return `[${label}](${linkAddress(href, '()<>|`\\[]')})`;
 }
 
 /** A table; cells are Markdown already (escape values with `markdownText`). */

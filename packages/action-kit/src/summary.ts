@@ -1,9 +1,11 @@
 /**
  * Step summaries, built as text any host can publish (the runner's step summary, a file the command
- * line writes). Values from users or the service are escaped, since the summary holds HTML, and
- * redacted, since the summary is not masked like the log.
+ * line writes). Every value from users or the service passes `safeText`: one line with no control
+ * or invisible characters, shortened (`one-line.ts`), redacted (the summary is not masked like the
+ * log), and HTML-escaped, since the summary holds HTML. One line matters: a blank line would end
+ * the summary's HTML block and let Markdown in a name run.
  */
-import { redactSecrets } from './secrets.ts';
+import { linkAddress, MAX_NAME_LENGTH, MAX_SENTENCE_LENGTH, oneLine } from './one-line.ts';
 
 export function escapeHtml(text: string): string {
   return text
@@ -14,9 +16,14 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
-/** Escaped and redacted: for any text that came from a user or the service. */
+/** For a name or other short text from a user or the service: one line, cleaned, redacted, escaped, shortened. */
 export function safeText(text: string): string {
-  return escapeHtml(redactSecrets(text));
+  return escapeHtml(oneLine(text, MAX_NAME_LENGTH));
+}
+
+/** `safeText` for a sentence (a failure's message, a note), which may be longer than a name. */
+export function safeSentence(text: string): string {
+  return escapeHtml(oneLine(text, MAX_SENTENCE_LENGTH));
 }
 
 export interface SummaryLink {
@@ -24,9 +31,10 @@ export interface SummaryLink {
   href: string;
 }
 
-/** An anchor, escaped and redacted. */
+/** An anchor, escaped and redacted; an address other than `http(s)` is shown as its text alone. */
 export function linkHtml(link: SummaryLink): string {
-  return `<a href="${safeText(link.href)}">${safeText(link.text)}</a>`;
+  if (!/^https?:\/\//i.test(link.href)) return safeText(link.text);
+  return `<a href="${escapeHtml(linkAddress(link.href))}">${safeText(link.text)}</a>`;
 }
 
 /** A row of the facts table: a label and a value, or a link; rows without a value are skipped. */
@@ -41,7 +49,7 @@ export class SummaryBuilder {
   }
 
   paragraph(text: string): this {
-    return this.raw(`<p>${safeText(text)}</p>`);
+    return this.raw(`<p>${safeSentence(text)}</p>`);
   }
 
   /** A two-column table of facts. */

@@ -8,6 +8,7 @@ import {
   flakyJobAnnotations,
   formatJobDuration,
   isFlakyJob,
+  listSome,
   renderJobsSummary,
   renderJobsTable,
   retryNote,
@@ -222,5 +223,16 @@ describe('writeResultsFile', () => {
     await writeResultsFile(file, { jobs: [job('a', 'passed', { detail: 'key s3cretkey' })] });
     const data = JSON.parse(readFileSync(file, 'utf8')) as { jobs: ReportedJob[] };
     expect(data.jobs[0]).toMatchObject({ id: 'a', status: 'passed', detail: 'key ***' });
+  });
+});
+
+describe('listSome', () => {
+  it('names a few items, each shortened, and counts the rest', () => {
+    expect(listSome([])).toBe('');
+    expect(listSome(['a', 'b'])).toBe('a, b');
+    const names = Array.from({ length: 1000 }, (_, n) => `Case ${n + 1}`);
+    expect(listSome(names)).toBe('Case 1, Case 2, Case 3, Case 4, Case 5 and 995 more');
+    expect(listSome(names, 2)).toBe('Case 1, Case 2 and 998 more');
+    expect(Array.from(listSome(['x'.repeat(10_000)]))).toHaveLength(200);
   });
 });

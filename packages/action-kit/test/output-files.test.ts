@@ -1,5 +1,16 @@
 /** Output files: checked before a run, written without Node's recursive mkdir. */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +23,7 @@ import { checkOutputFile, checkOutputFiles, ensureFolder, writeOutputFile } from
 /** A folder that exists but refuses every new child with ENOENT: Node's recursive mkdir loops forever under it. */
 const REFUSING = '/proc/no-such-process-folder';
 const onLinux = process.platform === 'linux';
+const canMakeFifo = process.platform !== 'win32';
 
 let dir: string;
 beforeEach(() => {
@@ -123,4 +135,75 @@ describe('checkOutputFile', () => {
       message: `The results file ${path.join(dir, 'results.json')} is a folder. Check that RUNNER_TEMP is a writable folder.`,
     });
   });
+});
+
+describe('files that are not plain files', () => {
+  const fifo = (at: string): string => {
+    execFileSync('mkfifo', [at]);
+    return at;
+  };
+  const refusalOf = async (file: string): Promise<InputError> => {
+    const error = await checkOutputFile(file, { input: 'junit-file' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    return error as InputError;
+  };
+
+  it.runIf(canMakeFifo)('refuses a named pipe at once, where opening it would wait forever', async () => {
+    const started = Date.now();
+    const error = await refusalOf(fifo(path.join(dir, 'junit.xml')));
+    expect(error.input).toBe('junit-file');
+    expect(error.message).toContain('which is a named pipe (FIFO)');
+    expect(error.message).toContain('not a symbolic link, a pipe or a device');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it.each([
+    ['a link to a file outside', (outside: string) => outside],
+    ['a dangling link', (outside: string) => `${outside}.missing`],
+  ])('refuses %s, and leaves its target alone', async (_what, targetOf) => {
+    const outside = path.join(mkdtempSync(path.join(os.tmpdir(), 'outside-')), 'victim.txt');
+    writeFileSync(outside, 'precious');
+    const link = path.join(dir, 'junit.xml');
+    symlinkSync(targetOf(outside), link);
+    try {
+      const error = await refusalOf(link);
+      expect(error.message).toContain(`which is a symbolic link (to ${targetOf(outside)})`);
+      expect(readFileSync(outside, 'utf8')).toBe('precious');
+      expect(existsSync(`${outside}.missing`)).toBe(false);
+    } finally {
+      rmSync(path.dirname(outside), { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(existsSync('/dev/null'))('refuses a device', async () => {
+    expect((await refusalOf('/dev/null')).message).toContain('which is a device, not a file');
+  });
+
+  it('writes over a link put in place after the check instead of through it', async () => {
+    const outside = path.join(mkdtempSync(path.join(os.tmpdir(), 'outside-')), 'victim.txt');
+    writeFileSync(outside, 'precious');
+    const file = path.join(dir, 'junit.xml');
+    try {
+      await checkOutputFile(file, { input: 'junit-file' });
+      symlinkSync(outside, file);
+      await writeOutputFile(file, '<testsuites/>');
+      expect(lstatSync(file).isFile()).toBe(true);
+      expect(readFileSync(file, 'utf8')).toBe('<testsuites/>');
+      expect(readFileSync(outside, 'utf8')).toBe('precious');
+      expect(readdirSync(dir)).toEqual(['junit.xml']);
+    } finally {
+      rmSync(path.dirname(outside), { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(canMakeFifo)(
+    'writes over a named pipe put in place after the check, without waiting',
+    async () => {
+      const file = path.join(dir, 'results.json');
+      await checkOutputFile(file, { input: 'junit-file' });
+      fifo(file);
+      await writeResultsFile(file, { ok: true });
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ok: true });
+    },
+  );
 });

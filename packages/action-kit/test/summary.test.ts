@@ -41,6 +41,29 @@ describe('SummaryBuilder', () => {
     expect(html).not.toContain('topsecret');
   });
 
+  it('keeps every value on one line, without controls, shortened: no block of Markdown can start', () => {
+    const payload = 'name\n\n![px](https://tracker.example/px.gif)\n\n# Heading\u202e';
+    const html = new SummaryBuilder()
+      .heading(`Uploaded ${payload}`)
+      .facts([
+        ['App', payload],
+        ['Build', { text: payload, href: `https://h/b\n\n${payload}` }],
+      ])
+      .table(['Name'], [[payload], ['x'.repeat(5000)]])
+      .list([payload])
+      .links([{ text: payload, href: 'javascript:alert(1)' }])
+      .paragraph(`Failed: ${payload}`)
+      .toString();
+    // Every line is HTML: Markdown reads the whole as HTML blocks, and no value adds a line.
+    expect(html.split('\n').filter((line) => line !== '' && !line.startsWith('<'))).toEqual([]);
+    expect(html.split('\n')).toHaveLength(7);
+    expect(html).not.toMatch(/\n\s*\n/);
+    expect([...html].filter((char) => (char < ' ' && char !== '\n') || char === '\u202e')).toEqual([]);
+    expect(html).not.toContain('<a href="javascript');
+    expect(html).toContain(`<td>${'x'.repeat(100)}…${'x'.repeat(99)}</td>`);
+    expect(html).toContain('<h2>Uploaded name ![px](https://tracker.example/px.gif) # Heading</h2>');
+  });
+
   it("ends a failed step's summary with what made it fail", () => {
     const result = {
       outputs: {},
