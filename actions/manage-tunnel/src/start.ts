@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ActionError, formatDuration, present, type StepDeps } from '@sauce-actions/action-kit';
-import type { Tunnel } from '@sauce-actions/api';
+import type { AutomationInfo, Tunnel } from '@sauce-actions/api';
 import { stopsStarted, type StartInputs } from './inputs.ts';
 import { isReady, launch, readinessUrl, type Environment } from './launch.ts';
 import { uploadLog } from './log-artifact.ts';
@@ -22,6 +22,8 @@ const CANCELLED_LAUNCH_GRACE_MS = 3000;
 
 export interface StartDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts' | 'tools'> {
   tunnels: Pick<TunnelApi, 'list'>;
+  /** The download listing, where Sauce Connect's archive and its checksums are found. */
+  listing: Pick<AutomationInfo, 'getSauceConnectDownload'>;
   /** The environment Sauce Connect starts from. */
   env: Environment;
   /** Saves what the post step cleans up; called as soon as there is something. */
@@ -32,15 +34,21 @@ export interface Started {
   tunnel: Tunnel;
   attempts: number;
   process: LaunchedProcess;
+  /** How the executable was verified. */
+  verified: string;
 }
 
 /** Starts Sauce Connect, its output going to `logFile`; fails of kind `service` when no start worked. */
 export async function startTunnel(inputs: StartInputs, logFile: string, deps: StartDeps): Promise<Started> {
   const { tunnelName, start } = inputs;
-  const executable = await locateSauceConnect({
+  const { executable, verified } = await locateSauceConnect({
     ...present('scPath', start.scPath),
     version: start.scVersion,
     ...present('downloadUrl', start.scDownloadUrl),
+    ...present('archive', start.scArchive),
+    ...present('checksum', start.scChecksum),
+    listing: deps.listing,
+    ...present('plainHttpOrigin', plainHttpOrigin(inputs.connection.apiUrl)),
     tools: deps.tools,
     logger: deps.logger,
     signal: deps.signal,
@@ -51,7 +59,7 @@ export async function startTunnel(inputs: StartInputs, logFile: string, deps: St
   for (let attempt = 1; attempt <= attempts; attempt++) {
     deps.signal.throwIfAborted();
     const outcome = await attemptStart(inputs, deps, executable, logFile, attempt, attempts);
-    if ('tunnel' in outcome) return { ...outcome, attempts: attempt };
+    if ('tunnel' in outcome) return { ...outcome, attempts: attempt, verified };
     failures.push(`attempt ${attempt}: ${outcome.failure}`);
     deps.logger.warning(`Sauce Connect start ${attempt} of ${attempts} failed: ${outcome.failure}.`);
     if (attempt < attempts) await deps.clock.sleep(1000, deps.signal);
@@ -64,6 +72,13 @@ export async function startTunnel(inputs: StartInputs, logFile: string, deps: St
       `Its log is ${logFile}${tail ? `; it ends with:\n${tail}\n` : '. '}` +
       'Check the credentials, `region`, `sc-args` and the network between the runner and Sauce Labs, or raise `timeout` or `start-retries`.',
   );
+}
+
+/** The origin of a plain http `api-url`, whose listing may name downloads on that same origin. */
+function plainHttpOrigin(apiUrl: string | undefined): string | undefined {
+  if (apiUrl === undefined) return undefined;
+  const url = new URL(apiUrl);
+  return url.protocol === 'http:' ? url.origin : undefined;
 }
 
 /** Where a start's log goes: the runner's temporary folder, one file per start. */
