@@ -99,7 +99,7 @@ export function readInputs(read: InputReader): TunnelInputs {
       throw new InputError(
         'tunnel-name',
         'is required by `operation: start`, but was empty',
-        'a name for the tunnel, unique to the job, for example `ci-${{ github.run_id }}-${{ github.job }}`',
+        'a name for the tunnel, unique to the job, for example `ci-${{ github.run_id }}-${{ github.run_attempt }}-${{ github.job }}`',
       );
     }
     return { ...common, operation, tunnelName, start: readStartSettings(read) };

@@ -6,7 +6,8 @@
  * name, as it does for Sauce Connect), and marks it terminated on SIGINT. Its environment steers it:
  *
  * - FAKE_SC_EMULATOR: the emulator's address (required);
- * - FAKE_SC_MODE: `good` (default), `never-ready` (answers 503, registers nothing);
+ * - FAKE_SC_MODE: `good` (default), `never-ready` (answers 503, registers nothing), `no-info`
+ *   (answers 404 at `/info`, as a Sauce Connect without that page would);
  * - FAKE_SC_FAILURES and FAKE_SC_COUNTER: the first N launches (counted in that file) exit 1;
  * - FAKE_SC_PIDS: a folder where every launch leaves a file named after its pid.
  */
@@ -49,6 +50,11 @@ const admin = (method, route, body) =>
 
 let tunnel;
 const server = http.createServer((req, res) => {
+  if (req.url === '/info' && env.FAKE_SC_MODE === 'no-info') {
+    res.statusCode = 404;
+    res.end();
+    return;
+  }
   if (req.url === '/info' && tunnel) {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ tunnel_id: tunnel.id, tunnel_name: tunnel.tunnel_identifier }));

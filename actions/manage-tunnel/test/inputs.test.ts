@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinsPool } from '../src/args.ts';
 import { readInputs } from '../src/inputs.ts';
 import { ACCESS_KEY, USERNAME } from './helpers.ts';
 
@@ -247,5 +248,18 @@ describe('readInputs', () => {
     expect(readInputs(reader).connection).toMatchObject({ username: 'env-user', accessKey: 'env-key' });
     const none = new InputReader(inputSource({ operation: 'list' }, { workspace }));
     expect(() => readInputs(none)).toThrow('Input "username" is required');
+  });
+
+  it.each([
+    [['--tunnel-pool'], {}, true],
+    [['-t'], {}, true],
+    [['--verbose', '--tunnel-pool=true'], {}, true],
+    [['--tunnel-pool=false'], {}, false],
+    [['--tunnel-name', 'x'], {}, false],
+    [[], { SAUCE_TUNNEL_POOL: 'true' }, true],
+    [[], { SAUCE_TUNNEL_POOL: 'false' }, false],
+    [['--tunnel-pool=false'], { SAUCE_TUNNEL_POOL: 'true' }, false],
+  ])('tells whether Sauce Connect joins a pool: %j %j is %s', (args, env, pool) => {
+    expect(joinsPool(args, env)).toBe(pool);
   });
 });

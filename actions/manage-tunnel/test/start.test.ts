@@ -24,6 +24,7 @@ import {
   ACCESS_KEY,
   ACTION_DIR,
   actionVariant,
+  admin,
   allTunnels,
   emulatorClient,
   errors,
@@ -317,6 +318,37 @@ describe('start through run', () => {
     expect(await readFile(logFile, 'utf8')).toContain('SIGINT, shutting down');
     expect((await tunnelById(emulator.url, tunnelId))?.status).toBe('terminated');
     expect(cleaned.summary).toContain(`<li>Tunnel ${tunnelId} was already shut down.</li>`);
+  });
+
+  it('finds its tunnel by name when Sauce Connect has no /info page, and says so when that is ambiguous', async () => {
+    const { deps } = startDeps({ FAKE_SC_MODE: 'no-info' });
+    const result = await run(startInputs('no-info'), deps);
+    expect(result.failure).toBeUndefined();
+    expect(await tunnelById(emulator.url, result.outputs['tunnel-id'])).toMatchObject({
+      tunnel_identifier: 'no-info',
+      status: 'running',
+    });
+    const state = JSON.parse(deps.state.get(STATE_KEY));
+    const postDeps = testStepDeps({ state: memoryState({ [STATE_KEY]: deps.state.get(STATE_KEY) }) });
+    await runPost({ connection: startInputs('no-info').connection }, { ...postDeps, client });
+    expect(isRunning(state.process.pid)).toBe(false);
+
+    // A pool member started elsewhere while this one starts: two new tunnels, and no way to tell.
+    const { deps: poolDeps } = startDeps({ FAKE_SC_MODE: 'no-info' });
+    const ambiguous = run(startInputs('pool', { scArgs: ['--tunnel-pool'] }, { timeoutMs: 3000 }), poolDeps);
+    for (let i = 0; i < 100 && !poolDeps.state.get(STATE_KEY).includes('"pid"'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await admin(emulator.url, 'POST', 'tunnels', {
+      owner: USERNAME,
+      tunnel_identifier: 'pool',
+      tunnel_pool: true,
+    });
+    const result2 = await ambiguous;
+    expect(result2.failure?.kind).toBe('service');
+    expect(result2.failure?.message).toContain('new tunnels of the name are running');
+    expect(result2.failure?.message).toContain('does not say which is its own at /info');
+    expect(poolDeps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
   });
 
   it('saves what it started for the post step with stop-on-exit true as well', async () => {
