@@ -24,7 +24,7 @@ export interface ExpectedChecksum extends Checksum {
   claim: string;
 }
 
-export const SC_CHECKSUM_FORM =
+const SC_CHECKSUM_FORM =
   "the archive's sha256, 64 hex digits as `sha256sum` prints them, optionally written `sha256:<hex>` (or `sha512:<hex>`)";
 
 /** A checksum in a usable form, or undefined: an unknown algorithm or a value of the wrong length. */

@@ -17,7 +17,7 @@ const GIVE_CHECKSUM =
   "Give `sc-checksum`: the archive's sha256 as Sauce Labs shows it on its download page, or as `sha256sum` prints it for a copy you trust.";
 
 /** This machine as the listing names platforms (`os`, `arch`), or undefined where there is no build. */
-export function listingPlatform(
+function listingPlatform(
   platform: NodeJS.Platform = process.platform,
   arch: string = process.arch,
 ): { os: string; arch: string } | undefined {
@@ -29,7 +29,7 @@ export function listingPlatform(
 }
 
 /** The official build's address for this platform, used when the listing cannot be read. */
-export function defaultDownloadUrl(
+function defaultDownloadUrl(
   platform: NodeJS.Platform = process.platform,
   arch: string = process.arch,
 ): string | undefined {

@@ -13,7 +13,7 @@ import { outsideEntry } from './archive-tree.ts';
 import { describeChecksum, verifyArchive, type Checksum } from './checksum.ts';
 import { resolveSource, type ArchiveSource } from './download-source.ts';
 
-export const TOOL_NAME = 'sauce-connect';
+const TOOL_NAME = 'sauce-connect';
 const EXECUTABLES = ['sc', 'sc.exe'];
 
 export interface LocateOptions {
@@ -53,7 +53,7 @@ export async function locateSauceConnect(options: LocateOptions): Promise<Locate
     : 'not verified: a file on the runner, without `sc-checksum`';
   // Keyed by what it was verified against: a build from another source never stands in for it.
   const key = first ? `${options.version}-${first.algorithm}-${first.value}` : undefined;
-  if (first && key !== undefined) {
+  if (first && key) {
     const cached = await options.tools.find(TOOL_NAME, key);
     if (cached) {
       options.logger.info(
@@ -106,7 +106,7 @@ async function unpack(
   } catch (error) {
     throw new ActionError(
       'service',
-      `Could not unpack the Sauce Connect archive ${what}: ${(error as Error).message}. Nothing was cached or run. Check that \`sc-download-url\` names a .tar.gz or .zip archive of Sauce Connect, or give \`sc-path\`.`,
+      `Could not unpack the Sauce Connect archive ${what}: ${(error as Error).message}. Nothing was cached or run. Check that the archive (\`sc-download-url\`, when given) is a .tar.gz or .zip of Sauce Connect, or give \`sc-path\`.`,
       { cause: error },
     );
   }
