@@ -119,6 +119,9 @@ describe('start downloads Sauce Connect from the listing', () => {
     const key = `5.4.1-sha256-${sha256(archive)}`;
     expect(await cached(cache)).toEqual([key]);
     expect(first.log).toContain(`sha256 ${sha256(archive)}`);
+    expect(first.summary).toContain(
+      `<td>Sauce Connect archive</td><td>sha256 ${sha256(archive)} (the Sauce Labs download listing)</td>`,
+    );
     expect(first.log).toContain(path.join(cache, 'sauce-connect', key, os.arch(), 'sc'));
     const requests = await journal();
     expect(requests.filter((r) => r.includes('/sauce-connect'))).toEqual([
