@@ -106,7 +106,15 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
     post: true,
   },
   'manage-tunnel': {
-    inputs: ['operation', 'tunnel-name', 'tunnel-id', 'stop-on-exit', ...SAUCE_CONNECTION, ...WAITING],
+    inputs: [
+      'operation',
+      'tunnel-name',
+      'tunnel-id',
+      'stop-on-exit',
+      'sc-checksum',
+      ...SAUCE_CONNECTION,
+      ...WAITING,
+    ],
     outputs: ['tunnel-id', 'tunnels'],
     // It cleans up when the job ends.
     post: true,

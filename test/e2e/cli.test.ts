@@ -3,15 +3,14 @@
  * against an emulator started here; its exit codes, help, flags, the cleanup on a signal, and
  * that no secret is ever printed.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { publishBuild, sha256, tarGz } from '../../actions/manage-tunnel/test/archives.ts';
 import { writeFakeSauceConnect } from '../../actions/manage-tunnel/test/fake-sc.ts';
 import { CLI, outputLines, runCli, type CliRun } from './support/cli.ts';
 import { closeLabs, openLab, requestsTo, ROOT, type Lab } from './support/lab.ts';
@@ -476,46 +475,33 @@ describe('manage-tunnel', () => {
     expect(lab.emulator.context.automation.data.tunnels[id as string]?.status).toBe('terminated');
   });
 
-  it('start downloads Sauce Connect once into its tool cache, then finds it there', async () => {
-    const archiveDir = path.join(dir, 'archive');
-    await mkdir(path.join(archiveDir, 'sauce-connect'), { recursive: true });
-    await writeFile(path.join(archiveDir, 'sauce-connect', 'sc'), await readFile(sc), { mode: 0o755 });
-    const archive = path.join(dir, 'sc.tar.gz');
-    execFileSync('tar', ['-czf', archive, '-C', archiveDir, 'sauce-connect']);
-    const server = await serveFile(archive);
-    try {
-      const address = server.address() as { port: number };
-      const flags = [
-        'manage-tunnel',
-        '--operation',
-        'start',
-        '--sc-version',
-        '9.9.9',
-        '--sc-download-url',
-        `http://127.0.0.1:${address.port}/sc-{version}.tar.gz`,
-        '--api-url',
-        lab.url,
-      ];
-      const env = { ...fakeEnv(), SAUCE_ACTIONS_TOOL_CACHE: path.join(dir, 'tools') };
-      const signalWhen = { text: 'Running until SIGINT or SIGTERM', signal: 'SIGINT' as const };
-      const first = await cli(
-        [...flags, '--tunnel-name', 'cli-dl-1', '--status-address', 'localhost:8243'],
-        env,
-        { signalWhen },
-      );
-      expect(first.code, first.stderr).toBe(0);
-      expect(first.stderr).toContain('Downloading Sauce Connect 9.9.9 from');
-      const second = await cli(
-        [...flags, '--tunnel-name', 'cli-dl-2', '--status-address', 'localhost:8244'],
-        env,
-        { signalWhen },
-      );
-      expect(second.code, second.stderr).toBe(0);
-      expect(second.stderr).toContain('Sauce Connect 9.9.9 found in the tool cache.');
-      expect(second.stderr).toContain('Sauce Connect stopped.');
-    } finally {
-      server.close();
-    }
+  it('start downloads the listed Sauce Connect once into its tool cache, verified, then finds it there', async () => {
+    // The stand-in in a folder, as older archives wrap it, published in the emulator's listing.
+    const archive = tarGz([{ name: 'sauce-connect/sc', body: await readFile(sc), mode: 0o755 }]);
+    await publishBuild(lab.url, '9.9.9', archive);
+    const flags = ['manage-tunnel', '--operation', 'start', '--sc-version', '9.9.9', '--api-url', lab.url];
+    const env = { ...fakeEnv(), SAUCE_ACTIONS_TOOL_CACHE: path.join(dir, 'tools') };
+    const signalWhen = { text: 'Running until SIGINT or SIGTERM', signal: 'SIGINT' as const };
+    const first = await cli(
+      [...flags, '--tunnel-name', 'cli-dl-1', '--status-address', 'localhost:8243'],
+      env,
+      { signalWhen },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('Downloading Sauce Connect 9.9.9 from');
+    expect(first.stderr).toContain(
+      `expecting sha256 ${sha256(archive)} from the Sauce Labs download listing`,
+    );
+    const second = await cli(
+      [...flags, '--tunnel-name', 'cli-dl-2', '--status-address', 'localhost:8244'],
+      env,
+      { signalWhen },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(
+      `Sauce Connect 9.9.9 found in the tool cache (sha256 ${sha256(archive)}).`,
+    );
+    expect(second.stderr).toContain('Sauce Connect stopped.');
   });
 });
 
@@ -526,13 +512,4 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function serveFile(file: string): Promise<Server> {
-  const body = await readFile(file);
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/gzip' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
 }

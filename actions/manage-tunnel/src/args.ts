@@ -44,3 +44,20 @@ export function checkAddress(value: string, input = 'status-address'): string {
   }
   return value;
 }
+
+/**
+ * Whether Sauce Connect starts as part of a tunnel pool: `--tunnel-pool` (or `-t`) in its
+ * arguments, or `SAUCE_TUNNEL_POOL` in its environment. Outside a pool, Sauce Connect 5 shuts
+ * down the running tunnels of its name when it starts.
+ */
+export function joinsPool(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  for (const arg of args) {
+    if (arg === '--tunnel-pool' || arg === '-t') return true;
+    const value = /^(?:--tunnel-pool|-t)=(.*)$/.exec(arg)?.[1];
+    if (value !== undefined) return value.toLowerCase() !== 'false';
+  }
+  return /^(true|1)$/i.test(env.SAUCE_TUNNEL_POOL ?? '');
+}

@@ -9,7 +9,10 @@ import {
   type InputReader,
   type SauceConnection,
 } from '@sauce-actions/action-kit';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { checkAddress, splitArgs } from './args.ts';
+import { parseScChecksum, type Checksum } from './checksum.ts';
 import type { TunnelTarget } from './tunnels.ts';
 
 export const OPERATIONS = ['wait', 'list', 'stop', 'start'] as const;
@@ -69,8 +72,12 @@ export interface StartSettings {
   /** An executable already on the runner, resolved against the workspace. */
   scPath?: string;
   scVersion: string;
-  /** `{version}` stands for `scVersion`. */
+  /** An https:// address of the archive; `{version}` stands for `scVersion`. */
   scDownloadUrl?: string;
+  /** The archive already on the runner, `{version}` replaced and resolved against the workspace. */
+  scArchive?: string;
+  /** What the archive must match, besides what the download listing publishes. */
+  scChecksum?: Checksum;
   scArgs: string[];
   startRetries: number;
   statusAddress: string;
@@ -92,7 +99,7 @@ export function readInputs(read: InputReader): TunnelInputs {
       throw new InputError(
         'tunnel-name',
         'is required by `operation: start`, but was empty',
-        'a name for the tunnel, unique to the job, for example `ci-${{ github.run_id }}-${{ github.job }}`',
+        'a name for the tunnel, unique to the job, for example `ci-${{ github.run_id }}-${{ github.run_attempt }}-${{ github.job }}`',
       );
     }
     return { ...common, operation, tunnelName, start: readStartSettings(read) };
@@ -131,22 +138,60 @@ function readStartSettings(read: InputReader): StartSettings {
       'a full version such as `5.4.1`',
     );
   }
-  const downloadUrl = read.string('sc-download-url');
-  if (downloadUrl !== undefined && !/^https?:\/\//.test(downloadUrl)) {
+  const download = readDownload(read, version);
+  const checksumText = read.string('sc-checksum');
+  const scPath = read.filePath('sc-path');
+  if (checksumText !== undefined && scPath !== undefined) {
     throw new InputError(
-      'sc-download-url',
-      'is not an http:// or https:// address',
-      'the address of a .tar.gz or .zip archive; `{version}` stands for `sc-version`',
+      'sc-checksum',
+      'is given with `sc-path`, whose executable is already on the runner and is not downloaded',
+      'no `sc-checksum` with `sc-path`; or, instead of `sc-path`, the archive as `sc-download-url` with its `sc-checksum`',
     );
   }
   return {
-    ...present('scPath', read.filePath('sc-path')),
+    ...present('scPath', scPath),
     scVersion: version,
-    ...present('scDownloadUrl', downloadUrl),
+    ...download,
+    ...present('scChecksum', checksumText === undefined ? undefined : parseScChecksum(checksumText)),
     scArgs: splitArgs(read.string('sc-args') ?? ''),
     startRetries: read.integer('start-retries', 2, { min: 0, max: 10 }),
     statusAddress: checkAddress(read.string('status-address') ?? 'localhost:8032'),
   };
+}
+
+const DOWNLOAD_FORM =
+  'an https:// address of a .tar.gz or .zip archive, or the path of one on the runner (relative to the workspace); `{version}` stands for `sc-version`';
+
+/**
+ * `sc-download-url`: an https:// address, or a path on the runner. Plain http:// is refused: the
+ * archive runs with the access key in its environment, and nothing would protect it on its way.
+ */
+function readDownload(
+  read: InputReader,
+  version: string,
+): Pick<StartSettings, 'scDownloadUrl' | 'scArchive'> {
+  const value = read.string('sc-download-url');
+  if (value === undefined) return {};
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(value)?.[1]?.toLowerCase();
+  if (scheme === 'https') return { scDownloadUrl: value };
+  if (scheme === 'http') {
+    throw new InputError(
+      'sc-download-url',
+      'is a plain http:// address, which nothing protects on its way to the runner',
+      `${DOWNLOAD_FORM}. Serve the mirror over https`,
+    );
+  }
+  if (scheme !== undefined)
+    throw new InputError('sc-download-url', `is a ${scheme}:// address`, DOWNLOAD_FORM);
+  const file = path.resolve(read.workspace, value.replaceAll('{version}', version));
+  if (!existsSync(file) || !statSync(file).isFile()) {
+    throw new InputError(
+      'sc-download-url',
+      `names ${quoteValue(value)}, which is not a file on the runner (looked for ${file})`,
+      DOWNLOAD_FORM,
+    );
+  }
+  return { scArchive: file };
 }
 
 /** The post step's inputs: only the connection, since the saved state says what to stop. */

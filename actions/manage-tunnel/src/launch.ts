@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import net from 'node:net';
 import type { AutomationRegion } from '@sauce-actions/api';
 
 /** Sauce Connect 5 names its regions without the number the REST hosts carry. */
@@ -100,4 +101,48 @@ export async function isReady(url: string, timeoutMs: number, signal?: AbortSign
     signal?.throwIfAborted();
     return false;
   }
+}
+
+/**
+ * What Sauce Connect 5 says of its tunnel at `/info` on its status address: `tunnel_id` and
+ * `tunnel_name`. `unsupported` when it has no such page (404), `unavailable` while it does not
+ * tell yet (not connected, another answer, no answer).
+ */
+export type TunnelInfo = { id: string; name: string | undefined } | 'unsupported' | 'unavailable';
+
+export async function tunnelInfo(
+  statusAddress: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<TunnelInfo> {
+  const url = readinessUrl(statusAddress).replace(/\/readyz$/, '/info');
+  const bound = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await fetch(url, { signal: signal ? AbortSignal.any([signal, bound]) : bound });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return 'unsupported';
+    }
+    const body = (response.ok ? await response.json() : undefined) as Record<string, unknown> | undefined;
+    if (typeof body?.tunnel_id !== 'string' || body.tunnel_id === '') return 'unavailable';
+    return { id: body.tunnel_id, name: typeof body.tunnel_name === 'string' ? body.tunnel_name : undefined };
+  } catch {
+    signal?.throwIfAborted();
+    return 'unavailable';
+  }
+}
+
+/** Whether something already accepts connections on the status address (another Sauce Connect). */
+export function addressInUse(statusAddress: string, timeoutMs = 1000): Promise<boolean> {
+  const url = new URL(readinessUrl(statusAddress));
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) });
+    const done = (inUse: boolean) => {
+      socket.destroy();
+      resolve(inUse);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }

@@ -27,6 +27,8 @@ export interface TunnelReport {
   /** `start`: how many launches it took, and the process. */
   attempts?: number;
   pid?: number;
+  /** `start`: how the Sauce Connect executable was verified. */
+  verified?: string;
   /** What the post step will stop. */
   stopOnExit: StopOnExit;
 }
@@ -74,6 +76,7 @@ export function tunnelSummary(report: TunnelReport): string {
       .table(TUNNEL_TABLE_HEADER, [tunnelRow(report.tunnel)])
       .facts([
         ['Sauce Connect process', report.pid],
+        ['Sauce Connect archive', report.verified],
         ['Starts needed', report.attempts],
         ['Sauce Connect log', report.logFile],
       ])

@@ -8,6 +8,7 @@ import {
   type StepDeps,
 } from '@sauce-actions/action-kit';
 import { withDeadline } from '@sauce-actions/action-kit/cancellation';
+import type { AutomationInfo } from '@sauce-actions/api';
 import { stopsWaitedFor, type FindInputs, type StartInputs, type TunnelInputs } from './inputs.ts';
 import { tunnelOutputs, tunnelSummary, type TunnelOutputs, type TunnelReport } from './report.ts';
 import { logFilePath, startTunnel } from './start.ts';
@@ -20,7 +21,12 @@ export interface TunnelDeps extends Pick<
   StepDeps,
   'logger' | 'signal' | 'clock' | 'tempDir' | 'state' | 'artifacts' | 'tools' | 'env'
 > {
-  client: { automation: { tunnels: Pick<TunnelApi, 'list' | 'delete'> } };
+  client: {
+    automation: {
+      tunnels: Pick<TunnelApi, 'list' | 'delete'>;
+      info: Pick<AutomationInfo, 'getSauceConnectDownload'>;
+    };
+  };
 }
 
 export async function run(inputs: TunnelInputs, deps: TunnelDeps): Promise<ActionResult<TunnelOutputs>> {
@@ -153,12 +159,14 @@ async function startOperation(inputs: StartInputs, deps: TunnelDeps, report: Tun
       artifacts: deps.artifacts,
       tools: deps.tools,
       tunnels: deps.client.automation.tunnels,
+      listing: deps.client.automation.info,
       env: deps.env,
       saveCleanup: (state) => saveCleanup(deps, state),
     });
     report.tunnel = started.tunnel;
     report.attempts = started.attempts;
     report.pid = started.process.pid;
+    report.verified = started.verified;
   } finally {
     // A failed start still tells where its log is, once Sauce Connect has written one.
     if (existsSync(logFile)) report.logFile = logFile;

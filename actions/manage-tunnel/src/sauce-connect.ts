@@ -1,84 +1,127 @@
 /**
  * Where the Sauce Connect executable comes from: a path already on the runner, or the tool cache,
- * filled once per version from a download address (the official builds by default).
+ * filled once per verified archive. Both hosts' tool caches (the runner's and the command line's)
+ * go through here, so an archive is always checked the same way before it is unpacked, cached and
+ * run: its checksum first, then where its entries point.
  */
 import { constants } from 'node:fs';
-import { access, readdir, stat } from 'node:fs/promises';
+import { access, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ActionError, type Logger, type ToolCache } from '@sauce-actions/action-kit';
+import type { AutomationInfo } from '@sauce-actions/api';
+import { outsideEntry } from './archive-tree.ts';
+import { describeChecksum, verifyArchive, type Checksum } from './checksum.ts';
+import { resolveSource, type ArchiveSource } from './download-source.ts';
 
-export const TOOL_NAME = 'sauce-connect';
+const TOOL_NAME = 'sauce-connect';
 const EXECUTABLES = ['sc', 'sc.exe'];
-
-/** The official build's address for this platform; `{version}` stands for the version. */
-export function defaultDownloadUrl(
-  platform: NodeJS.Platform = process.platform,
-  arch: string = process.arch,
-): string | undefined {
-  const base = 'https://saucelabs.com/downloads/sauce-connect/{version}/sauce-connect-{version}_';
-  if (platform === 'linux' && arch === 'x64') return `${base}linux.x86_64.tar.gz`;
-  if (platform === 'linux' && arch === 'arm64') return `${base}linux.aarch64.tar.gz`;
-  if (platform === 'darwin') return `${base}darwin.all.zip`;
-  if (platform === 'win32' && arch === 'x64') return `${base}windows.x86_64.zip`;
-  return undefined;
-}
 
 export interface LocateOptions {
   scPath?: string;
   version: string;
-  /** Download address; `{version}` is replaced. Default the official build for this platform. */
+  /** `sc-download-url` as an https:// template; `{version}` is replaced. */
   downloadUrl?: string;
+  /** `sc-download-url` as a file on the runner. */
+  archive?: string;
+  /** `sc-checksum`. */
+  checksum?: Checksum;
+  listing: Pick<AutomationInfo, 'getSauceConnectDownload'>;
+  /** The origin of `api-url` when it is plain http (the emulator, a local gateway). */
+  plainHttpOrigin?: string;
   tools: ToolCache;
   logger: Logger;
   /** Ends the download on a cancel or the step's deadline. */
   signal?: AbortSignal;
 }
 
-/** The absolute path of the Sauce Connect executable, downloading it when it is not cached. */
-export async function locateSauceConnect(options: LocateOptions): Promise<string> {
+export interface LocatedSauceConnect {
+  executable: string;
+  /** How it was verified, for the summary. */
+  verified: string;
+}
+
+/** The absolute path of the Sauce Connect executable, downloading and verifying it when needed. */
+export async function locateSauceConnect(options: LocateOptions): Promise<LocatedSauceConnect> {
   if (options.scPath !== undefined) {
-    return checkExecutable(path.resolve(options.scPath), '`sc-path`', 'input');
+    const executable = await checkExecutable(path.resolve(options.scPath), '`sc-path`', 'input');
+    return { executable, verified: 'not verified: `sc-path` is already on the runner' };
   }
-  const cached = await options.tools.find(TOOL_NAME, options.version);
-  if (cached) {
-    options.logger.info(`Sauce Connect ${options.version} found in the tool cache.`);
-    return checkExecutable(await findExecutable(cached), 'the tool cache', 'service');
+  const source = await resolveSource(options);
+  const [first] = source.checksums;
+  const verified = first
+    ? source.checksums.map((c) => `${describeChecksum(c)} (${c.from})`).join(', ')
+    : 'not verified: a file on the runner, without `sc-checksum`';
+  // Keyed by what it was verified against: a build from another source never stands in for it.
+  const key = first ? `${options.version}-${first.algorithm}-${first.value}` : undefined;
+  if (first && key) {
+    const cached = await options.tools.find(TOOL_NAME, key);
+    if (cached) {
+      options.logger.info(
+        `Sauce Connect ${options.version} found in the tool cache (${describeChecksum(first)}).`,
+      );
+      const executable = await checkExecutable(await findExecutable(cached), 'the tool cache', 'service');
+      return { executable, verified };
+    }
   }
-  const template = options.downloadUrl ?? defaultDownloadUrl();
-  if (template === undefined) {
-    throw new ActionError(
-      'input',
-      `There is no Sauce Connect build for ${process.platform} ${process.arch}. Give \`sc-path\` or \`sc-download-url\`.`,
-    );
-  }
-  const url = template.replaceAll('{version}', options.version);
-  options.logger.info(`Downloading Sauce Connect ${options.version} from ${url}.`);
-  let archive: string;
+  const archive = source.local ? source.location : await download(source, options);
   try {
-    archive = await options.tools.downloadTool(url, options.signal);
+    return { executable: await unpack(archive, source, key, options), verified };
+  } finally {
+    if (!source.local) await rm(archive, { force: true });
+  }
+}
+
+async function download(source: ArchiveSource, options: LocateOptions): Promise<string> {
+  const expected = source.checksums.map((c) => `${describeChecksum(c)} from ${c.from}`).join(', ');
+  options.logger.info(
+    `Downloading Sauce Connect ${options.version} from ${source.location}; expecting ${expected}.`,
+  );
+  try {
+    return await options.tools.downloadTool(source.location, options.signal);
   } catch (error) {
     // A cancel or the deadline is told as such, not as a failed download.
     if (options.signal?.aborted) throw error;
     throw new ActionError(
       'service',
-      `Could not download Sauce Connect from ${url}: ${(error as Error).message}. Check \`sc-version\` and \`sc-download-url\`, or give \`sc-path\`.`,
+      `Could not download Sauce Connect from ${source.location}: ${(error as Error).message}. Check \`sc-version\` and \`sc-download-url\`, or give \`sc-path\`.`,
       { cause: error },
     );
   }
+}
+
+/** Verifies, unpacks, checks the tree, and caches it when it was verified; the executable's path. */
+async function unpack(
+  archive: string,
+  source: ArchiveSource,
+  key: string | undefined,
+  options: LocateOptions,
+): Promise<string> {
+  const what = `from ${source.location}`;
+  await verifyArchive(archive, source.checksums, what);
   let extracted: string;
   try {
-    extracted = /\.zip$/i.test(new URL(url).pathname)
+    extracted = /\.zip$/i.test(source.local ? source.location : new URL(source.location).pathname)
       ? await options.tools.extractZip(archive)
       : await options.tools.extractTar(archive);
   } catch (error) {
     throw new ActionError(
       'service',
-      `Could not unpack the Sauce Connect archive from ${url}: ${(error as Error).message}. Check that \`sc-download-url\` names a .tar.gz or .zip archive, or give \`sc-path\`.`,
+      `Could not unpack the Sauce Connect archive ${what}: ${(error as Error).message}. Nothing was cached or run. Check that the archive (\`sc-download-url\`, when given) is a .tar.gz or .zip of Sauce Connect, or give \`sc-path\`.`,
       { cause: error },
     );
   }
-  const dir = await options.tools.cacheDir(extracted, TOOL_NAME, options.version);
-  return checkExecutable(await findExecutable(dir), `the archive at ${url}`, 'service');
+  const outside = await outsideEntry(extracted);
+  if (outside !== undefined) {
+    await rm(extracted, { recursive: true, force: true });
+    throw new ActionError(
+      'service',
+      `The Sauce Connect archive ${what} is refused: ${outside}. Nothing was cached or run.`,
+    );
+  }
+  // An archive on the runner that nothing verified runs from where it was unpacked, uncached.
+  const dir = key === undefined ? extracted : await options.tools.cacheDir(extracted, TOOL_NAME, key);
+  if (key !== undefined) await rm(extracted, { recursive: true, force: true });
+  return checkExecutable(await findExecutable(dir), `the archive ${what}`, 'service');
 }
 
 /** `sc` at the top of the archive, or one folder down (older archives wrap it in a folder). */

@@ -5,10 +5,18 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ActionError, formatDuration, present, type StepDeps } from '@sauce-actions/action-kit';
-import type { Tunnel } from '@sauce-actions/api';
+import {
+  ActionError,
+  formatDuration,
+  InputError,
+  present,
+  quoteValue,
+  type StepDeps,
+} from '@sauce-actions/action-kit';
+import type { AutomationInfo, Tunnel } from '@sauce-actions/api';
 import { stopsStarted, type StartInputs } from './inputs.ts';
-import { isReady, launch, readinessUrl, type Environment } from './launch.ts';
+import { joinsPool } from './args.ts';
+import { addressInUse, isReady, launch, readinessUrl, tunnelInfo, type Environment } from './launch.ts';
 import { uploadLog } from './log-artifact.ts';
 import { isRunning, stopProcess } from './process.ts';
 import { locateSauceConnect } from './sauce-connect.ts';
@@ -22,6 +30,8 @@ const CANCELLED_LAUNCH_GRACE_MS = 3000;
 
 export interface StartDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts' | 'tools'> {
   tunnels: Pick<TunnelApi, 'list'>;
+  /** The download listing, where Sauce Connect's archive and its checksums are found. */
+  listing: Pick<AutomationInfo, 'getSauceConnectDownload'>;
   /** The environment Sauce Connect starts from. */
   env: Environment;
   /** Saves what the post step cleans up; called as soon as there is something. */
@@ -32,15 +42,29 @@ export interface Started {
   tunnel: Tunnel;
   attempts: number;
   process: LaunchedProcess;
+  /** How the executable was verified. */
+  verified: string;
 }
 
 /** Starts Sauce Connect, its output going to `logFile`; fails of kind `service` when no start worked. */
 export async function startTunnel(inputs: StartInputs, logFile: string, deps: StartDeps): Promise<Started> {
   const { tunnelName, start } = inputs;
-  const executable = await locateSauceConnect({
+  if (await addressInUse(start.statusAddress)) {
+    throw new InputError(
+      'status-address',
+      `has ${quoteValue(start.statusAddress)}, which is already in use (another Sauce Connect of this job, or another program)`,
+      'a free `host:port` for each tunnel of a job, such as `localhost:8033`',
+    );
+  }
+  await checkNameFree(inputs, deps);
+  const { executable, verified } = await locateSauceConnect({
     ...present('scPath', start.scPath),
     version: start.scVersion,
     ...present('downloadUrl', start.scDownloadUrl),
+    ...present('archive', start.scArchive),
+    ...present('checksum', start.scChecksum),
+    listing: deps.listing,
+    ...present('plainHttpOrigin', plainHttpOrigin(inputs.connection.apiUrl)),
     tools: deps.tools,
     logger: deps.logger,
     signal: deps.signal,
@@ -51,7 +75,7 @@ export async function startTunnel(inputs: StartInputs, logFile: string, deps: St
   for (let attempt = 1; attempt <= attempts; attempt++) {
     deps.signal.throwIfAborted();
     const outcome = await attemptStart(inputs, deps, executable, logFile, attempt, attempts);
-    if ('tunnel' in outcome) return { ...outcome, attempts: attempt };
+    if ('tunnel' in outcome) return { ...outcome, attempts: attempt, verified };
     failures.push(`attempt ${attempt}: ${outcome.failure}`);
     deps.logger.warning(`Sauce Connect start ${attempt} of ${attempts} failed: ${outcome.failure}.`);
     if (attempt < attempts) await deps.clock.sleep(1000, deps.signal);
@@ -64,6 +88,41 @@ export async function startTunnel(inputs: StartInputs, logFile: string, deps: St
       `Its log is ${logFile}${tail ? `; it ends with:\n${tail}\n` : '. '}` +
       'Check the credentials, `region`, `sc-args` and the network between the runner and Sauce Labs, or raise `timeout` or `start-retries`.',
   );
+}
+
+/**
+ * Refuses a name that is running already: Sauce Connect 5 would shut that tunnel down as this one
+ * starts, cutting off whatever uses it, unless both are in a pool (`--tunnel-pool`).
+ */
+async function checkNameFree(inputs: StartInputs, deps: StartDeps): Promise<void> {
+  const { tunnelName, connection } = inputs;
+  const listed = await deps.tunnels.list({ full: true }, { signal: deps.signal });
+  const up = newestFirst(
+    matching(listed, connection.username, { name: tunnelName }).filter(
+      (tunnel) => tunnel.status !== 'terminated' && tunnel.status !== 'halting',
+    ),
+  );
+  if (up.length === 0) return;
+  const ids = up.map((tunnel) => tunnel.id).join(', ');
+  if (joinsPool(inputs.start.scArgs, deps.env)) {
+    deps.logger.info(
+      `Joining the pool of ${up.length} running tunnel(s) named "${tunnelName}" (${ids}): Sauce Connect starts with \`--tunnel-pool\`.`,
+    );
+    return;
+  }
+  throw new ActionError(
+    'refused',
+    `A tunnel named "${tunnelName}" is already running for ${connection.username} (${ids}). ` +
+      'Sauce Connect would shut it down as this one starts with its name, cutting off whatever uses it: another step or job, or a tunnel left by an earlier run. ' +
+      'Give this start a name of its own (for example with `${{ github.run_id }}-${{ github.run_attempt }}`), add `--tunnel-pool` to `sc-args` to run both as one pool, stop it first (`operation: stop`), or use it (`operation: wait`).',
+  );
+}
+
+/** The origin of a plain http `api-url`, whose listing may name downloads on that same origin. */
+function plainHttpOrigin(apiUrl: string | undefined): string | undefined {
+  if (apiUrl === undefined) return undefined;
+  const url = new URL(apiUrl);
+  return url.protocol === 'http:' ? url.origin : undefined;
 }
 
 /** Where a start's log goes: the runner's temporary folder, one file per start. */
@@ -138,12 +197,16 @@ async function waitUntilReady(
   exited: Promise<Exit>,
 ): Promise<Tunnel | string> {
   const { signal, clock } = deps;
-  const readyz = readinessUrl(inputs.start.statusAddress);
+  const { statusAddress } = inputs.start;
+  const readyz = readinessUrl(statusAddress);
   const within = formatDuration(inputs.timeoutMs);
   const deadline = clock.now() + inputs.timeoutMs;
   let exit: Exit | undefined;
   void exited.then((value) => (exit = value));
   let locallyReady = false;
+  // The tunnel this Sauce Connect opened, as its `/info` says: others may carry the same name.
+  let ownId: string | undefined;
+  let noInfo = false;
   let lastStatus = 'not listed yet';
   for (;;) {
     signal.throwIfAborted();
@@ -152,17 +215,40 @@ async function waitUntilReady(
       locallyReady = await isReady(readyz, Math.min(5000, inputs.pollIntervalMs + 2000), signal);
       if (locallyReady) deps.logger.info(`Sauce Connect answers ready at ${readyz}.`);
     }
-    if (locallyReady) {
+    if (locallyReady && ownId === undefined && !noInfo) {
+      const info = await tunnelInfo(statusAddress, 5000, signal);
+      if (info === 'unsupported') noInfo = true;
+      else if (info !== 'unavailable') {
+        if (before.has(info.id) || (info.name !== undefined && info.name !== inputs.tunnelName)) {
+          return `the status address ${statusAddress} answers for another Sauce Connect (tunnel ${info.id}${info.name === undefined ? '' : ` "${info.name}"`}): give each start its own \`status-address\``;
+        }
+        ownId = info.id;
+        deps.logger.info(`Sauce Connect opened tunnel ${ownId}.`);
+      }
+    }
+    if (locallyReady && (ownId !== undefined || noInfo)) {
       const listed = await deps.tunnels.list({ full: true }, { signal });
-      const ours = matching(listed, inputs.connection.username, { name: inputs.tunnelName }).filter(
+      const named = matching(listed, inputs.connection.username, { name: inputs.tunnelName }).filter(
         (t) => !before.has(t.id),
       );
-      const [running] = newestFirst(ours.filter((t) => t.status === 'running'));
-      if (running) {
+      const candidates = named.filter(
+        (t) => (ownId === undefined || t.id === ownId) && t.status === 'running',
+      );
+      const [running] = candidates;
+      if (running && candidates.length === 1) {
         deps.logger.info(`Tunnel ${running.id} ("${inputs.tunnelName}") is running.`);
         return running;
       }
-      lastStatus = ours.length > 0 ? ours.map((t) => `${t.id} ${t.status}`).join(', ') : 'not listed yet';
+      lastStatus =
+        candidates.length > 1
+          ? `${candidates.length} new tunnels of the name are running (${candidates.map((t) => t.id).join(', ')}), and this Sauce Connect does not say which is its own at /info`
+          : ownId !== undefined
+            ? `${ownId} ${named.find((t) => t.id === ownId)?.status ?? 'not listed yet'}`
+            : named.length > 0
+              ? named.map((t) => `${t.id} ${t.status}`).join(', ')
+              : 'not listed yet';
+    } else if (locallyReady) {
+      lastStatus = 'Sauce Connect does not tell its tunnel id at /info yet';
     }
     const remaining = deadline - clock.now();
     if (remaining <= 0) {

@@ -1,10 +1,13 @@
 /**
  * A stand-in for Sauce Connect 5 in tests: `sc run --username U --region R --tunnel-name N
- * --api-address HOST:PORT ...`. It serves `/readyz`, registers its tunnel with the emulator
- * through the admin endpoint, and marks it terminated on SIGINT. Its environment steers it:
+ * --api-address HOST:PORT [--tunnel-pool] ...`. It serves `/readyz` and `/info` (its tunnel's id
+ * and name, as Sauce Connect 5's API server does), registers its tunnel with the emulator through
+ * the admin endpoint (outside a pool, the service then shuts down the running tunnels of the
+ * name, as it does for Sauce Connect), and marks it terminated on SIGINT. Its environment steers it:
  *
  * - FAKE_SC_EMULATOR: the emulator's address (required);
- * - FAKE_SC_MODE: `good` (default), `never-ready` (answers 503, registers nothing);
+ * - FAKE_SC_MODE: `good` (default), `never-ready` (answers 503, registers nothing), `no-info`
+ *   (answers 404 at `/info`, as a Sauce Connect without that page would);
  * - FAKE_SC_FAILURES and FAKE_SC_COUNTER: the first N launches (counted in that file) exit 1;
  * - FAKE_SC_PIDS: a folder where every launch leaves a file named after its pid.
  */
@@ -47,6 +50,16 @@ const admin = (method, route, body) =>
 
 let tunnel;
 const server = http.createServer((req, res) => {
+  if (req.url === '/info' && env.FAKE_SC_MODE === 'no-info') {
+    res.statusCode = 404;
+    res.end();
+    return;
+  }
+  if (req.url === '/info' && tunnel) {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ tunnel_id: tunnel.id, tunnel_name: tunnel.tunnel_identifier }));
+    return;
+  }
   res.statusCode = req.url === '/readyz' && tunnel ? 200 : 503;
   res.end();
 });
@@ -58,6 +71,7 @@ server.listen(Number(port), host === 'localhost' || host === '' ? '127.0.0.1' : 
       owner: flag('--username'),
       tunnel_identifier: flag('--tunnel-name'),
       status: 'running',
+      tunnel_pool: args.includes('--tunnel-pool'),
     });
     console.log('fake sc: Sauce Connect is up, tunnel ' + tunnel.id);
   }, 300);
@@ -71,10 +85,15 @@ process.on('SIGINT', async () => {
 });
 `;
 
-/** Writes the stand-in as `dir/sc`, run by this Node (not whatever `node` is on PATH). */
+/** The stand-in's text, run by this Node (not whatever `node` is on PATH). */
+export function fakeSauceConnectScript(): string {
+  return `#!${process.execPath}\n${SCRIPT}`;
+}
+
+/** Writes the stand-in as `dir/sc`. */
 export async function writeFakeSauceConnect(dir: string): Promise<string> {
   const file = path.join(dir, 'sc');
-  await writeFile(file, `#!${process.execPath}\n${SCRIPT}`);
+  await writeFile(file, fakeSauceConnectScript());
   await chmod(file, 0o755);
   return file;
 }

@@ -1,4 +1,5 @@
 /** What the tests of manage-tunnel share: the emulator's admin endpoints and running the bundle. */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runStep, type StepOptions, type StepResult } from '@sauce-actions/action-harness';
 import { SauceClient, type Tunnel } from '@sauce-actions/api';
@@ -61,3 +62,28 @@ export function errors(result: { annotations: { level: string; message: string }
     .map((a) => a.message)
     .join('\n');
 }
+
+/**
+ * A copy of the action's action.yml in a folder of its own under `dir`, changed by `yml`, whose
+ * entry points still run the one bundle of the action (`../../dist/` from the action's folder):
+ * without its `post`, a main step leaves what it started for a post step run apart.
+ */
+export async function actionVariant(
+  dir: string,
+  name: string,
+  yml: (text: string) => string,
+): Promise<string> {
+  const variant = path.join(dir, name);
+  await mkdir(variant, { recursive: true });
+  const bundles = path.relative(variant, path.resolve(ACTION_DIR, '..', '..', 'dist'));
+  const text = yml(await readFile(path.join(ACTION_DIR, 'action.yml'), 'utf8')).replace(
+    /^(\s+(?:main|post): )\.\.\/\.\.\/dist\//gm,
+    `$1${bundles}/`,
+  );
+  if (!text.includes(`main: ${bundles}/manage-tunnel.js`)) throw new Error('action.yml has no main entry');
+  await writeFile(path.join(variant, 'action.yml'), text);
+  return variant;
+}
+
+/** The action without its post step, and the post step alone (run with `STATE_isPost`). */
+export const withoutPost = (yml: string): string => yml.replace(/^\s+post: .*$/m, '');

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinsPool } from '../src/args.ts';
 import { readInputs } from '../src/inputs.ts';
 import { ACCESS_KEY, USERNAME } from './helpers.ts';
 
@@ -12,6 +13,7 @@ let workspace: string;
 beforeAll(async () => {
   workspace = await mkdtemp(path.join(os.tmpdir(), 'manage-tunnel-inputs-'));
   await writeFile(path.join(workspace, 'sc'), '');
+  await writeFile(path.join(workspace, 'sauce-connect-5.2.0.tar.gz'), '');
 });
 
 afterAll(async () => {
@@ -142,6 +144,62 @@ describe('readInputs', () => {
     expect(refusal({ ...start, 'sc-path': 'missing/sc' }).message).toContain('which does not exist');
   });
 
+  it('reads sc-download-url as an https:// template or an archive on the runner, and refuses the rest', () => {
+    const start = { operation: 'start', 'tunnel-name': 'x', 'sc-version': '5.2.0' };
+    expect(read({ ...start, 'sc-download-url': 'sauce-connect-{version}.tar.gz' })).toMatchObject({
+      start: { scArchive: path.join(workspace, 'sauce-connect-5.2.0.tar.gz') },
+    });
+    expect(read({ ...start, 'sc-download-url': 'HTTPS://mirror.test/sc.zip' })).toMatchObject({
+      start: { scDownloadUrl: 'HTTPS://mirror.test/sc.zip' },
+    });
+    expect(refusal({ ...start, 'sc-download-url': 'http://mirror.test/sc-{version}.tar.gz' }).message).toBe(
+      'Input "sc-download-url" is a plain http:// address, which nothing protects on its way to the runner. Allowed: an https:// address of a .tar.gz or .zip archive, or the path of one on the runner (relative to the workspace); `{version}` stands for `sc-version`. Serve the mirror over https.',
+    );
+    expect(refusal({ ...start, 'sc-download-url': 'Http://mirror.test/sc.tar.gz' }).input).toBe(
+      'sc-download-url',
+    );
+    expect(refusal({ ...start, 'sc-download-url': 'file:///tmp/sc.tar.gz' }).message).toContain(
+      'is a file:// address',
+    );
+    expect(refusal({ ...start, 'sc-download-url': 'missing-{version}.tar.gz' }).message).toContain(
+      `names "missing-{version}.tar.gz", which is not a file on the runner (looked for ${path.join(workspace, 'missing-5.2.0.tar.gz')})`,
+    );
+  });
+
+  it.each([
+    ['a bare sha256', 'AB'.repeat(32), { algorithm: 'sha256', value: 'ab'.repeat(32) }],
+    ['sha256:', ` sha256:${'cd'.repeat(32)} `, { algorithm: 'sha256', value: 'cd'.repeat(32) }],
+    ['SHA-512:', `SHA-512:${'ef'.repeat(64)}`, { algorithm: 'sha512', value: 'ef'.repeat(64) }],
+    ['a bare sha512', 'ef'.repeat(64), { algorithm: 'sha512', value: 'ef'.repeat(64) }],
+  ])('reads sc-checksum as %s', (_form, value, checksum) => {
+    expect(read({ operation: 'start', 'tunnel-name': 'x', 'sc-checksum': value })).toMatchObject({
+      start: { scChecksum: checksum },
+    });
+  });
+
+  it.each([
+    ['too short', 'ab'.repeat(20)],
+    ['not hex', 'zz'.repeat(32)],
+    ['an algorithm too weak', `sha1:${'ab'.repeat(20)}`],
+    ['a digest of the wrong length for its algorithm', `sha512:${'ab'.repeat(32)}`],
+  ])('refuses an sc-checksum that is %s', (_problem, value) => {
+    const error = refusal({ operation: 'start', 'tunnel-name': 'x', 'sc-checksum': value });
+    expect(error.input).toBe('sc-checksum');
+    expect(error.message).toContain('which is not a checksum');
+    expect(error.message).toContain('64 hex digits as `sha256sum` prints them');
+  });
+
+  it('refuses sc-checksum with sc-path, which downloads nothing', () => {
+    const error = refusal({
+      operation: 'start',
+      'tunnel-name': 'x',
+      'sc-path': 'sc',
+      'sc-checksum': 'ab'.repeat(32),
+    });
+    expect(error.input).toBe('sc-checksum');
+    expect(error.message).toContain('is given with `sc-path`');
+  });
+
   it('refuses bad waits', () => {
     expect(refusal({ 'tunnel-name': 'x', timeout: '500ms' }).input).toBe('timeout');
     expect(refusal({ 'tunnel-name': 'x', timeout: 'soon' }).input).toBe('timeout');
@@ -190,5 +248,18 @@ describe('readInputs', () => {
     expect(readInputs(reader).connection).toMatchObject({ username: 'env-user', accessKey: 'env-key' });
     const none = new InputReader(inputSource({ operation: 'list' }, { workspace }));
     expect(() => readInputs(none)).toThrow('Input "username" is required');
+  });
+
+  it.each([
+    [['--tunnel-pool'], {}, true],
+    [['-t'], {}, true],
+    [['--verbose', '--tunnel-pool=true'], {}, true],
+    [['--tunnel-pool=false'], {}, false],
+    [['--tunnel-name', 'x'], {}, false],
+    [[], { SAUCE_TUNNEL_POOL: 'true' }, true],
+    [[], { SAUCE_TUNNEL_POOL: 'false' }, false],
+    [['--tunnel-pool=false'], { SAUCE_TUNNEL_POOL: 'true' }, false],
+  ])('tells whether Sauce Connect joins a pool: %j %j is %s', (args, env, pool) => {
+    expect(joinsPool(args, env)).toBe(pool);
   });
 });

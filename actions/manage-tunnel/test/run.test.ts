@@ -187,6 +187,7 @@ describe('list', () => {
             })) as TunnelDeps['client']['automation']['tunnels']['list'],
           delete: client.automation.tunnels.delete.bind(client.automation.tunnels),
         },
+        info: client.automation.info,
       },
     };
     const result = await run(inputs('list', { timeoutMs: 1000 }), { ...testStepDeps(), client: hanging });
@@ -266,6 +267,7 @@ describe('stop', () => {
             return tunnels.delete(id, params, options);
           },
         },
+        info: client.automation.info,
       },
     };
     const result = await run(inputs('stop', { target: { name: 'pair' } }), {

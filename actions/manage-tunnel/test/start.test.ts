@@ -3,14 +3,11 @@
  * the post step stops it, retries, a start that never becomes ready, and the download into the
  * tool cache. Every test checks that no stand-in is left running.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { StepResult } from '@sauce-actions/action-harness';
 import { CancelledError, memoryState, type ToolCache } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
@@ -26,6 +23,8 @@ import { writeFakeSauceConnect } from './fake-sc.ts';
 import {
   ACCESS_KEY,
   ACTION_DIR,
+  actionVariant,
+  admin,
   allTunnels,
   emulatorClient,
   errors,
@@ -96,27 +95,10 @@ async function step(
   return result;
 }
 
-/**
- * A copy of the action's action.yml in a folder of its own, changed by `yml`, whose entry points
- * still run the one bundle of the action (`../../dist/` from the action's folder).
- */
-async function actionVariant(name: string, yml: (text: string) => string): Promise<string> {
-  const variant = path.join(dir, name);
-  await mkdir(variant);
-  const bundles = path.relative(variant, path.resolve(ACTION_DIR, '..', '..', 'dist'));
-  const text = yml(await readFile(path.join(ACTION_DIR, 'action.yml'), 'utf8')).replace(
-    /^(\s+(?:main|post): )\.\.\/\.\.\/dist\//gm,
-    `$1${bundles}/`,
-  );
-  expect(text).toContain(`main: ${bundles}/manage-tunnel.js`);
-  await writeFile(path.join(variant, 'action.yml'), text);
-  return variant;
-}
-
 describe('start', () => {
   it('starts Sauce Connect, which outlives the main step until the post step stops it', async () => {
     // The harness runs the post step right after the main step; these copies run them apart.
-    const mainOnly = await actionVariant('main-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
+    const mainOnly = await actionVariant(dir, 'main-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
     const result = await step(
       { 'tunnel-name': 'ci-start', 'sc-path': sc, 'sc-args': '--verbose "--metadata" build=42' },
       {},
@@ -162,7 +144,7 @@ describe('start', () => {
     expect(result.unmaskedLog).not.toContain(ACCESS_KEY);
     expect(result.summary).toContain('ci-start');
 
-    const postOnly = await actionVariant('post-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
+    const postOnly = await actionVariant(dir, 'post-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
     const post = await runAction(
       emulator.url,
       { operation: 'start', 'tunnel-name': 'ci-start', 'sc-path': sc },
@@ -227,46 +209,6 @@ describe('start', () => {
     expect(isRunning(pid as number)).toBe(false);
     expect(result.post?.log).toContain('Nothing to clean up');
     expect((await allTunnels(emulator.url)).map((t) => t.tunnel_identifier)).toEqual(['demo-tunnel']);
-  });
-
-  it('downloads Sauce Connect once per version into the tool cache', async () => {
-    // An archive like the official one: `sc` at its top.
-    const archive = path.join(dir, 'sauce-connect.tar.gz');
-    await promisify(execFile)('tar', ['-czf', archive, '-C', path.join(dir, 'bin'), 'sc']);
-    const body = await readFile(archive);
-    const requests: string[] = [];
-    const server = http.createServer((req, res) => {
-      requests.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': body.length });
-      res.end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as net.AddressInfo;
-    const cache = path.join(dir, 'tool-cache');
-    try {
-      const inputs = {
-        'tunnel-name': 'downloaded',
-        'sc-version': '5.0.1',
-        'sc-download-url': `http://127.0.0.1:${port}/sc-{version}.tar.gz`,
-      };
-      const first = await step(inputs, { RUNNER_TOOL_CACHE: cache });
-      expect(errors(first)).toBe('');
-      expect(first.exitCode).toBe(0);
-      expect(first.log).toContain(
-        `Downloading Sauce Connect 5.0.1 from http://127.0.0.1:${port}/sc-5.0.1.tar.gz`,
-      );
-      const cached = path.join(cache, 'sauce-connect', '5.0.1', os.arch(), 'sc');
-      expect(existsSync(cached)).toBe(true);
-      expect(first.log).toContain(`Sauce Connect: ${cached}`);
-
-      const second = await step(inputs, { RUNNER_TOOL_CACHE: cache });
-      expect(second.exitCode).toBe(0);
-      expect(second.log).toContain('Sauce Connect 5.0.1 found in the tool cache');
-      expect(requests).toEqual(['/sc-5.0.1.tar.gz']);
-      expect(await launches()).toHaveLength(2);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
   });
 
   it('needs a tunnel name, a valid status address and version', async () => {
@@ -378,6 +320,37 @@ describe('start through run', () => {
     expect(cleaned.summary).toContain(`<li>Tunnel ${tunnelId} was already shut down.</li>`);
   });
 
+  it('finds its tunnel by name when Sauce Connect has no /info page, and says so when that is ambiguous', async () => {
+    const { deps } = startDeps({ FAKE_SC_MODE: 'no-info' });
+    const result = await run(startInputs('no-info'), deps);
+    expect(result.failure).toBeUndefined();
+    expect(await tunnelById(emulator.url, result.outputs['tunnel-id'])).toMatchObject({
+      tunnel_identifier: 'no-info',
+      status: 'running',
+    });
+    const state = JSON.parse(deps.state.get(STATE_KEY));
+    const postDeps = testStepDeps({ state: memoryState({ [STATE_KEY]: deps.state.get(STATE_KEY) }) });
+    await runPost({ connection: startInputs('no-info').connection }, { ...postDeps, client });
+    expect(isRunning(state.process.pid)).toBe(false);
+
+    // A pool member started elsewhere while this one starts: two new tunnels, and no way to tell.
+    const { deps: poolDeps } = startDeps({ FAKE_SC_MODE: 'no-info' });
+    const ambiguous = run(startInputs('pool', { scArgs: ['--tunnel-pool'] }, { timeoutMs: 3000 }), poolDeps);
+    for (let i = 0; i < 100 && !poolDeps.state.get(STATE_KEY).includes('"pid"'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await admin(emulator.url, 'POST', 'tunnels', {
+      owner: USERNAME,
+      tunnel_identifier: 'pool',
+      tunnel_pool: true,
+    });
+    const result2 = await ambiguous;
+    expect(result2.failure?.kind).toBe('service');
+    expect(result2.failure?.message).toContain('new tunnels of the name are running');
+    expect(result2.failure?.message).toContain('does not say which is its own at /info');
+    expect(poolDeps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
+  });
+
   it('saves what it started for the post step with stop-on-exit true as well', async () => {
     const { deps } = startDeps();
     const result = await run(startInputs('also-started', {}, { stopOnExit: 'true' }), deps);
@@ -464,7 +437,11 @@ describe('start through run', () => {
     const result = await run(
       {
         ...startInputs('download'),
-        start: { ...settings, scDownloadUrl: 'https://mirror.test/sc-{version}.tar.gz' },
+        start: {
+          ...settings,
+          scDownloadUrl: 'https://mirror.test/sc-{version}.tar.gz',
+          scChecksum: { algorithm: 'sha256', value: 'ab'.repeat(32) },
+        },
       },
       deps,
     );

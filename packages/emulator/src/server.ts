@@ -10,6 +10,7 @@ import { AdminState } from './admin/state.ts';
 import { installTrafficHooks } from './admin/traffic.ts';
 import { authoringRoutes } from './authoring/routes.ts';
 import { automationRoutes } from './automation/routes.ts';
+import { sauceConnectDownloadRoutes } from './automation/routes/sauce-connect.ts';
 import type { EmulatorContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { mobileRoutes } from './mobile/routes.ts';
@@ -48,5 +49,6 @@ export async function buildApp(
   for (const prefix of AUTOMATION_PREFIXES) {
     await app.register(automationRoutes, { ctx, prefix });
   }
+  await app.register(sauceConnectDownloadRoutes, { ctx });
   return app;
 }

@@ -14,7 +14,12 @@ export * from './types.ts';
 export { jsTestFinished, jsTestJobId, jsTestPassed, jsTestsFinished } from './js-results.ts';
 export { AutomationJobAssets } from './assets.ts';
 export { AutomationBugs } from './bugs.ts';
-export { AutomationInfo } from './info.ts';
+export {
+  AutomationInfo,
+  type SauceConnectChecksum,
+  type SauceConnectDownload,
+  type SauceConnectDownloadParams,
+} from './info.ts';
 export { AutomationJobs } from './jobs.ts';
 export { AutomationJsTests } from './js-tests.ts';
 export { AutomationPartners } from './partners.ts';

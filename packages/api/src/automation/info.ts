@@ -1,5 +1,6 @@
 /**
- * Public information: service status and supported platforms. No credentials are sent.
+ * Public information: service status, supported platforms and Sauce Connect downloads. No
+ * credentials are sent.
  *
  * Seed 002 places these operations under its base address, like every other one:
  * `{rest_url}/info/status` and `{rest_url}/info/platforms/:automation_api`, where `{rest_url}`
@@ -11,6 +12,27 @@ import { callSpec, type CallOptions } from '../core/call.ts';
 import { segment } from '../core/transport.ts';
 import { REST, type AutomationContext } from './context.ts';
 import type { AutomationApi, AutomationPlatform, AutomationServiceStatus } from './types.ts';
+
+/** Which Sauce Connect build to name: the platform as the listing spells it, and a version. */
+export interface SauceConnectDownloadParams {
+  /** `linux`, `macos` or `windows`. */
+  os: string;
+  /** `x86_64` or `arm64`. */
+  arch: string;
+  /** A full version; without one the service names its newest. */
+  version?: string;
+}
+
+/** A digest the service publishes for an archive: `algorithm` such as `sha256`, `value` in hex. */
+export interface SauceConnectChecksum {
+  algorithm: string;
+  value: string;
+}
+
+/** The listing's answer: where the archive is, its version, and its checksums. */
+export interface SauceConnectDownload {
+  download: { url: string; version: string; checksums: SauceConnectChecksum[] };
+}
 
 export class AutomationInfo {
   readonly #ctx: AutomationContext;
@@ -37,6 +59,26 @@ export class AutomationInfo {
       operation: 'listPlatforms',
       method: 'GET',
       path: `${REST}/info/platforms/${segment(automationApi)}`,
+      credentials: null,
+      ...callSpec(options),
+    });
+    return body;
+  }
+
+  /**
+   * GET /rest/v1/public/tunnels/sauce-connect/download: the Sauce Connect archive of a platform and
+   * version, with its checksums (`getSauceConnectDownload`). The fields are as the service sends
+   * them: a caller that trusts the archive checks them.
+   */
+  async getSauceConnectDownload(
+    params: SauceConnectDownloadParams,
+    options?: CallOptions,
+  ): Promise<SauceConnectDownload> {
+    const { body } = await this.#ctx.http.send<SauceConnectDownload>({
+      operation: 'getSauceConnectDownload',
+      method: 'GET',
+      path: `${REST}/public/tunnels/sauce-connect/download`,
+      query: { os: params.os, arch: params.arch, version: params.version },
       credentials: null,
       ...callSpec(options),
     });

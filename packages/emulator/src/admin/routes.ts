@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { isLoopback } from '../auth.ts';
 import { jobView } from '../automation/job-view.ts';
 import type { TunnelStatus } from '../automation/model.ts';
+import { sauceConnectAdminRoutes } from '../automation/routes/sauce-connect.ts';
 import type { ServicePluginOptions } from '../plugin-options.ts';
 import { checkFaultPath, faultRuleProblem, type FaultSpec } from './faults.ts';
 import type { AdminState } from './state.ts';
@@ -87,7 +88,15 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
   // Tunnels change state outside any client's control; tests drive them through these.
   app.get('/_emulator/tunnels', async () => ({ tunnels: ctx.automation.allTunnels() }));
 
-  app.post<{ Body: { owner: string; tunnel_identifier: string; status?: TunnelStatus; id?: string } }>(
+  app.post<{
+    Body: {
+      owner: string;
+      tunnel_identifier: string;
+      status?: TunnelStatus;
+      id?: string;
+      tunnel_pool?: boolean;
+    };
+  }>(
     '/_emulator/tunnels',
     {
       schema: {
@@ -98,16 +107,21 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
             tunnel_identifier: { type: 'string', minLength: 1 },
             status: { type: 'string', enum: TUNNEL_STATUSES },
             id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+            // As a starting Sauce Connect says it: `false` shuts down the older tunnels of the
+            // name, `true` joins them in a pool; absent (a test's own set-up) touches none.
+            tunnel_pool: { type: 'boolean' },
           },
           required: ['owner', 'tunnel_identifier'],
         },
       },
     },
     async (request, reply) => {
-      if (request.body.id && ctx.automation.tunnel(request.body.id)) {
-        return reply.code(409).send({ message: `Tunnel ${request.body.id} exists` });
+      const { tunnel_pool: pool, ...seed } = request.body;
+      if (seed.id && ctx.automation.tunnel(seed.id)) {
+        return reply.code(409).send({ message: `Tunnel ${seed.id} exists` });
       }
-      return reply.code(201).send(ctx.automation.createTunnel(request.body));
+      if (pool === false) ctx.automation.replaceCollidingTunnels(seed.owner, seed.tunnel_identifier);
+      return reply.code(201).send(ctx.automation.createTunnel(seed));
     },
   );
 
@@ -130,6 +144,8 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
       return ctx.automation.updateTunnel(request.params.id, request.body);
     },
   );
+
+  sauceConnectAdminRoutes(app, ctx);
 
   app.get('/_emulator/jobs', async (request) => {
     const now = ctx.now();

@@ -118,4 +118,21 @@ export interface AutomationData {
   jsTests: Record<string, JsTestRecord>;
   bugs: Record<string, BugRecord>;
   bugTypes: BugTypeRecord[];
+  /**
+   * Sauce Connect builds the download listing offers, by `version/os/arch`; the archives live under
+   * the files folder. Absent in snapshots written before the listing existed.
+   */
+  sauceConnectBuilds?: Record<string, SauceConnectBuildRecord>;
+}
+
+/** One published Sauce Connect archive, as the download listing describes it. */
+export interface SauceConnectBuildRecord {
+  version: string;
+  /** `linux`, `macos` or `windows`, as the listing's `os` query names them. */
+  os: string;
+  /** `x86_64` or `arm64`, as the listing's `arch` query names them. */
+  arch: string;
+  fileName: string;
+  /** What the listing publishes for the archive: its digests, or wrong ones to stand for tampering. */
+  checksums: { algorithm: string; value: string }[];
 }

@@ -8,6 +8,7 @@ import { bugRoutes, bugTypeRoutes } from './routes/bugs.ts';
 import { infoRoutes } from './routes/info.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { jsTestRoutes } from './routes/js-tests.ts';
+import { sauceConnectListingRoutes } from './routes/sauce-connect.ts';
 import { temporaryStorageRoutes } from './routes/storage.ts';
 import { tunnelRoutes } from './routes/tunnels.ts';
 import { userRoutes } from './routes/users.ts';
@@ -20,9 +21,11 @@ export async function automationRoutes(app: FastifyInstance, options: ServicePlu
   app.setErrorHandler(automationErrorHandler);
   const prefix = options.prefix ?? '/rest/v1';
 
-  // Information and bug types are public; every other operation sits behind the credential check.
+  // Information, bug types and Sauce Connect downloads are public; every other operation sits
+  // behind the credential check.
   await app.register(async (open) => {
     infoRoutes(open);
+    sauceConnectListingRoutes(open, ctx);
     bugTypeRoutes(open, ctx);
   });
   await app.register(async (guarded) => {

@@ -361,6 +361,18 @@ export class AutomationStore {
     return tunnel;
   }
 
+  /**
+   * What the service does when Sauce Connect starts a tunnel outside a pool: the running tunnels
+   * of the owner with that name are shut down (Sauce Connect 5 docs, tunnel pools).
+   */
+  replaceCollidingTunnels(owner: string, tunnelIdentifier: string): void {
+    for (const tunnel of this.tunnelsOf(owner)) {
+      if (tunnel.tunnel_identifier === tunnelIdentifier && tunnel.status !== 'terminated') {
+        this.updateTunnel(tunnel.id, { status: 'terminated' });
+      }
+    }
+  }
+
   /** Shuts a tunnel down at the user's request. */
   shutdownTunnel(id: string): TunnelRecord {
     const tunnel = this.updateTunnel(id, { status: 'terminated' });
