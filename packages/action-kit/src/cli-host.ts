@@ -35,6 +35,13 @@ export async function runCli(
     stderr: (text) => host.stderr(redactSecrets(text)),
   };
   const [name, ...args] = argv;
+  // With `--json`, standard output holds one JSON object whatever happens: a usage mistake too.
+  const json = args.includes('--json');
+  const usage = (message: string): number => {
+    io.stderr(`error: ${message}\n`);
+    if (json) io.stdout(`${JSON.stringify({ error: { kind: 'usage', message } })}\n`);
+    return EXIT_USAGE;
+  };
   if (name === undefined) {
     io.stderr(generalHelp(commands));
     return EXIT_USAGE;
@@ -49,18 +56,16 @@ export async function runCli(
       name,
       commands.map((c) => c.name),
     );
-    io.stderr(
-      `error: Unknown action ${JSON.stringify(name)}.${closest !== undefined ? ` Did you mean ${closest}?` : ''} The actions are ${commands.map((c) => c.name).join(', ')}; \`sauce-actions --help\` says more.\n`,
+    return usage(
+      `Unknown action ${JSON.stringify(name)}.${closest !== undefined ? ` Did you mean ${closest}?` : ''} The actions are ${commands.map((c) => c.name).join(', ')}; \`sauce-actions --help\` says more.`,
     );
-    return EXIT_USAGE;
   }
   let parsed;
   try {
     parsed = parseActionArgs(command.name, args, command.metadata);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`error: ${error.message}\n`);
-    return EXIT_USAGE;
+    return usage(error.message);
   }
   if (parsed.options.help) {
     io.stdout(actionHelp(command));

@@ -49,7 +49,9 @@ export async function runAction(
         fix: 'Name a file in a folder that can be written.',
       });
     } catch (error) {
-      io.stderr(`error: ${describeFailure(error).message}\n`);
+      const failure = describeFailure(error);
+      io.stderr(`error: ${failure.message}\n`);
+      if (options.json) printOutputs({}, true, io, failure);
       return EXIT_USAGE;
     }
   }
@@ -63,7 +65,7 @@ export async function runAction(
   const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, tempDir, io, logger);
   try {
     const main = await runStep(action, source, deps(signals.phase()));
-    printOutputs(main.outputs, options.json, io);
+    printOutputs(main.outputs, options.json, io, main.failure);
     await summary(summaryWithFailure(action.title, main));
     report(main, io);
     let code = exitCodeOf(main.failure);
@@ -107,18 +109,30 @@ function commandLineInputs(
   };
 }
 
+/**
+ * 2 only for a mistake in the inputs found before any request (the readers' checks, a file that is
+ * not there); whatever the service's answers showed is a refusal or a failure of the work, 1.
+ */
 function exitCodeOf(failure: Failure | undefined): number {
   if (failure === undefined) return EXIT_DONE;
   return failure.kind === 'input' ? EXIT_USAGE : EXIT_FAILED;
 }
 
-/** `name=value` lines, a value with a line break (or a leading quote) as a JSON string; or one JSON object. */
-function printOutputs(outputs: Outputs, json: boolean, io: CliIo): void {
+/**
+ * `name=value` lines, a value with a line break (or a leading quote) as a JSON string; or one JSON
+ * object, with `error` (its kind and message) when the run failed, so that standard output holds
+ * one JSON object whatever happened.
+ */
+function printOutputs(outputs: Outputs, json: boolean, io: CliIo, failure?: Failure): void {
   const entries = Object.entries(outputs);
   if (json) {
-    io.stdout(
-      `${JSON.stringify(Object.fromEntries(entries.map(([name, value]) => [name, jsonValue(value)])))}\n`,
+    const object: Record<string, unknown> = Object.fromEntries(
+      entries.map(([name, value]) => [name, jsonValue(value)]),
     );
+    if (failure !== undefined) {
+      object.error = { kind: failure.kind, message: redactSecrets(failure.message) };
+    }
+    io.stdout(`${JSON.stringify(object)}\n`);
     return;
   }
   for (const [name, value] of entries) {

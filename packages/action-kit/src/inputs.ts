@@ -12,6 +12,7 @@ import {
   parseDuration,
   type DurationBounds,
 } from './duration.ts';
+import { ActionError } from './failure.ts';
 import { InputError, quoteValue } from './input-error.ts';
 import { present } from './present.ts';
 import { registerSecret } from './secrets.ts';
@@ -363,6 +364,18 @@ export function checkId(
   if (!Number.isSafeInteger(number))
     throw new InputError(input, `has ${at}${quoteValue(text)}, which is too large for an id`, allowed);
   return String(number);
+}
+
+/**
+ * An input the service's answer showed to be wrong (a suite no one has, a test case the account
+ * lacks): worded as an input's mistake, but a refusal, since requests were sent by then. On the
+ * command line it exits 1 as every refusal does; 2 promises that nothing was sent.
+ */
+export function refusedInput(input: string, problem: string, allowed: string): ActionError {
+  const mistake = new InputError(input, problem, allowed);
+  return new ActionError('refused', `${mistake.message} Fix the input and run the step again.`, {
+    cause: mistake,
+  });
 }
 
 /** Whether the text is an id of the form (a suite is a UUID, or else a name). */
