@@ -188,6 +188,22 @@ describe('mobile distribution', () => {
     });
   });
 
+  it.runIf(process.platform !== 'win32').each([
+    ['.\\app.apk', '\\ is not a folder separator on Linux; write "./app.apk"'],
+    ['C:\\x\\app.apk', 'a drive letter (C:) is a Windows path, and this runner is Linux'],
+    ['~/app.apk', '`~` is not expanded, as the runner passes inputs as written'],
+  ])(
+    'upload-build --file %s: exit 2 before any request, saying what is wrong with the form',
+    async (file, hint) => {
+      await lab.clearJournal();
+      const run = await cli(['upload-build', '--file', file, '--api-url', lab.url], MOBILE_ENV);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^error: Input "file" names .*, which does not exist: /m);
+      expect(run.stderr).toContain(hint.replace('Linux', process.platform === 'darwin' ? 'macOS' : 'Linux'));
+      expect(await lab.journal()).toEqual([]);
+    },
+  );
+
   it('upload-build with the key from the environment prints build-id=…, exit 0; invite-testers takes its outputs', async () => {
     const upload = await cli(
       [

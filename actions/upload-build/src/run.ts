@@ -35,10 +35,10 @@ export const CHECK_CREDENTIALS_ABOVE_BYTES = 20 * 1024 * 1024;
 export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<ActionResult<UploadOutputs>> {
   const { connection } = inputs;
   const file = await resolveAppFile(inputs.file, deps.workspace);
-  const size = await checkAppFile(file, inputs.platform);
+  const size = await checkAppFile(file, inputs.platform, inputs.file);
   const symbolsFile =
     inputs.symbolsFile !== undefined ? path.resolve(deps.workspace, inputs.symbolsFile) : undefined;
-  await checkOptionalFile('symbols-file', symbolsFile);
+  await checkOptionalFile('symbols-file', symbolsFile, inputs.symbolsFile);
   const releaseNotes = await releaseNotesOf(inputs, deps.workspace);
   const groups = await checkGroups(inputs, deps, file);
   // Listing the groups has already proved the credentials.
@@ -244,6 +244,6 @@ async function checkCredentials(
 async function releaseNotesOf(inputs: UploadInputs, workspace: string): Promise<string | undefined> {
   if (inputs.releaseNotesFile === undefined) return inputs.releaseNotes;
   const file = path.resolve(workspace, inputs.releaseNotesFile);
-  await checkOptionalFile('release-notes-file', file);
+  await checkOptionalFile('release-notes-file', file, inputs.releaseNotesFile);
   return (await readFile(file, 'utf8')).trim();
 }

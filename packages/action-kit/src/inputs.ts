@@ -325,7 +325,7 @@ export class InputReader {
     if (!existsSync(resolved)) {
       throw new InputError(
         name,
-        `names ${quoteValue(value)}, which does not exist (looked for ${resolved})`,
+        `names ${quoteValue(value)}, which does not exist (looked for ${resolved})${pathFormHint(value)}`,
         'a path to an existing file, relative to the workspace',
       );
     }
@@ -338,6 +338,27 @@ export class InputReader {
     }
     return resolved;
   }
+}
+
+/**
+ * Why a path that was not found may be written in a form this runner does not read, as a clause
+ * to add to the refusal (`: …`), or '' when its form explains nothing: backslashes on Linux and
+ * macOS, a drive letter on a runner that is not Windows, a `~` that no shell expanded.
+ */
+export function pathFormHint(value: string, platform: NodeJS.Platform = process.platform): string {
+  const text = value.trim();
+  if (/^~(?=$|[/\\])/.test(text)) {
+    return ': `~` is not expanded, as the runner passes inputs as written; use a path relative to the workspace, `${{ github.workspace }}/…`, or `$HOME` in a shell step';
+  }
+  if (platform === 'win32') return '';
+  const system = platform === 'darwin' ? 'macOS' : 'Linux';
+  if (/^[A-Za-z]:[\\/]/.test(text)) {
+    return `: a drive letter (${text.slice(0, 2)}) is a Windows path, and this runner is ${system}; use a path relative to the workspace`;
+  }
+  if (text.includes('\\')) {
+    return `: \\ is not a folder separator on ${system}; write ${quoteValue(text.replaceAll('\\', '/'))}`;
+  }
+  return '';
 }
 
 /**
