@@ -17,7 +17,7 @@ import {
   type UploadedArtifact,
 } from '@sauce-actions/action-kit';
 import type { testStepDeps, TestStepDeps } from '@sauce-actions/action-kit/testing';
-import { ResponseShapeError, type SauceClient } from '@sauce-actions/api';
+import { ResponseShapeError, type Job, type SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readInputs, type SuiteInputs } from '../src/inputs.ts';
@@ -295,6 +295,28 @@ describe('run-suite-and-wait run', () => {
     );
     expect(result.failure?.message).toContain('The 1 unfinished job(s) of build');
     expect(await unfinishedJobs(fast, result.outputs['build-name'])).toEqual([]);
+  });
+
+  it('a job in a status the service does not document is warned about once, named, and followed to its end', async () => {
+    const deps = depsFor(fast);
+    const realList = deps.client.automation.jobs.list.bind(deps.client.automation.jobs);
+    let listings = 0;
+    // A stand-in that shows the first job of the run as "paused" in the first two listings.
+    deps.client.automation.jobs.list = (async (...args: Parameters<typeof realList>) => {
+      const jobs = (await realList(...args)) as Job[];
+      listings += 1;
+      if (listings > 2 || jobs.length === 0) return jobs;
+      const [first, ...rest] = jobs;
+      return [{ ...first, status: 'paused' }, ...rest];
+    }) as typeof realList;
+    const result = await run(inputs(fast, { suite: GREEN_SUITE }), deps);
+
+    expect(result.failure).toBeUndefined();
+    const warnings = deps.logger.lines('warning').filter((line) => line.includes('does not document'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^Job "[^"]+" \([0-9a-f]{32}\) reports the status "paused", which Sauce Labs does not document: it is taken as not finished, and followed until it finishes or `timeout` passes\.$/,
+    );
   });
 
   it('a case run answered in a form it cannot read: fails as service trouble, and its jobs are found by build and stopped', async () => {
