@@ -147,3 +147,33 @@ describe('run-js-tests', () => {
     expect(lab.leftRunning()).toEqual([]);
   });
 });
+
+describe('manage-tunnel', () => {
+  it('a tunnel whose status cannot be read in the post step is deleted all the same', async () => {
+    await lab.clearJournal();
+    await lab.fault({
+      method: 'GET',
+      path: /^\/rest\/v1\/demo\/tunnels\/[^/]+$/,
+      status: 200,
+      body: { id: 7 },
+    });
+    const step = await lab.step('manage-tunnel', {
+      ...SAUCE,
+      operation: 'wait',
+      'tunnel-name': 'demo-tunnel',
+      'stop-on-exit': 'true',
+      'poll-interval': '1s',
+    });
+
+    expect(step.exitCode, step.log).toBe(0);
+    expect(step.post?.exitCode, step.post?.log).toBe(0);
+    expect(step.post?.log).not.toContain('Unexpected error');
+    const journal = await lab.journal();
+    expect(requestsTo(journal, 'GET', /^\/rest\/v1\/demo\/tunnels\/[^/]+$/).map((e) => e.status)).toEqual([
+      200,
+    ]);
+    expect(requestsTo(journal, 'DELETE', `/rest/v1/demo/tunnels/${step.outputs['tunnel-id']}`)).toHaveLength(
+      1,
+    );
+  });
+});

@@ -295,14 +295,6 @@ describe('operations check the fields their callers read', () => {
       () => client.automation.tunnels.get('t'),
       'id',
     ],
-    [
-      'deleteTunnel',
-      'DELETE',
-      '/rest/v1/demo/tunnels/t',
-      { result: true, jobs_running: 'two' },
-      () => client.automation.tunnels.delete('t'),
-      'jobs_running',
-    ],
   ])('%s (%s %s): names the field', async (operation, method, route, body, call, field) => {
     await fault(method, route, body);
     const error = await call().then(
