@@ -105,6 +105,37 @@ describe('usage mistakes: exit 2 before any request', () => {
     expect(await lab.journal()).toEqual([]);
   });
 
+  it('--SUITE (the case wrong) names --suite; with --json the error is the one JSON object on standard output', async () => {
+    await lab.clearJournal();
+    const run = await cli(
+      ['run-suite-and-wait', '--SUITE', 'Smoke', '--json', '--api-url', lab.url],
+      SAUCE_ENV,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Unknown flag --SUITE for run-suite-and-wait. Did you mean --suite?');
+    expect(JSON.parse(run.stdout)).toEqual({
+      error: {
+        kind: 'usage',
+        message: expect.stringContaining('Did you mean --suite?') as unknown,
+      },
+    });
+    expect(await lab.journal()).toEqual([]);
+  });
+
+  it('a suite the service does not know is found after requests were sent: exit 1, as other refusals', async () => {
+    await lab.clearJournal();
+    const run = await cli(
+      ['run-suite-and-wait', '--suite', 'No such suite', '--json', '--api-url', lab.url],
+      SAUCE_ENV,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: Input "suite" names "No such suite", but no test suite/m);
+    const printed = JSON.parse(run.stdout) as { error: { kind: string; message: string } };
+    expect(printed.error.kind).toBe('refused');
+    expect(printed.error.message).toContain('Input "suite" names "No such suite"');
+    expect((await lab.journal()).length).toBeGreaterThan(0);
+  });
+
   it('an unknown action is named, with the closest one', async () => {
     const run = await cli(['upload-buld', '--file', 'app.apk']);
     expect(run.code).toBe(2);
@@ -155,6 +186,22 @@ describe('mobile distribution', () => {
       versionCode: 456,
     });
   });
+
+  it.runIf(process.platform !== 'win32').each([
+    ['.\\app.apk', '\\ is not a folder separator on Linux; write "./app.apk"'],
+    ['C:\\x\\app.apk', 'a drive letter (C:) is a Windows path, and this runner is Linux'],
+    ['~/app.apk', '`~` is not expanded, as the runner passes inputs as written'],
+  ])(
+    'upload-build --file %s: exit 2 before any request, saying what is wrong with the form',
+    async (file, hint) => {
+      await lab.clearJournal();
+      const run = await cli(['upload-build', '--file', file, '--api-url', lab.url], MOBILE_ENV);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^error: Input "file" names .*, which does not exist: /m);
+      expect(run.stderr).toContain(hint.replace('Linux', process.platform === 'darwin' ? 'macOS' : 'Linux'));
+      expect(await lab.journal()).toEqual([]);
+    },
+  );
 
   it('upload-build with the key from the environment prints build-id=…, exit 0; invite-testers takes its outputs', async () => {
     const upload = await cli(

@@ -225,6 +225,8 @@ describe('invite-testers ids', () => {
 
   it.each([
     ['abc', 'has "abc", which is not a positive whole number'],
+    ['12abc', 'has "12abc", which is not a positive whole number'],
+    ['null', 'has "null", which is not a positive whole number'],
     ['0', 'has "0", which is not positive'],
     ['-1', 'has "-1", which is not a positive whole number'],
     ['1.5', 'has "1.5", which is not a positive whole number'],

@@ -4,7 +4,7 @@
  * touched, so a tunnel someone else started is deleted only when the workflow asked for it.
  */
 import { describeFailure, type Failure, type StepDeps } from '@sauce-actions/action-kit';
-import { ApiError } from '@sauce-actions/api';
+import { ApiError, ResponseShapeError } from '@sauce-actions/api';
 import { uploadLog } from './log-artifact.ts';
 import { isRunning, runsExecutable, stopProcess } from './process.ts';
 import type { CleanupState } from './state.ts';
@@ -77,8 +77,10 @@ async function deleteIfUp(
   try {
     status = String((await deps.tunnels.get(tunnel.id, {}, call)).status);
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
-    status = 'terminated';
+    // A status that cannot be read is no reason to leave the tunnel up: it is deleted.
+    if (error instanceof ResponseShapeError) status = 'unknown';
+    else if (!(error instanceof ApiError && error.status === 404)) throw error;
+    else status = 'terminated';
   }
   // A Sauce Connect that got SIGINT removes its own tunnel; only one still up is deleted here.
   if (status === 'terminated') {

@@ -19,6 +19,7 @@ import {
   jsTestFinished,
   jsTestPassed,
   jsTestsFinished,
+  ResponseShapeError,
   TransportError,
   type AutomationJobs,
   type AutomationJsTests,
@@ -129,7 +130,14 @@ async function runUntil(
   deps.logger.info(
     `Starting ${inputs.framework} tests of ${inputs.url} on ${count} platform${count === 1 ? '' : 's'}${inputs.shard ? ` (shard ${shardText(inputs.shard)} of ${inputs.shard.of})` : ''}: ${inputs.platforms.map(platformName).join('; ')}`,
   );
-  const ids = await start(inputs, deps, signal);
+  let ids: unknown;
+  try {
+    ids = await start(inputs, deps, signal);
+  } catch (error) {
+    // The start succeeded, but its answer cannot be read: what it started cannot be followed.
+    if (!(error instanceof ResponseShapeError)) throw error;
+    return unmatchedStart(inputs, undefined, describeFailure(error, signal));
+  }
   if (!Array.isArray(ids) || ids.length !== count) return unmatchedStart(inputs, ids);
   let last = await followRound(
     signal,
@@ -399,15 +407,19 @@ function cutOffStart(error: unknown, inputs: JsTestsInputs, signal: AbortSignal)
   );
 }
 
-/** Test ids that cannot be matched to the platforms: nothing can be followed. */
-function unmatchedStart(inputs: JsTestsInputs, ids: unknown): ActionResult<JsTestsOutputs> {
+/** Test ids that cannot be matched to the platforms (or none could be read): nothing can be followed. */
+function unmatchedStart(
+  inputs: JsTestsInputs,
+  ids: unknown,
+  unreadable?: Failure,
+): ActionResult<JsTestsOutputs> {
   const testIds = Array.isArray(ids) ? ids.map(String) : [];
   const count = inputs.platforms.length;
   return {
     outputs: { total: count, passed: 0, failed: 0, flaky: 0, 'job-ids': '[]', 'results-file': '' },
     summary: unmatchedStartSummary(inputs.framework, inputs.url, inputs.platforms, testIds),
     annotations: [],
-    failure: {
+    failure: unreadable ?? {
       kind: 'service',
       message: `Sauce Labs answered the start of ${count} platforms with ${Array.isArray(ids) ? ids.length : 'no'} test ids. Run the job again; report it if it repeats.`,
     },

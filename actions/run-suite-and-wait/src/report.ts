@@ -2,7 +2,15 @@
  * What a run reports: the service's jobs turned into the report model, the outputs, the step
  * summary, the results file and the JUnit suites.
  */
-import { linkHtml, safeText, shardText, SummaryBuilder, type Shard } from '@sauce-actions/action-kit';
+import {
+  linkHtml,
+  runBuilds,
+  safeText,
+  shardText,
+  SummaryBuilder,
+  type RunBuild,
+  type Shard,
+} from '@sauce-actions/action-kit';
 import { reportedStatus } from '@sauce-actions/action-kit/job-follower';
 import {
   isFailedJob,
@@ -191,18 +199,44 @@ export function suiteSummary(report: SuiteReport, tally: JobTally): string {
     ...(report.rerun ? [rerunNote(report.rerun, report.planned)] : []),
     ...(report.note !== undefined ? [report.note] : []),
   ];
+  const builds = buildsOf(report);
+  // One build is named under the title; several are listed, linked, after the table.
   const html = renderJobsSummary({
     title,
-    ...(report.buildName !== '' ? { buildName: report.buildName } : {}),
+    ...(report.buildName !== '' && builds.length <= 1 ? { buildName: report.buildName } : {}),
     jobs: report.jobs,
     ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
   });
   const summary = new SummaryBuilder().raw(html);
+  if (builds.length > 1) summary.raw(buildsHtml(builds));
   if (report.rerun && report.rerun.cases.length > 0) {
     summary.heading(`Passed in an earlier attempt, not run again (${report.rerun.cases.length})`, 3);
     summary.raw(earlierLinks(report.rerun));
   }
   return summary.toString();
+}
+
+/** Every build the run's jobs ran in, each linked to the page of its first job where one is known. */
+export function buildsOf(report: Pick<SuiteReport, 'builds' | 'seen' | 'jobs'>): RunBuild[] {
+  const urls = new Map(report.jobs.map((job) => [job.id, job.url]));
+  return runBuilds(
+    report.builds,
+    report.seen.map((job) => ({ build: job.build, url: urls.get(job.id) })),
+  );
+}
+
+/** Builds listed at most: the summary has a size limit, and the results file has them all. */
+const MAX_BUILDS_LISTED = 50;
+
+function buildsHtml(builds: readonly RunBuild[]): string {
+  const items = builds
+    .slice(0, MAX_BUILDS_LISTED)
+    .map((build) => (build.url ? linkHtml({ text: build.name, href: build.url }) : safeText(build.name)));
+  const more =
+    builds.length > MAX_BUILDS_LISTED
+      ? `, and ${builds.length - MAX_BUILDS_LISTED} more in the results file`
+      : '';
+  return `<p>Builds (${builds.length}: the service makes every build name unique, so each case run has its own): ${items.join(', ')}${more}.</p>`;
 }
 
 /** Cases skipped, at most this many listed with their links: the summary has a size limit. */
@@ -258,7 +292,7 @@ export function resultsData(report: SuiteReport, tally: JobTally): unknown {
     ...(report.shard ? { shard: report.shard } : {}),
     ...(report.rerun ? { rerun: report.rerun } : {}),
     buildName: report.buildName,
-    builds: report.builds,
+    builds: buildsOf(report).map((build) => build.name),
     complete: report.complete,
     ...(report.ended !== undefined ? { ended: report.ended } : {}),
     totals: tally,

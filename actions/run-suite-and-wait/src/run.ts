@@ -519,6 +519,7 @@ async function waitForJobs(
       },
       now: () => deps.clock.now(),
       sleep: (ms, sleepSignal) => deps.clock.sleep(ms, sleepSignal),
+      warn: (message) => deps.logger.warning(message),
     });
     deps.logger.debug(`Followed in ${followed.polls} poll(s), ${followed.requests} request(s).`);
     const waited: Waited = { seen: followed.jobs, complete: followed.complete, phase: 'wait' };

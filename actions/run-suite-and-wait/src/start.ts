@@ -1,8 +1,9 @@
 /** Finds the suite and queues its runs (or the chosen cases'), noting what was started as it goes. */
-import { InputError, isId } from '@sauce-actions/action-kit';
+import { isId, refusedInput, type ActionError } from '@sauce-actions/action-kit';
 import { RequestPacer } from '@sauce-actions/action-kit/job-follower';
 import {
   ApiError,
+  ResponseShapeError,
   TransportError,
   type AuthoringRunTarget,
   type AuthoringTestCases,
@@ -93,13 +94,13 @@ export async function findSuite(
   }
   if (matches.length === 1) return matches[0] as TestSuite;
   if (matches.length === 0) {
-    throw new InputError(
+    throw refusedInput(
       'suite',
       `names "${wanted}", but no test suite has that id or exact name`,
       'the id or the exact name of a test suite of the account',
     );
   }
-  throw new InputError(
+  throw refusedInput(
     'suite',
     `names "${wanted}", which ${matches.length} test suites are called (${matches.map((suite) => suite.id).join(', ')})`,
     'the id of the one to run',
@@ -147,12 +148,13 @@ export async function startRuns(client: StartClient, request: StartRequest, star
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 404) {
           delete started.unanswered;
-          throw new InputError(
+          throw refusedInput(
             'test-cases',
             `names ${chosen.id}, which is not a test case of the account`,
             'ids of existing test cases',
           );
         }
+        if (error instanceof ResponseShapeError) keepWhatWasQueued(error, buildName, started, request);
         if (wasNotQueued(error)) delete started.unanswered;
         throw refusedStart(error, request, chosen);
       });
@@ -189,6 +191,7 @@ async function startSuite(
   const answer = await client.testSuites
     .run(suite.id, body, { signal: request.requestSignal ?? signal, sendUntil: signal })
     .catch((error: unknown) => {
+      if (error instanceof ResponseShapeError) keepWhatWasQueued(error, request.buildName, started, request);
       if (wasNotQueued(error)) delete started.unanswered;
       throw refusedStart(error, request);
     });
@@ -203,13 +206,38 @@ async function startSuite(
   request.onQueued?.();
 }
 
+/**
+ * A run was queued, but its answer cannot be read in full: what can be read of it (the build, the
+ * job ids) is kept, else the build asked for, so that its jobs can still be found and stopped.
+ */
+function keepWhatWasQueued(
+  error: ResponseShapeError,
+  asked: string,
+  started: Started,
+  request: Pick<StartRequest, 'onQueued'>,
+): void {
+  const data = (error.answer as { data?: unknown } | null)?.data;
+  const run = data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+  const build = [run.build, run.buildName].find((name) => typeof name === 'string' && name !== '');
+  delete started.unanswered;
+  started.runs += 1;
+  if (!started.builds.includes((build as string | undefined) ?? asked)) {
+    started.builds.push((build as string | undefined) ?? asked);
+  }
+  for (const job of Array.isArray(run.jobs) ? (run.jobs as unknown[]) : []) {
+    const id = (job as { sauceJobId?: unknown } | null)?.sauceJobId;
+    if (typeof id === 'string' && id !== '' && !started.jobIds.includes(id)) started.jobIds.push(id);
+  }
+  request.onQueued?.();
+}
+
 /** Whether a failed request surely queued nothing: refused, or never sent; not so when the service may have carried it out. */
 function wasNotQueued(error: unknown): boolean {
   return (error instanceof ApiError || error instanceof TransportError) && !error.mayHaveBeenProcessed;
 }
 
-export function emptySuite(suite: FoundSuite): InputError {
-  return new InputError(
+export function emptySuite(suite: FoundSuite): ActionError {
+  return refusedInput(
     'suite',
     `names "${suite.name}", which has no test cases to run`,
     'a suite with test cases',

@@ -110,7 +110,10 @@ describe('run-suite-and-wait bundle', () => {
     expect(result.success).toBe(false);
     expect(result.annotations[0]?.message).toContain('Input "suite"');
     expect(result.annotations[0]?.message).toContain('No such suite');
-    expect(result.summary).toMatch(/^<h2>Run suite and wait: bad input<\/h2>\n<p>Input &quot;suite&quot;/);
+    // Found by the service after requests were sent: refused, worded as the input's mistake.
+    expect(result.summary).toMatch(
+      /^<h2>Run suite and wait: refused by Sauce Labs<\/h2>\n<p>Input &quot;suite&quot;/,
+    );
   });
 
   it('rides out 503s and 429s while polling', async () => {

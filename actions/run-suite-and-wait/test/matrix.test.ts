@@ -51,7 +51,7 @@ async function buildsOf(ids: readonly string[]): Promise<string[]> {
 }
 
 describe('run-suite-and-wait shards', () => {
-  it('three shards of a 12-case suite, run side by side, run every case exactly once, four each, under one build name', async () => {
+  it('three shards of a 12-case suite, run side by side, run every case exactly once, four each, from one build name; each summary links its builds', async () => {
     const before = (await journal(emulator)).length;
     const workflow = { runNumber: '31', runAttempt: '1', job: 'suite' };
     const results = await Promise.all(
@@ -77,12 +77,24 @@ describe('run-suite-and-wait shards', () => {
     expect(results.map((result) => result.outputs.failed).sort()).toEqual([0, 0, 1]);
     // One build name for every shard; the service tells apart the runs of each case with a suffix.
     for (const build of await buildsOf(ids.flat())) expect(build).toMatch(/^Twelve #31\.1( - \d+)?$/);
-    results.forEach((result, n) => {
+    const all = await clientFor(emulator).automation.jobs.list({ full: true, limit: 1000 });
+    for (const [n, result] of results.entries()) {
       expect(result.summary).toContain(`<h2>Suite Twelve, shard ${n + 1}/3: `);
       expect(result.summary).toContain(
         `Shard ${n + 1}/3 has 4 of the suite&#39;s 12 test case(s), split among 3 shards by case id`,
       );
-    });
+      // A build per case run: the summary names and links every one the shard's jobs ran in.
+      const mine = all.filter((job) => ids[n]!.includes(job.id));
+      const builds = [...new Set(mine.map((job) => job.build))];
+      expect(builds).toHaveLength(4);
+      expect(result.summary).toContain('<p>Builds (4: the service makes every build name unique');
+      for (const build of builds) {
+        const first = mine.find((job) => job.build === build)!;
+        expect(result.summary).toContain(`<a href="${emulator.url}/tests/${first.id}">${build}</a>`);
+      }
+      const file = JSON.parse(await readFile(result.outputs['results-file'], 'utf8')) as { builds: string[] };
+      expect([...file.builds].sort()).toEqual([...builds].sort());
+    }
   });
 
   it('splits chosen test cases too, and the shard names the run in the log and the results file', async () => {

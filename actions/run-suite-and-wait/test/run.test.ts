@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  ActionError,
   CancelledError,
   describeFailure,
   InputError,
@@ -16,7 +17,7 @@ import {
   type UploadedArtifact,
 } from '@sauce-actions/action-kit';
 import type { testStepDeps, TestStepDeps } from '@sauce-actions/action-kit/testing';
-import type { SauceClient } from '@sauce-actions/api';
+import { ResponseShapeError, type Job, type SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readInputs, type SuiteInputs } from '../src/inputs.ts';
@@ -278,7 +279,8 @@ describe('run-suite-and-wait run', () => {
       deps,
     );
 
-    expect(result.failure?.kind).toBe('input');
+    // Found by the service, after requests were sent: a refusal, worded as the input's mistake.
+    expect(result.failure?.kind).toBe('refused');
     expect(result.failure?.message).toContain(
       'Input "test-cases" names bbbbbbbbbbbbbbbbbbbbbbbb, which is not a test case of the account',
     );
@@ -295,14 +297,64 @@ describe('run-suite-and-wait run', () => {
     expect(await unfinishedJobs(fast, result.outputs['build-name'])).toEqual([]);
   });
 
-  it('refuses an unknown suite with an InputError, before running anything', async () => {
+  it('a job in a status the service does not document is warned about once, named, and followed to its end', async () => {
+    const deps = depsFor(fast);
+    const realList = deps.client.automation.jobs.list.bind(deps.client.automation.jobs);
+    let listings = 0;
+    // A stand-in that shows the first job of the run as "paused" in the first two listings.
+    deps.client.automation.jobs.list = (async (...args: Parameters<typeof realList>) => {
+      const jobs = (await realList(...args)) as Job[];
+      listings += 1;
+      if (listings > 2 || jobs.length === 0) return jobs;
+      const [first, ...rest] = jobs;
+      return [{ ...first, status: 'paused' }, ...rest];
+    }) as typeof realList;
+    const result = await run(inputs(fast, { suite: GREEN_SUITE }), deps);
+
+    expect(result.failure).toBeUndefined();
+    const warnings = deps.logger.lines('warning').filter((line) => line.includes('does not document'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^Job "[^"]+" \([0-9a-f]{32}\) reports the status "paused", which Sauce Labs does not document: it is taken as not finished, and followed until it finishes or `timeout` passes\.$/,
+    );
+  });
+
+  it('a case run answered in a form it cannot read: fails as service trouble, and its jobs are found by build and stopped', async () => {
+    const deps = depsFor(slow);
+    const realRun = deps.client.authoring.testCases.run.bind(deps.client.authoring.testCases);
+    // A stand-in that lets the run be queued, then garbles the answer's job list.
+    deps.client.authoring.testCases.run = async (...args: Parameters<typeof realRun>) => {
+      const queued = await realRun(...args);
+      const answer = { data: { ...queued, jobs: 'none' } };
+      throw new ResponseShapeError({
+        operation: 'runTestCase',
+        method: 'POST',
+        url: `/v1/ai-authoring/testcases/${args[0]}/run`,
+        mismatch: { field: 'data.jobs', expected: 'a list', got: 'none' },
+        answer,
+      });
+    };
+    const result = await run(inputs(slow, { testCases: [{ id: '65a1f0c0e4b0a1b2c3d4e501' }] }), deps);
+
+    expect(result.failure?.kind).toBe('service');
+    expect(result.failure?.message).toContain(
+      'runTestCase: the answer\'s `data.jobs` is text "none", where a list was expected',
+    );
+    expect(result.outputs['build-name']).not.toBe('');
+    expect(result.summary).toContain('1 stopped');
+    expect(await unfinishedJobs(slow, result.outputs['build-name'])).toEqual([]);
+  });
+
+  it('refuses an unknown suite, naming the input, before running anything', async () => {
     const deps = depsFor(fast);
     const before = (await journal(fast)).length;
     const error = await run(inputs(fast, { suite: 'No such suite' }), deps).catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).input).toBe('suite');
-    expect((error as InputError).message).toContain('"No such suite"');
+    // The service's list showed it: a refusal (requests were sent), worded as the input's mistake.
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as ActionError).kind).toBe('refused');
+    expect((error as ActionError).message).toMatch(/^Input "suite" names "No such suite", but no test suite/);
+    expect((error as ActionError).message).toMatch(/Fix the input and run the step again\.$/);
     const requests = (await journal(fast)).slice(before);
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.filter((entry) => entry.method !== 'GET')).toEqual([]);

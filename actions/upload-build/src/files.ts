@@ -1,7 +1,7 @@
 /** Finding and checking the app file before anything is sent. */
 import { glob, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, quoteValue } from '@sauce-actions/action-kit';
+import { InputError, pathFormHint, quoteValue } from '@sauce-actions/action-kit';
 
 export const ACCEPTED_EXTENSIONS = ['.apk', '.aab', '.ipa', '.zip'] as const;
 
@@ -19,7 +19,7 @@ export async function resolveAppFile(pattern: string, workspace: string): Promis
   if (matches.length === 0) {
     throw new InputError(
       'file',
-      `is the pattern ${quoteValue(pattern)}, which matches no file in ${workspace}`,
+      `is the pattern ${quoteValue(pattern)}, which matches no file in ${workspace}${pathFormHint(pattern)}`,
       'a path or a glob matching exactly one app file; check that the build step ran and where it writes',
     );
   }
@@ -34,13 +34,20 @@ export async function resolveAppFile(pattern: string, workspace: string): Promis
   return matches[0] as string;
 }
 
-/** The file exists, is not empty, and is an app the service accepts (or `platform` says what it is). */
-export async function checkAppFile(file: string, platform: string | undefined): Promise<number> {
+/**
+ * The file exists, is not empty, and is an app the service accepts (or `platform` says what it
+ * is); `given` is the input as written, for a hint when its form explains why it was not found.
+ */
+export async function checkAppFile(
+  file: string,
+  platform: string | undefined,
+  given: string = file,
+): Promise<number> {
   const info = await stat(file).catch(() => undefined);
   if (!info)
     throw new InputError(
       'file',
-      `names ${file}, which does not exist`,
+      `names ${file}, which does not exist${pathFormHint(given)}`,
       'the path of the built app file, relative to the workspace; check that the build step ran',
     );
   if (!info.isFile())
@@ -62,13 +69,17 @@ export async function checkAppFile(file: string, platform: string | undefined): 
   return info.size;
 }
 
-export async function checkOptionalFile(input: string, file: string | undefined): Promise<void> {
+export async function checkOptionalFile(
+  input: string,
+  file: string | undefined,
+  given: string = file ?? '',
+): Promise<void> {
   if (file === undefined) return;
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile())
     throw new InputError(
       input,
-      `names ${file}, which is not an existing file`,
+      `names ${file}, which is not an existing file${info === undefined ? pathFormHint(given) : ''}`,
       'a path relative to the workspace',
     );
 }

@@ -4,11 +4,13 @@ import path from 'node:path';
 import {
   ActionError,
   createProgressReporter,
+  describeFailure,
   formatBytes,
   mobileBuildUrl,
   mobileInviteUrl,
   mobileWebBase,
   type ActionResult,
+  type Failure,
   type StepDeps,
 } from '@sauce-actions/action-kit';
 import {
@@ -16,7 +18,7 @@ import {
   unknownGroupsMessage,
   type TesterGroupCheck,
 } from '@sauce-actions/action-kit/tester-groups';
-import { ApiError, type MobileClient, type MobileUploadResult } from '@sauce-actions/api';
+import { ApiError, ResponseShapeError, type MobileClient, type MobileUploadResult } from '@sauce-actions/api';
 import { explainUploadFailure } from './failures.ts';
 import { uploadComment } from './comment.ts';
 import { checkAppFile, checkOptionalFile, resolveAppFile } from './files.ts';
@@ -33,10 +35,10 @@ export const CHECK_CREDENTIALS_ABOVE_BYTES = 20 * 1024 * 1024;
 export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<ActionResult<UploadOutputs>> {
   const { connection } = inputs;
   const file = await resolveAppFile(inputs.file, deps.workspace);
-  const size = await checkAppFile(file, inputs.platform);
+  const size = await checkAppFile(file, inputs.platform, inputs.file);
   const symbolsFile =
     inputs.symbolsFile !== undefined ? path.resolve(deps.workspace, inputs.symbolsFile) : undefined;
-  await checkOptionalFile('symbols-file', symbolsFile);
+  await checkOptionalFile('symbols-file', symbolsFile, inputs.symbolsFile);
   const releaseNotes = await releaseNotesOf(inputs, deps.workspace);
   const groups = await checkGroups(inputs, deps, file);
   // Listing the groups has already proved the credentials.
@@ -47,9 +49,10 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
   deps.logger.info(
     `Uploading ${path.relative(deps.workspace, file) || file} (${formatBytes(size)}) to ${connection.apiUrl ?? connection.region}`,
   );
-  let result: MobileUploadResult;
+  let answer: unknown;
+  let failure: Failure | undefined;
   try {
-    result = await deps.client.mobile.upload(
+    answer = await deps.client.mobile.upload(
       file,
       {
         ...(inputs.appName !== undefined ? { appName: inputs.appName } : {}),
@@ -72,36 +75,75 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
       { signal: deps.signal, timeouts: { headersMs: inputs.timeoutMs } },
     );
   } catch (error) {
-    throw explainUploadFailure(error, { connection, file: path.basename(file), timeoutMs: inputs.timeoutMs });
+    // The build was stored, but part of the answer cannot be read: what can be read is published.
+    if (!(error instanceof ResponseShapeError)) {
+      throw explainUploadFailure(error, {
+        connection,
+        file: path.basename(file),
+        timeoutMs: inputs.timeoutMs,
+      });
+    }
+    answer = error.answer;
+    failure = describeFailure(error, deps.signal);
   }
 
-  const webBase = mobileWebBase(connection.region, connection.apiUrl);
-  const buildId = String(result.build_id);
-  const projectId = String(result.project_id);
-  deps.logger.info(
-    `Uploaded ${result.app_name} ${result.app_version}: build ${buildId} of project ${projectId}`,
-  );
-  const report: UploadReport = {
-    outputs: {
-      'build-id': buildId,
-      'project-id': projectId,
-      'build-url': result.build_url || mobileBuildUrl(webBase, projectId, buildId),
-      'download-page-url': result.download_page_url ?? '',
-      'landing-page-url': result.build_specific_landing_page_url || result.landing_page_url || '',
-      'app-name': result.app_name ?? '',
-      'app-version': result.app_version ?? '',
-    },
-    sizeBytes: typeof result.file_size === 'number' ? result.file_size : size,
-    platform: result.platform ?? inputs.platform ?? '',
-    inviteUrl: result.invite_testers_url || mobileInviteUrl(webBase, projectId, buildId),
-    groups: groups.names,
-    tags: Array.isArray(result.tags) && result.tags.length > 0 ? result.tags.map(String) : inputs.tags,
-  };
+  const report = uploadReport(answer, { inputs, size, groups: groups.names });
+  const { outputs } = report;
+  if (outputs['build-id'] !== '') {
+    deps.logger.info(
+      `Uploaded ${outputs['app-name']} ${outputs['app-version']}: build ${outputs['build-id']} of project ${outputs['project-id']}`,
+    );
+  }
   return {
-    outputs: report.outputs,
+    outputs,
     summary: uploadSummary(report),
     annotations: [],
     ...(inputs.prComment ? { comment: uploadComment(report) } : {}),
+    ...(failure !== undefined ? { failure } : {}),
+  };
+}
+
+/**
+ * The outputs and the summary from the upload's answer. A field of another type than the
+ * interface documents counts as absent, so that what can be read of an answer the client refused
+ * is still published; links the answer lacks are built from the ids, when those were read.
+ */
+function uploadReport(
+  answer: unknown,
+  context: { inputs: UploadInputs; size: number; groups: string[] },
+): UploadReport {
+  const { inputs } = context;
+  const fields = answer !== null && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
+  const text = (name: keyof MobileUploadResult): string => {
+    const value = fields[name];
+    return typeof value === 'string' ? value : '';
+  };
+  const idOf = (name: keyof MobileUploadResult): string => {
+    const value = fields[name];
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+    return typeof value === 'string' ? value.trim() : '';
+  };
+  const { connection } = inputs;
+  const webBase = mobileWebBase(connection.region, connection.apiUrl);
+  const buildId = idOf('build_id');
+  const projectId = idOf('project_id');
+  const known = buildId !== '' && projectId !== '';
+  const tags = Array.isArray(fields.tags) ? fields.tags.filter((tag) => typeof tag === 'string') : [];
+  return {
+    outputs: {
+      'build-id': buildId,
+      'project-id': projectId,
+      'build-url': text('build_url') || (known ? mobileBuildUrl(webBase, projectId, buildId) : ''),
+      'download-page-url': text('download_page_url'),
+      'landing-page-url': text('build_specific_landing_page_url') || text('landing_page_url'),
+      'app-name': text('app_name'),
+      'app-version': text('app_version'),
+    },
+    sizeBytes: typeof fields.file_size === 'number' ? fields.file_size : context.size,
+    platform: text('platform') || (inputs.platform ?? ''),
+    inviteUrl: text('invite_testers_url') || (known ? mobileInviteUrl(webBase, projectId, buildId) : ''),
+    groups: context.groups,
+    tags: tags.length > 0 ? tags : inputs.tags,
   };
 }
 
@@ -202,6 +244,6 @@ async function checkCredentials(
 async function releaseNotesOf(inputs: UploadInputs, workspace: string): Promise<string | undefined> {
   if (inputs.releaseNotesFile === undefined) return inputs.releaseNotes;
   const file = path.resolve(workspace, inputs.releaseNotesFile);
-  await checkOptionalFile('release-notes-file', file);
+  await checkOptionalFile('release-notes-file', file, inputs.releaseNotesFile);
   return (await readFile(file, 'utf8')).trim();
 }

@@ -30,7 +30,10 @@ export interface ParsedArgs {
 
 /** Host options, by flag name: whether each takes a value. */
 export const HOST_FLAGS: Readonly<Record<string, { value: boolean; help: string }>> = {
-  json: { value: false, help: 'print the outputs as one JSON object instead of `name=value` lines' },
+  json: {
+    value: false,
+    help: 'print the outputs as one JSON object instead of `name=value` lines, with `error` when the run fails',
+  },
   summary: { value: true, help: 'write the Markdown summary of the run to FILE' },
   verbose: { value: false, help: 'also print debug lines (requests, retries) on standard error' },
   help: { value: false, help: 'show this help' },

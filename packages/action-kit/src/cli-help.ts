@@ -7,7 +7,7 @@ const PROGRAM = 'sauce-actions';
 
 const EXIT_CODES = [
   'Exit codes: 0 done; 1 the work failed (a test failed, the service refused, a timeout, a cancel);',
-  '2 bad input or usage (nothing is sent).',
+  '2 bad input or usage, found before anything is sent.',
 ];
 
 export function generalHelp(commands: readonly CliCommand[]): string {
@@ -29,7 +29,8 @@ export function generalHelp(commands: readonly CliCommand[]): string {
     `Run \`${PROGRAM} <action> --help\` for the inputs and outputs of one action.`,
     '',
     'Outputs go to standard output as name=value lines (multi-line values JSON-encoded), or as one',
-    'JSON object with --json; progress, logs, warnings and errors go to standard error.',
+    'JSON object with --json (always one, with "error" when the run or the usage failed); progress,',
+    'logs, warnings and errors go to standard error.',
     ...EXIT_CODES,
     '',
   ].join('\n');

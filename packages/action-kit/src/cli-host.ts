@@ -9,7 +9,7 @@ import { parseActionArgs, UsageError } from './cli-args.ts';
 import { EXIT_DONE, EXIT_USAGE, type CliCommand, type CliIo } from './cli-command.ts';
 import { actionHelp, generalHelp } from './cli-help.ts';
 import { closestName } from './closest-name.ts';
-import { commandFreeText } from './log-text.ts';
+import { commandFreeJson, commandFreeText } from './log-text.ts';
 import { redactSecrets } from './secrets.ts';
 
 export { EXIT_DONE, EXIT_FAILED, EXIT_USAGE, type CliIo } from './cli-command.ts';
@@ -38,6 +38,13 @@ export async function runCli(
     stderr: (text) => host.stderr(commandFreeText(redactSecrets(text))),
   };
   const [name, ...args] = argv;
+  // With `--json`, standard output holds one JSON object whatever happens: a usage mistake too.
+  const json = args.includes('--json');
+  const usage = (message: string): number => {
+    io.stderr(`error: ${message}\n`);
+    if (json) io.stdout(`${commandFreeJson(JSON.stringify({ error: { kind: 'usage', message } }))}\n`);
+    return EXIT_USAGE;
+  };
   if (name === undefined) {
     io.stderr(generalHelp(commands));
     return EXIT_USAGE;
@@ -52,18 +59,16 @@ export async function runCli(
       name,
       commands.map((c) => c.name),
     );
-    io.stderr(
-      `error: Unknown action ${JSON.stringify(name)}.${closest !== undefined ? ` Did you mean ${closest}?` : ''} The actions are ${commands.map((c) => c.name).join(', ')}; \`sauce-actions --help\` says more.\n`,
+    return usage(
+      `Unknown action ${JSON.stringify(name)}.${closest !== undefined ? ` Did you mean ${closest}?` : ''} The actions are ${commands.map((c) => c.name).join(', ')}; \`sauce-actions --help\` says more.`,
     );
-    return EXIT_USAGE;
   }
   let parsed;
   try {
     parsed = parseActionArgs(command.name, args, command.metadata);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`error: ${error.message}\n`);
-    return EXIT_USAGE;
+    return usage(error.message);
   }
   if (parsed.options.help) {
     io.stdout(actionHelp(command));

@@ -50,7 +50,9 @@ export async function runAction(
         fix: 'Name a file in a folder that can be written.',
       });
     } catch (error) {
-      io.stderr(`error: ${describeFailure(error).message}\n`);
+      const failure = describeFailure(error);
+      io.stderr(`error: ${failure.message}\n`);
+      if (options.json) printOutputs({}, true, io, failure);
       return EXIT_USAGE;
     }
   }
@@ -64,7 +66,7 @@ export async function runAction(
   const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, tempDir, io, logger);
   try {
     const main = await runStep(action, source, deps(signals.phase()));
-    printOutputs(main.outputs, options.json, io);
+    printOutputs(main.outputs, options.json, io, main.failure);
     await summary(summaryWithFailure(action.title, main));
     report(main, io);
     let code = exitCodeOf(main.failure);
@@ -108,6 +110,10 @@ function commandLineInputs(
   };
 }
 
+/**
+ * 2 only for a mistake in the inputs found before any request (the readers' checks, a file that is
+ * not there); whatever the service's answers showed is a refusal or a failure of the work, 1.
+ */
 function exitCodeOf(failure: Failure | undefined): number {
   if (failure === undefined) return EXIT_DONE;
   return failure.kind === 'input' ? EXIT_USAGE : EXIT_FAILED;
@@ -115,15 +121,20 @@ function exitCodeOf(failure: Failure | undefined): number {
 
 /**
  * `name=value` lines, a value with a line break, a leading quote or a CI system's command
- * (`##[`, `##vso[`) as a JSON string; or one JSON object. In JSON such a command's `#` is written
- * `\u0023`: the same value once parsed, and nothing a CI system reads on the line.
+ * (`##[`, `##vso[`) as a JSON string; or one JSON object, with `error` (its kind and message) when
+ * the run failed, so that standard output holds one JSON object whatever happened. In JSON such a
+ * command's `#` is written `\u0023`: the same value once parsed, and nothing a CI system reads.
  */
-function printOutputs(outputs: Outputs, json: boolean, io: CliIo): void {
+function printOutputs(outputs: Outputs, json: boolean, io: CliIo, failure?: Failure): void {
   const entries = Object.entries(outputs);
   if (json) {
-    io.stdout(
-      `${commandFreeJson(JSON.stringify(Object.fromEntries(entries.map(([name, value]) => [name, jsonValue(value)]))))}\n`,
+    const object: Record<string, unknown> = Object.fromEntries(
+      entries.map(([name, value]) => [name, jsonValue(value)]),
     );
+    if (failure !== undefined) {
+      object.error = { kind: failure.kind, message: redactSecrets(failure.message) };
+    }
+    io.stdout(`${commandFreeJson(JSON.stringify(object))}\n`);
     return;
   }
   for (const [name, value] of entries) {

@@ -4,9 +4,17 @@
 export function closestName(wanted: string, names: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
+  const lower = wanted.toLowerCase();
   for (const name of names) {
-    // A prefix (`--suit` for `--suite`) is the commonest slip: it wins at a small cost.
-    const distance = name.startsWith(wanted) && wanted.length >= 3 ? 0.5 : editDistance(wanted, name);
+    // Only the case wrong (`--SUITE`) is the surest slip; a prefix (`--suit` for `--suite`) the
+    // commonest: both win at a small cost. Otherwise letters count as equal whatever their case.
+    const folded = name.toLowerCase();
+    const distance =
+      folded === lower
+        ? 0.25
+        : folded.startsWith(lower) && wanted.length >= 3
+          ? 0.5
+          : editDistance(lower, folded);
     if (distance < bestDistance) {
       best = name;
       bestDistance = distance;

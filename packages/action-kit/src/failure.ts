@@ -3,7 +3,7 @@
  * say what to do next, and never with a secret in it. A host turns the kind into its own signal
  * (the runner's `::error` and exit code 1; the command line's exit code 2 for input mistakes).
  */
-import { ApiError, TransportError } from '@sauce-actions/api';
+import { ApiError, ResponseShapeError, TransportError } from '@sauce-actions/api';
 import { InputError } from './input-error.ts';
 import { formatDuration } from './duration.ts';
 import { redactSecrets } from './secrets.ts';
@@ -106,6 +106,7 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
       message: `Sauce Labs could not handle the request: ${error.message}. This is trouble on the service side, not in the inputs: run the job again later, and check https://status.saucelabs.com if it persists.`,
     };
   }
+  if (error instanceof ResponseShapeError) return { kind: 'service', message: shapeMessage(error) };
   if (error instanceof TransportError) {
     if (error.kind === 'aborted') return abortFailure('cancelled', undefined, error);
     // Only a failure to connect points at the address or the network: once the request was sent,
@@ -174,6 +175,15 @@ function rateLimitedMessage(error: ApiError): string {
       return `Sauce Labs ${how}: ${error.message}. ${share}, or run the job again later.`;
     }
   }
+}
+
+/** An answer of the wrong shape: the request succeeded, but what it answered cannot be read. */
+function shapeMessage(error: ResponseShapeError): string {
+  const done = EFFECTS[error.operation];
+  const effect = done
+    ? ` The request itself succeeded: Sauce Labs ${done.effect}; check ${done.where} before running the step again.`
+    : '';
+  return `Sauce Labs answered in a form the action cannot read: ${error.message}.${effect} This is trouble on the service side (or on the way to it), not in the inputs: run the job again later, and report it if it repeats.`;
 }
 
 /** What a request that starts or creates something did, and where to see whether it did. */

@@ -13,9 +13,12 @@ import {
   type DurationBounds,
 } from './duration.ts';
 import { InputError, quoteValue } from './input-error.ts';
+import { checkId, EMAIL_FORM, idAllowed, isEmail, pathFormHint, type IdForm } from './input-forms.ts';
 import { present } from './present.ts';
 import { registerSecret } from './secrets.ts';
 import { formatSize, formatSizeBounds, parseSize, SIZE_FORM, type SizeBounds } from './size.ts';
+
+export * from './input-forms.ts';
 
 /** Where inputs come from. */
 export interface InputSource {
@@ -58,35 +61,10 @@ export interface FileOptions extends ReadOptions {
   mustExist?: boolean;
 }
 
-/** How ids are written: a form named by an action, checked before any request. */
-export type IdForm = 'positive-integer' | 'hex-24' | 'uuid';
-
 export interface IdOptions extends ReadOptions {
   /** Where such an id comes from, added to the refusal: `the \`build-id\` output of upload-build`. */
   hint?: string;
 }
-
-const ID_PATTERNS: Record<IdForm, RegExp> = {
-  'positive-integer': /^\d+$/,
-  'hex-24': /^[0-9a-f]{24}$/i,
-  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-};
-
-/** Each id form in words: what a refused value is not, and what is allowed. */
-export const ID_FORMS: Readonly<Record<IdForm, { noun: string; allowed: string }>> = {
-  'positive-integer': {
-    noun: 'a positive whole number',
-    allowed: `a positive whole number such as \`1234\`, at most ${Number.MAX_SAFE_INTEGER}`,
-  },
-  'hex-24': {
-    noun: '24 hexadecimal digits',
-    allowed: '24 hexadecimal digits (0-9, a-f) such as `65a1f0c2b3d4e5f607182930`',
-  },
-  uuid: {
-    noun: 'a UUID',
-    allowed: 'a UUID such as `3f6c2a9e-8b1d-4c7e-9f20-5a4b3c2d1e0f`',
-  },
-};
 
 /** One part of a run split among parallel jobs: the `index`-th (from 1) of `total`. */
 export interface Shard {
@@ -99,12 +77,6 @@ export const MAX_SHARDS = 256;
 
 /** How a shard is written, for refusals. */
 export const SHARD_FORM = `\`<index>/<total>\`, whole numbers with 1 ≤ index ≤ total ≤ ${MAX_SHARDS}, such as \`2/4\` (\`\${{ matrix.shard }}/4\`)`;
-
-/** Deliberately loose: one `@`, a dot in the host, no spaces or list separators. */
-const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>".]+$/;
-
-/** How an email is written, for refusals. */
-export const EMAIL_FORM = 'an email address, `name@host` such as `alice@example.com`';
 
 export class InputReader {
   readonly #source: InputSource;
@@ -353,7 +325,7 @@ export class InputReader {
     if (!existsSync(resolved)) {
       throw new InputError(
         name,
-        `names ${quoteValue(value)}, which does not exist (looked for ${resolved})`,
+        `names ${quoteValue(value)}, which does not exist (looked for ${resolved})${pathFormHint(value)}`,
         'a path to an existing file, relative to the workspace',
       );
     }
@@ -366,48 +338,6 @@ export class InputReader {
     }
     return resolved;
   }
-}
-
-/**
- * An id of the given form, for ids that come in lists (`where`: `item 2`); its text as given, a
- * number without leading zeros. Refuses with the form, and `hint` where such ids come from.
- */
-export function checkId(
-  input: string,
-  value: string,
-  form: IdForm,
-  options: { where?: string; hint?: string } = {},
-): string {
-  const text = value.trim();
-  const allowed = idAllowed(form, options.hint);
-  const at = options.where !== undefined ? `${options.where} ` : '';
-  if (!ID_PATTERNS[form].test(text)) {
-    throw new InputError(input, `has ${at}${quoteValue(text)}, which is not ${ID_FORMS[form].noun}`, allowed);
-  }
-  if (form !== 'positive-integer') return text;
-  const number = Number(text);
-  if (number === 0)
-    throw new InputError(input, `has ${at}${quoteValue(text)}, which is not positive`, allowed);
-  // Past 2^53 two ids would read as the same number: no service id is that large.
-  if (!Number.isSafeInteger(number))
-    throw new InputError(input, `has ${at}${quoteValue(text)}, which is too large for an id`, allowed);
-  return String(number);
-}
-
-/** Whether the text is an id of the form (a suite is a UUID, or else a name). */
-export function isId(text: string, form: IdForm): boolean {
-  const value = text.trim();
-  if (!ID_PATTERNS[form].test(value)) return false;
-  return form !== 'positive-integer' || (Number(value) > 0 && Number.isSafeInteger(Number(value)));
-}
-
-/** Whether the text is an email address as the kit accepts it: `name@host.tld`, loosely. */
-export function isEmail(text: string): boolean {
-  return EMAIL.test(text);
-}
-
-function idAllowed(form: IdForm, hint: string | undefined): string {
-  return hint !== undefined ? `${ID_FORMS[form].allowed} (${hint})` : ID_FORMS[form].allowed;
 }
 
 /**

@@ -25,7 +25,11 @@ import {
   type Job,
   type ListJobsParams,
 } from '@sauce-actions/api';
-import type { ReportedJobStatus } from './job-report.ts';
+import { isJobFinished, isKnownJobStatus, unknownStatusWarning } from './job-status.ts';
+import { RequestPacer } from './request-pacer.ts';
+
+export { isJobFinished, isKnownJobStatus, reportedStatus, unknownStatusWarning } from './job-status.ts';
+export { RequestPacer } from './request-pacer.ts';
 
 export interface JobLister {
   list(params: ListJobsParams & { full: true }, options?: CallOptions): Promise<Job[]>;
@@ -66,6 +70,8 @@ export interface FollowJobsOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Source of the jitter of contended waits (tests pin it). */
   random?: () => number;
+  /** Told once per job whose status is none the service documents (`unknownStatusWarning`). */
+  warn?: (message: string) => void;
 }
 
 export interface FollowProgress {
@@ -87,51 +93,6 @@ export interface FollowResult {
   polls: number;
   requests: number;
   elapsedMs: number;
-}
-
-const FINISHED = new Set(['complete', 'error', 'passed', 'failed']);
-
-export function isJobFinished(job: Pick<Job, 'status'>): boolean {
-  return FINISHED.has(String(job.status).toLowerCase());
-}
-
-/** The report status of a job; `stopped` for unfinished jobs this run stopped. */
-export function reportedStatus(job: Job, stoppedIds: ReadonlySet<string> = new Set()): ReportedJobStatus {
-  const status = String(job.status).toLowerCase();
-  if (stoppedIds.has(job.id) && (status === 'error' || !FINISHED.has(status))) return 'stopped';
-  if (status === 'passed') return 'passed';
-  if (status === 'failed') return 'failed';
-  if (status === 'error') return 'error';
-  if (status === 'complete') {
-    if (job.passed === true || job.consolidated_status === 'passed') return 'passed';
-    // A finished virtual-device job passed only when `passed` is true.
-    return 'failed';
-  }
-  if (status === 'in progress' || status === 'running') return 'running';
-  return 'queued';
-}
-
-/** Paces request starts to a rate, shared by listing and stopping. */
-export class RequestPacer {
-  readonly #gapMs: number;
-  readonly #now: () => number;
-  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  #next = 0;
-  count = 0;
-
-  constructor(perSecond: number, now: () => number = Date.now, sleep = abortableSleep) {
-    this.#gapMs = perSecond > 0 ? 1000 / perSecond : 0;
-    this.#now = now;
-    this.#sleep = sleep;
-  }
-
-  async take(signal?: AbortSignal): Promise<void> {
-    const at = this.#now();
-    const start = Math.max(at, this.#next);
-    this.#next = start + this.#gapMs;
-    this.count += 1;
-    if (start > at) await this.#sleep(start - at, signal);
-  }
 }
 
 export async function followJobs(options: FollowJobsOptions): Promise<FollowResult> {
@@ -156,6 +117,7 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
   let stableCount = -1;
   let stablePolls = 0;
   let polls = 0;
+  const warned = new Set<string>();
 
   const result = (complete: boolean): FollowResult => ({
     jobs: [...tracked.values()],
@@ -173,6 +135,11 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
       const contended = contention.limited || contention.low;
 
       const jobs = [...tracked.values()];
+      for (const job of jobs) {
+        if (warned.has(job.id) || isKnownJobStatus(job.status)) continue;
+        warned.add(job.id);
+        options.warn?.(unknownStatusWarning(job));
+      }
       const signature = jobs.map((job) => `${job.id}:${job.status}:${String(job.passed)}`).join(',');
       const changed = signature !== lastSignature;
       lastSignature = signature;

@@ -116,6 +116,32 @@ describe('runCli', () => {
     expect(out.join('')).toBe('{"greeting":"hello\\nworld","total":2,"quoted":"\\"x\\"","list":["a","b"]}\n');
   });
 
+  it('with --json, a failed run prints its outputs and the error in the one object', async () => {
+    const failing = (kind: 'tests-failed' | 'input') =>
+      command({
+        action: action(async () => ({
+          outputs: { total: 1 },
+          summary: '',
+          annotations: [],
+          failure: { kind, message: `failed as ${kind}` },
+        })),
+      });
+    expect(await runCli([failing('tests-failed')], ['sample', '--json'], io)).toBe(1);
+    expect(JSON.parse(out.join(''))).toEqual({
+      total: 1,
+      error: { kind: 'tests-failed', message: 'failed as tests-failed' },
+    });
+    out.length = 0;
+    // Refused by the reader, before `run`: no outputs, the error.
+    expect(await runCli([failing('input')], ['sample', '--json', '--mode', 'medium'], io)).toBe(2);
+    const refused = JSON.parse(out.join('')) as { error: { kind: string; message: string } };
+    expect(refused.error.kind).toBe('input');
+    expect(refused.error.message).toContain('Input "mode" has "medium"');
+    out.length = 0;
+    expect(await runCli([failing('input')], ['sample', '--json', '--summary', dir], io)).toBe(2);
+    expect(JSON.parse(out.join(''))).toMatchObject({ error: { kind: 'input' } });
+  });
+
   it('exit codes: 0 done, 1 the work failed, 2 bad input; annotations and the failure on standard error', async () => {
     const failing = (kind: 'tests-failed' | 'refused' | 'input') =>
       command({
@@ -283,6 +309,35 @@ describe('help and usage', () => {
     expect(err.join('')).toContain('Unknown flag --nam for sample. Did you mean --name?');
     expect(loaded).toBe(false);
   });
+
+  it.each([
+    [['sampel', '--json'], 'Unknown action "sampel". Did you mean sample?'],
+    [['sample', '--nam', 'x', '--json'], 'Unknown flag --nam for sample. Did you mean --name?'],
+    [['sample', '--json', '--name'], '--name needs a value'],
+  ])('with --json, %j prints one JSON object with the usage error, exit 2', async (args, message) => {
+    expect(await runCli([command(module)], args, io)).toBe(2);
+    const printed = out.join('');
+    expect(printed.trim().split('\n')).toHaveLength(1);
+    const object = JSON.parse(printed) as { error: { kind: string; message: string } };
+    expect(object.error.kind).toBe('usage');
+    expect(object.error.message).toContain(message);
+    expect(err.join('')).toContain(`error: ${message}`);
+  });
+
+  it.each([
+    ['--SUITE', '--suite'],
+    ['--Name', '--name'],
+    ['--API-URL', '--api-url'],
+  ])('a flag in the wrong case, %s, is named with the right one', async (flag, right) => {
+    const metadata = actionMetadata({
+      name: 'Sample',
+      description: 'Sample.',
+      inputs: { suite: { description: 'A suite.' }, name: { description: 'A name.' }, 'api-url': {} },
+      outputs: {},
+    });
+    expect(await runCli([{ ...command(module), metadata }], ['sample', flag, 'x'], io)).toBe(2);
+    expect(err.join('')).toContain(`Unknown flag ${flag} for sample. Did you mean ${right}?`);
+  });
 });
 
 describe('parseActionArgs', () => {
@@ -325,6 +380,8 @@ describe('closestName', () => {
     expect(closestName('tunnle-name', names)).toBe('tunnel-name');
     expect(closestName('x', names)).toBeUndefined();
     expect(closestName('platform', names)).toBeUndefined();
+    expect(closestName('SUITE', names)).toBe('suite');
+    expect(closestName('Timout', names)).toBe('timeout');
     expect(editDistance('abc', 'acb')).toBe(1);
     expect(editDistance('', 'abc')).toBe(3);
   });

@@ -1,6 +1,13 @@
 import type { Job, ListJobsParams } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
-import { followJobs, reportedStatus, RequestPacer, stopJobs, stopRunJobs } from '../src/job-follower.ts';
+import {
+  followJobs,
+  isKnownJobStatus,
+  reportedStatus,
+  RequestPacer,
+  stopJobs,
+  stopRunJobs,
+} from '../src/job-follower.ts';
 
 const job = (id: string, status: string, extra: Partial<Job> = {}): Job =>
   ({
@@ -90,6 +97,53 @@ describe('followJobs', () => {
     });
     expect(result.jobs).toHaveLength(2);
     expect(result.polls).toBe(4);
+  });
+
+  it('warns once per job about a status the service does not document, naming it, and keeps following it', async () => {
+    let polls = 0;
+    const warnings: string[] = [];
+    const c = clock();
+    const result = await followJobs({
+      jobs: lister(() =>
+        polls < 3
+          ? [
+              job('a', 'paused', { name: 'Checkout\n::error::x' }),
+              job('b', 'in progress'),
+              job('c', 'Suspended\u0007'),
+            ]
+          : [job('a', 'complete'), job('b', 'complete'), job('c', 'complete')],
+      ),
+      builds: ['B'],
+      expectedCount: 3,
+      startedAtMs: 0,
+      intervalMs: 10,
+      maxRequestsPerSecond: 0,
+      onPoll: () => void (polls += 1),
+      warn: (message) => warnings.push(message),
+      now: c.now,
+      sleep: c.sleep,
+    });
+    expect(result.complete).toBe(true);
+    expect(result.polls).toBe(4);
+    expect(warnings).toEqual([
+      'Job "Checkout ::error::x" (a) reports the status "paused", which Sauce Labs does not document: it is taken as not finished, and followed until it finishes or `timeout` passes.',
+      'Job "c" (c) reports the status "Suspended", which Sauce Labs does not document: it is taken as not finished, and followed until it finishes or `timeout` passes.',
+    ]);
+  });
+
+  it.each([
+    ['new', true],
+    ['queued', true],
+    ['In Progress', true],
+    ['complete', true],
+    ['error', true],
+    ['passed', true],
+    ['failed', true],
+    ['paused', false],
+    ['', false],
+    [undefined, false],
+  ])('status %j is documented: %s', (status, known) => {
+    expect(isKnownJobStatus(status)).toBe(known);
   });
 
   it('returns what it saw, incomplete, when the signal aborts', async () => {

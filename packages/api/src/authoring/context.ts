@@ -1,7 +1,7 @@
 /** What every authoring resource group shares: the transport, the path prefix and reading `data`. */
-import { ApiError } from '../core/errors.ts';
 import type { PageOptions } from '../core/pagination.ts';
-import { queryString, type ApiResponse, type HttpTransport, type RequestSpec } from '../core/transport.ts';
+import { checkAnswer, list, number, present, record, type Shape } from '../core/shape.ts';
+import type { ApiResponse, HttpTransport, RequestSpec } from '../core/transport.ts';
 import type { AuthoringDate } from './types.ts';
 
 export interface AuthoringContext {
@@ -9,21 +9,22 @@ export interface AuthoringContext {
   readonly prefix: string;
 }
 
-/** Sends a request whose answer is `{ data }` and returns `data` as is. */
-export async function sendForData<T>(context: AuthoringContext, spec: RequestSpec): Promise<T> {
+/**
+ * Sends a request whose answer is `{ data }` and returns `data`, after checking the fields of it
+ * that `shape` names (the ones callers read).
+ */
+export async function sendForData<T>(
+  context: AuthoringContext,
+  spec: RequestSpec,
+  shape: Shape = present,
+): Promise<T> {
   const response: ApiResponse<unknown> = await context.http.send(spec);
-  const body = response.body;
-  if (!body || typeof body !== 'object' || !('data' in body)) {
-    throw new ApiError({
-      operation: spec.operation,
-      method: spec.method,
-      url: spec.path + queryString(spec.query),
-      status: response.status,
-      serviceMessage: 'answer has no data member',
-      body,
-    });
-  }
-  return (body as { data: T }).data;
+  return checkAnswer<{ data: T }>(spec, response.body, record({ data: shape })).data;
+}
+
+/** A page of a list, its items each of `item`. */
+export function pageOf(item: Shape): Shape {
+  return record({ items: list(item), total: number });
 }
 
 /** Sends a request whose success answer is empty (204). */

@@ -2,7 +2,15 @@
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
 import { segment } from '../core/transport.ts';
-import { cappedPaging, isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
+import { id, list, optional, record, text } from '../core/shape.ts';
+import {
+  cappedPaging,
+  isoDate,
+  pageOf,
+  sendForData,
+  sendForNothing,
+  type AuthoringContext,
+} from './context.ts';
 import type {
   AuthoringPage,
   ListTestCasesQuery,
@@ -11,6 +19,18 @@ import type {
   TestCaseDetail,
   TestCaseRun,
 } from './types.ts';
+
+/** What callers read of a test case: its id and name, and the targets it runs on. */
+const TEST_CASE = record({
+  id,
+  name: text,
+  runSettings: optional(record({ additionalTargets: optional(list()) })),
+});
+/** A case run names its build and its jobs, each with the automation job's id once it has one. */
+const CASE_RUN = record({
+  build: text,
+  jobs: list(record({ sauceJobId: optional(text), name: optional(text) })),
+});
 
 export class AuthoringTestCases {
   readonly #context: AuthoringContext;
@@ -29,22 +49,26 @@ export class AuthoringTestCases {
    * assigned to no suite; `limit: 0` returns only the total.
    */
   list(query: ListTestCasesQuery = {}, options?: CallOptions): Promise<AuthoringPage<TestCase>> {
-    return sendForData(this.#context, {
-      operation: 'listTestCases',
-      method: 'GET',
-      path: this.#path(),
-      query: {
-        search: query.search,
-        startDate: isoDate(query.startDate),
-        endDate: isoDate(query.endDate),
-        userId: query.userId,
-        teamId: query.teamId,
-        testSuiteId: query.testSuiteId,
-        skip: query.skip,
-        limit: query.limit,
+    return sendForData(
+      this.#context,
+      {
+        operation: 'listTestCases',
+        method: 'GET',
+        path: this.#path(),
+        query: {
+          search: query.search,
+          startDate: isoDate(query.startDate),
+          endDate: isoDate(query.endDate),
+          userId: query.userId,
+          teamId: query.teamId,
+          testSuiteId: query.testSuiteId,
+          skip: query.skip,
+          limit: query.limit,
+        },
+        ...callSpec(options),
       },
-      ...callSpec(options),
-    });
+      pageOf(TEST_CASE),
+    );
   }
 
   /** GET /v1/ai-authoring/testcases (every page): all matching test cases, fetched as needed. */
@@ -60,12 +84,16 @@ export class AuthoringTestCases {
 
   /** GET /v1/ai-authoring/testcases/{id}: one test case with its revisions and user names. */
   get(id: string, options?: CallOptions): Promise<TestCaseDetail> {
-    return sendForData(this.#context, {
-      operation: 'getTestCase',
-      method: 'GET',
-      path: this.#path(id),
-      ...callSpec(options),
-    });
+    return sendForData(
+      this.#context,
+      {
+        operation: 'getTestCase',
+        method: 'GET',
+        path: this.#path(id),
+        ...callSpec(options),
+      },
+      TEST_CASE,
+    );
   }
 
   /** DELETE /v1/ai-authoring/testcases/{id}: deletes a test case (204). */
@@ -87,13 +115,17 @@ export class AuthoringTestCases {
     const { revisionId, ...body } = input;
     const path =
       revisionId === undefined ? `${this.#path(id)}/run` : `${this.#path(id)}/run/${segment(revisionId)}`;
-    return sendForData(this.#context, {
-      operation: 'runTestCase',
-      method: 'POST',
-      path,
-      body: { kind: 'json', value: body },
-      ...callSpec(options),
-    });
+    return sendForData(
+      this.#context,
+      {
+        operation: 'runTestCase',
+        method: 'POST',
+        path,
+        body: { kind: 'json', value: body },
+        ...callSpec(options),
+      },
+      CASE_RUN,
+    );
   }
 
   /** POST /v1/ai-authoring/testcases/{id}/rename: gives the case a new name. */

@@ -2,7 +2,15 @@
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
 import { segment } from '../core/transport.ts';
-import { cappedPaging, isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
+import { id, number, record, text } from '../core/shape.ts';
+import {
+  cappedPaging,
+  isoDate,
+  pageOf,
+  sendForData,
+  sendForNothing,
+  type AuthoringContext,
+} from './context.ts';
 import type {
   AuthoringPage,
   CreateTestSuiteInput,
@@ -13,6 +21,11 @@ import type {
   TestSuiteRun,
   UpdateTestSuiteInput,
 } from './types.ts';
+
+/** What callers read of a suite: its id and name. */
+const SUITE = record({ id, name: text });
+/** A suite run answers its build and how many case runs it queued. */
+const SUITE_RUN = record({ buildName: text, runCount: number });
 
 export class AuthoringTestSuites {
   readonly #context: AuthoringContext;
@@ -28,22 +41,26 @@ export class AuthoringTestSuites {
 
   /** GET /v1/ai-authoring/testsuites: one page of test suites. */
   list(query: ListTestSuitesQuery = {}, options?: CallOptions): Promise<AuthoringPage<TestSuite>> {
-    return sendForData(this.#context, {
-      operation: 'listTestSuites',
-      method: 'GET',
-      path: this.#path(),
-      query: {
-        ids: query.ids,
-        search: query.search,
-        startDate: isoDate(query.startDate),
-        endDate: isoDate(query.endDate),
-        userId: query.userId,
-        teamId: query.teamId,
-        skip: query.skip,
-        limit: query.limit,
+    return sendForData(
+      this.#context,
+      {
+        operation: 'listTestSuites',
+        method: 'GET',
+        path: this.#path(),
+        query: {
+          ids: query.ids,
+          search: query.search,
+          startDate: isoDate(query.startDate),
+          endDate: isoDate(query.endDate),
+          userId: query.userId,
+          teamId: query.teamId,
+          skip: query.skip,
+          limit: query.limit,
+        },
+        ...callSpec(options),
       },
-      ...callSpec(options),
-    });
+      pageOf(SUITE),
+    );
   }
 
   /** GET /v1/ai-authoring/testsuites (every page): all matching suites, fetched as needed. */
@@ -70,12 +87,16 @@ export class AuthoringTestSuites {
 
   /** GET /v1/ai-authoring/testsuites/{id}: one suite. */
   get(id: string, options?: CallOptions): Promise<TestSuite> {
-    return sendForData(this.#context, {
-      operation: 'getTestSuite',
-      method: 'GET',
-      path: this.#path(id),
-      ...callSpec(options),
-    });
+    return sendForData(
+      this.#context,
+      {
+        operation: 'getTestSuite',
+        method: 'GET',
+        path: this.#path(id),
+        ...callSpec(options),
+      },
+      SUITE,
+    );
   }
 
   /** POST /v1/ai-authoring/testsuites/{id}: changes the name or the test cases of a suite. */
@@ -107,12 +128,16 @@ export class AuthoringTestSuites {
 
   /** POST /v1/ai-authoring/testsuites/{id}/run: queues a case run for every case of the suite. */
   run(id: string, input: RunTestSuiteInput = {}, options?: CallOptions): Promise<TestSuiteRun> {
-    return sendForData(this.#context, {
-      operation: 'runSuite',
-      method: 'POST',
-      path: `${this.#path(id)}/run`,
-      body: { kind: 'json', value: input },
-      ...callSpec(options),
-    });
+    return sendForData(
+      this.#context,
+      {
+        operation: 'runSuite',
+        method: 'POST',
+        path: `${this.#path(id)}/run`,
+        body: { kind: 'json', value: input },
+        ...callSpec(options),
+      },
+      SUITE_RUN,
+    );
   }
 }

@@ -1,6 +1,7 @@
 /** Jobs: listing, reading, editing, stopping and deleting. */
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateOffset } from '../core/pagination.ts';
+import { checkAnswer, list, number, optional, record, text } from '../core/shape.ts';
 import { segment } from '../core/transport.ts';
 import { account, epochSeconds, REST, type AutomationContext } from './context.ts';
 import type { ForAccount, IterateJobsParams, Job, JobRef, JobUpdate, ListJobsParams } from './types.ts';
@@ -12,6 +13,22 @@ type JsonFormat = { format?: 'json' };
  * refuses more than 1000, and a refused page would end an iteration, so it never asks for more.
  */
 const JOBS_MAX_LIMIT = 1000;
+
+/**
+ * What the followers of jobs read: the id, the status and when it was created (where the next
+ * listing starts), the build and name it is reported by, why it failed, the case it ran. A job of
+ * another form would fail far from the listing, so the listing fails on it instead.
+ */
+const JOB = record({
+  id: text,
+  status: text,
+  creation_time: number,
+  build: optional(text),
+  name: optional(text),
+  error: optional(text),
+  'custom-data': optional(record()),
+});
+const JOB_REF = record({ id: text });
 
 export class AutomationJobs {
   readonly #ctx: AutomationContext;
@@ -30,7 +47,7 @@ export class AutomationJobs {
   list(params?: ListJobsParams, options?: CallOptions): Promise<Job[] | JobRef[] | string>;
   async list(params: ListJobsParams = {}, options?: CallOptions): Promise<Job[] | JobRef[] | string> {
     const csv = params.format === 'csv';
-    const { body } = await this.#ctx.http.send<Job[] | JobRef[] | string>({
+    const spec = {
       operation: 'listJobs',
       method: 'GET',
       path: `${REST}/${account(this.#ctx, params.username)}/jobs`,
@@ -45,8 +62,10 @@ export class AutomationJobs {
       responseType: csv ? 'text' : 'json',
       ...(csv ? { headers: { accept: 'text/csv' } } : {}),
       ...callSpec(options),
-    });
-    return body;
+    } as const;
+    const { body } = await this.#ctx.http.send<unknown>(spec);
+    if (csv) return body as string;
+    return checkAnswer<Job[] | JobRef[]>(spec, body, list(params.full ? JOB : JOB_REF));
   }
 
   /** GET /rest/v1/{username}/jobs, page after page with `skip` and `limit` (`listJobs`). */
@@ -79,13 +98,13 @@ export class AutomationJobs {
 
   /** GET /rest/v1/{username}/jobs/{jobId}: full job information (`getJob`). */
   async get(jobId: string, params: ForAccount = {}, options?: CallOptions): Promise<Job> {
-    const { body } = await this.#ctx.http.send<Job>({
+    const spec = {
       operation: 'getJob',
       method: 'GET',
       path: this.#jobPath(jobId, params.username),
       ...callSpec(options),
-    });
-    return body;
+    } as const;
+    return checkAnswer<Job>(spec, (await this.#ctx.http.send<unknown>(spec)).body, JOB);
   }
 
   /** PUT /rest/v1/{username}/jobs/{jobId}: changes tags, name, custom data and the like (`updateJob`). */

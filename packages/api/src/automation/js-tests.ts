@@ -1,7 +1,20 @@
 /** JavaScript unit tests run on chosen platforms (a legacy interface that still answers). */
 import { callSpec, type CallOptions } from '../core/call.ts';
+import { boolean, checkAnswer, either, id, list, optional, record, text } from '../core/shape.ts';
 import { account, REST, type AutomationContext } from './context.ts';
 import type { ForAccount, JsTestsStarted, JsTestStatusAnswer, StartJsTestsParams } from './types.ts';
+
+/** A start answers one test id per platform. */
+const STARTED = record({ 'js tests': list(id) });
+/**
+ * A status: whether all is done, and per platform its test id, its job id (a placeholder text
+ * until one is assigned) and its platform; the result is read by the framework's rules, whatever
+ * it is.
+ */
+const STATUS = record({
+  completed: boolean,
+  'js tests': list(record({ id, job_id: optional(either(text, id)), platform: optional(list()) })),
+});
 
 export class AutomationJsTests {
   readonly #ctx: AutomationContext;
@@ -16,14 +29,15 @@ export class AutomationJsTests {
     const value: Record<string, unknown> = { ...capabilities };
     // Named members win over same-named capabilities; undefined ones are left out of the body.
     for (const [key, member] of Object.entries(fields)) if (member !== undefined) value[key] = member;
-    const { body } = await this.#ctx.http.send<JsTestsStarted>({
+    const spec = {
       operation: 'startJsTests',
       method: 'POST',
       path: `${REST}/${account(this.#ctx, username)}/js-tests`,
       body: { kind: 'json', value },
       ...callSpec(options),
-    });
-    return body;
+    } as const;
+    const { body } = await this.#ctx.http.send<unknown>(spec);
+    return checkAnswer<JsTestsStarted>(spec, body, STARTED);
   }
 
   /**
@@ -35,14 +49,15 @@ export class AutomationJsTests {
     params: ForAccount = {},
     options?: CallOptions,
   ): Promise<JsTestStatusAnswer> {
-    const { body } = await this.#ctx.http.send<JsTestStatusAnswer>({
+    const spec = {
       operation: 'getJsTestStatus',
       method: 'POST',
       path: `${REST}/${account(this.#ctx, params.username)}/js-tests/status`,
       body: { kind: 'json', value: { 'js tests': ids } },
       idempotent: true,
       ...callSpec(options),
-    });
-    return body;
+    } as const;
+    const { body } = await this.#ctx.http.send<unknown>(spec);
+    return checkAnswer<JsTestStatusAnswer>(spec, body, STATUS);
   }
 }

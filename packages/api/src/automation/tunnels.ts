@@ -1,8 +1,20 @@
 /** Secure tunnels of an account. */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { segment } from '../core/transport.ts';
+import { checkAnswer, list, number, optional, record, text } from '../core/shape.ts';
+import { segment, type RequestSpec } from '../core/transport.ts';
 import { account, REST, type AutomationContext } from './context.ts';
 import type { DeleteTunnelParams, ForAccount, ListTunnelsParams, Tunnel, TunnelDeletion } from './types.ts';
+
+/** What callers read of a tunnel: its id, owner, status and name, and when it started. */
+const TUNNEL = record({
+  id: text,
+  owner: optional(text),
+  status: optional(text),
+  tunnel_identifier: optional(text),
+  creation_time: optional(number),
+  launch_time: optional(number),
+  host: optional(text),
+});
 
 export class AutomationTunnels {
   readonly #ctx: AutomationContext;
@@ -16,25 +28,26 @@ export class AutomationTunnels {
   list(params?: ListTunnelsParams & { full?: false }, options?: CallOptions): Promise<string[]>;
   list(params?: ListTunnelsParams, options?: CallOptions): Promise<Tunnel[] | string[]>;
   async list(params: ListTunnelsParams = {}, options?: CallOptions): Promise<Tunnel[] | string[]> {
-    const { body } = await this.#ctx.http.send<Tunnel[] | string[]>({
+    const spec = {
       operation: 'listTunnels',
       method: 'GET',
       path: `${REST}/${account(this.#ctx, params.username)}/tunnels`,
       query: { full: params.full },
       ...callSpec(options),
-    });
-    return body;
+    } as const;
+    const { body } = await this.#ctx.http.send<unknown>(spec);
+    return checkAnswer<Tunnel[] | string[]>(spec, body, list(params.full ? TUNNEL : text));
   }
 
   /** GET /rest/v1/{username}/tunnels/{tunnelId}: one tunnel (`getTunnel`). */
   async get(tunnelId: string, params: ForAccount = {}, options?: CallOptions): Promise<Tunnel> {
-    const { body } = await this.#ctx.http.send<Tunnel>({
+    const spec = {
       operation: 'getTunnel',
       method: 'GET',
       path: this.#tunnelPath(tunnelId, params.username),
       ...callSpec(options),
-    });
-    return body;
+    } as const;
+    return checkAnswer<Tunnel>(spec, (await this.#ctx.http.send<unknown>(spec)).body, TUNNEL);
   }
 
   /** DELETE /rest/v1/{username}/tunnels/{tunnelId}: shuts the tunnel down, with an optional reason (`deleteTunnel`). */
@@ -43,14 +56,16 @@ export class AutomationTunnels {
     params: DeleteTunnelParams = {},
     options?: CallOptions,
   ): Promise<TunnelDeletion> {
-    const { body } = await this.#ctx.http.send<TunnelDeletion>({
+    const spec: RequestSpec = {
       operation: 'deleteTunnel',
       method: 'DELETE',
       path: this.#tunnelPath(tunnelId, params.username),
       ...(params.reason !== undefined ? { body: { kind: 'json', value: { reason: params.reason } } } : {}),
       ...callSpec(options),
-    });
-    return body;
+    };
+    // The tunnel is deleted whatever the answer holds: callers read it only where it is what they expect.
+    const { body } = await this.#ctx.http.send<TunnelDeletion | undefined | null>(spec);
+    return body ?? ({} as TunnelDeletion);
   }
 
   #tunnelPath(tunnelId: string, username: string | undefined): string {

@@ -10,6 +10,7 @@ import {
   type DownloadResult,
 } from '../core/files.ts';
 import { headerValue } from '../core/retry.ts';
+import { id, list, optional, record } from '../core/shape.ts';
 import { segment, type HttpTransport } from '../core/transport.ts';
 import { callMobile, commaList, mobileFailureOf, sendMobile } from './request.ts';
 import type {
@@ -40,6 +41,7 @@ export class MobileBuilds {
       this.#http,
       { operation: 'listBuildsV1', method: 'GET', path: `/api/1/projects/${segment(projectId)}/builds/` },
       options,
+      record({ builds: list(record({ id })) }),
     );
   }
 
@@ -49,6 +51,7 @@ export class MobileBuilds {
       this.#http,
       { operation: 'getBuild', method: 'GET', path: buildPath(projectId, buildId) },
       options,
+      record({ build: record({ id }) }),
     );
   }
 
@@ -182,6 +185,8 @@ export class MobileBuilds {
         },
       },
       options,
+      // The interface does not document the answer: only that it is an object, when there is one.
+      optional(record()),
     );
     return body ?? {};
   }

@@ -1,5 +1,6 @@
 /** Projects: one app on one platform, with its builds and testers. */
 import type { CallOptions } from '../core/call.ts';
+import { id, list, record } from '../core/shape.ts';
 import { segment, type HttpTransport } from '../core/transport.ts';
 import { callMobile, iteratePages, pageQuery } from './request.ts';
 import type {
@@ -33,6 +34,7 @@ export class MobileProjects {
       this.#http,
       { operation: 'listProjectsV1', method: 'GET', path: '/api/1/projects/' },
       options,
+      record({ projects: list(record({ id })) }),
     );
   }
 
@@ -42,6 +44,7 @@ export class MobileProjects {
       this.#http,
       { operation: 'listProjects', method: 'GET', path: '/api/2/projects/', query: pageQuery(params) },
       options,
+      record({ projects: list(record({ id })) }),
     );
   }
 
@@ -61,6 +64,7 @@ export class MobileProjects {
       this.#http,
       { operation: 'getProject', method: 'GET', path: `/api/2/projects/${segment(projectId)}` },
       options,
+      record({ project: record({ id }) }),
     );
   }
 
@@ -79,6 +83,7 @@ export class MobileProjects {
         query: pageQuery(params),
       },
       options,
+      record({ builds: list(record({ id })) }),
     );
   }
 

@@ -6,6 +6,7 @@ import { callSpec, type CallOptions } from '../core/call.ts';
 import { redact, secretsOf } from '../core/credentials.ts';
 import { ApiError, serviceErrorOf } from '../core/errors.ts';
 import { paginatePages, type PageInfo } from '../core/pagination.ts';
+import { checkAnswer, type Shape } from '../core/shape.ts';
 import type { ApiResponse, HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
 import type { MobileIterateOptions, MobilePageParams } from './types.ts';
 
@@ -36,13 +37,18 @@ export async function sendMobile<T>(
   }
 }
 
-/** Sends a mobile request and returns the parsed answer as is. */
+/**
+ * Sends a mobile request and returns the parsed answer as is, after checking the fields that
+ * `shape` names (the ones callers read).
+ */
 export async function callMobile<T>(
   http: HttpTransport,
   spec: MobileRequest,
   options: CallOptions | undefined,
+  shape?: Shape,
 ): Promise<T> {
-  return (await sendMobile<T>(http, spec, options)).body;
+  const { body } = await sendMobile<T>(http, spec, options);
+  return shape === undefined ? body : checkAnswer<T>(spec, body, shape);
 }
 
 /** The same error with every secret masked in its message and its recorded answer. */

@@ -1,10 +1,14 @@
 /** Tester groups: membership of testers in the groups that builds are granted to. */
 import type { CallOptions } from '../core/call.ts';
+import { id, list, optional, record, text } from '../core/shape.ts';
 import { segment, type HttpTransport } from '../core/transport.ts';
 import { callMobile, commaList } from './request.ts';
 import type { MobileCreatedGroup, MobileTesterEmailList, MobileTesterGroupList } from './types.ts';
 
 type Id = string | number;
+
+/** What callers read of a tester group: its id and name, and its testers when listed. */
+const GROUP = record({ id, name: text, testers: optional(list()) });
 
 export class MobileTesterGroups {
   readonly #http: HttpTransport;
@@ -19,6 +23,7 @@ export class MobileTesterGroups {
       this.#http,
       { operation: 'listTesterGroups', method: 'GET', path: '/api/1/testers/groups' },
       options,
+      record({ groups: optional(list(GROUP)) }),
     );
   }
 
@@ -33,6 +38,7 @@ export class MobileTesterGroups {
         body: { kind: 'form', fields: { groupName } },
       },
       options,
+      record({ id, name: text }),
     );
   }
 

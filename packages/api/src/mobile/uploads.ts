@@ -1,6 +1,7 @@
 /** The upload interface: app files streamed from disk as multipart, with their symbols. */
 import type { CallOptions } from '../core/call.ts';
 import { multipartBody, type MultipartFile } from '../core/multipart.ts';
+import { checkAnswer, id, list, number, optional, record, text } from '../core/shape.ts';
 import type { HttpTransport } from '../core/transport.ts';
 import { commaList, onOff, sendMobile } from './request.ts';
 import type { MobileUploadOptions, MobileUploadResult } from './types.ts';
@@ -32,21 +33,38 @@ export class MobileUploads {
     const files: MultipartFile[] = [{ field: 'file', path: filePath }];
     if (upload.symbolsFile !== undefined) files.push({ field: 'symbols_file', path: upload.symbolsFile });
     const body = await multipartBody(uploadFields(upload, apiKey), files, upload.onProgress);
-    const response = await sendMobile<MobileUploadResult>(
+    const request = {
+      operation: 'uploadBuild',
+      method: 'POST',
+      path: '/api/upload/',
+      body,
+      ...(apiKey !== undefined ? { credentials: null } : {}),
+    } as const;
+    const response = await sendMobile<unknown>(
       this.#http,
-      {
-        operation: 'uploadBuild',
-        method: 'POST',
-        path: '/api/upload/',
-        body,
-        ...(apiKey !== undefined ? { credentials: null } : {}),
-      },
+      request,
       { ...options, timeouts: { headersMs: MOBILE_UPLOAD_HEADERS_TIMEOUT_MS, ...options?.timeouts } },
       apiKey !== undefined ? [apiKey] : [],
     );
-    return response.body;
+    return checkAnswer<MobileUploadResult>(request, response.body, UPLOAD_ANSWER);
   }
 }
+
+/** What callers read of an upload's answer: the ids first, then the links and the app's details. */
+const UPLOAD_ANSWER = record({
+  build_id: id,
+  project_id: id,
+  app_name: optional(text),
+  app_version: optional(text),
+  file_size: optional(number),
+  platform: optional(text),
+  tags: optional(list(text)),
+  build_url: optional(text),
+  download_page_url: optional(text),
+  invite_testers_url: optional(text),
+  landing_page_url: optional(text),
+  build_specific_landing_page_url: optional(text),
+});
 
 /** The text fields of an upload, in the service's names and encodings; absent options are left out. */
 export function uploadFields(upload: MobileUploadOptions, apiKey: string | undefined): [string, string][] {

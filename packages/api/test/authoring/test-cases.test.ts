@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect } from '../../src/core/pagination.ts';
+import { ResponseShapeError } from '../../src/core/shape.ts';
 import { mockClient, type MockSetup } from '../support/mock.ts';
 import { apiErrorOf, CASE_ID, expectAuthenticated, ORIGIN, PREFIX, SUITE_ID, testCase } from './fixtures.ts';
 
@@ -157,10 +158,10 @@ describe('authoring test cases', () => {
   it('runs a given revision through the path, with an empty body and a null tunnel', async () => {
     setup = mockClient();
     setup.reply(ORIGIN, 'POST', `${PREFIX}/testcases/${CASE_ID}/run/rev-7`, {
-      body: { data: { id: 'run-2', testCaseId: CASE_ID, jobs: [] } },
+      body: { data: { id: 'run-2', testCaseId: CASE_ID, build: 'b', jobs: [] } },
     });
     setup.reply(ORIGIN, 'POST', `${PREFIX}/testcases/${CASE_ID}/run`, {
-      body: { data: { id: 'run-3', testCaseId: CASE_ID, jobs: [] } },
+      body: { data: { id: 'run-3', testCaseId: CASE_ID, build: 'b', jobs: [] } },
     });
     const revision = await setup.client.authoring.testCases.run(CASE_ID, { revisionId: 'rev-7' });
     const noTunnel = await setup.client.authoring.testCases.run(CASE_ID, { scTunnelName: null });
@@ -222,9 +223,10 @@ describe('authoring test cases', () => {
   it('rejects a success answer without data', async () => {
     setup = mockClient();
     setup.reply(ORIGIN, 'GET', `${PREFIX}/testcases`, { body: { items: [], total: 0 } });
-    const error = await apiErrorOf(setup.client.authoring.testCases.list({ limit: 0 }));
-    expect(error.message).toBe(
-      `listTestCases: 200 answer has no data member (GET ${PREFIX}/testcases?limit=0)`,
+    const error = await setup.client.authoring.testCases.list({ limit: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseShapeError);
+    expect((error as Error).message).toBe(
+      `listTestCases: the answer's \`data\` is missing, where an object was expected (GET ${PREFIX}/testcases?limit=0)`,
     );
   });
 
