@@ -4,20 +4,28 @@
  * own, so that a client meets a real answer that arrives broken.
  */
 import { Readable } from 'node:stream';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import type { FaultRule } from './faults.ts';
 
 const SLICES_A_SECOND = 10;
+const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
 const FILLER = Buffer.alloc(64 * 1024, ' ');
 
 /** The payload to send in place of `payload`, with the rule's headers set on `reply`. */
 export function shapeAnswer(rule: FaultRule, reply: FastifyReply, payload: unknown): unknown {
   for (const [name, value] of Object.entries(rule.headers ?? {})) reply.header(name, value);
-  const body =
+  const plain =
     typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
   // A streamed answer (a download) keeps its body; only the headers apply.
-  if (!body || (rule.truncate === undefined && rule.bytesPerSecond === undefined && !rule.endless))
-    return payload;
+  if (!plain) return payload;
+  const body = rule.compress ? COMPRESSORS[rule.compress](plain) : plain;
+  if (rule.compress) reply.header('content-encoding', rule.compress);
+  if (rule.truncate === undefined && rule.bytesPerSecond === undefined && !rule.endless) {
+    if (!rule.compress) return payload;
+    reply.header('content-length', String(body.length));
+    return body;
+  }
   if (rule.endless) {
     reply.removeHeader('content-length');
   } else {

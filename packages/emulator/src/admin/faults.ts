@@ -22,6 +22,8 @@ export interface FaultSpec {
   bytesPerSecond?: number;
   /** After the body, keeps sending spaces and never ends, until the client closes the connection. */
   endless?: boolean;
+  /** Compresses the body so, with its `content-encoding`, as a compressing gateway would. */
+  compress?: 'gzip' | 'deflate' | 'br';
   /** How many matching requests the rule applies to; default 1. */
   times?: number;
 }
@@ -57,14 +59,15 @@ export function checkFaultPath(spec: string): void {
  */
 export function faultRuleProblem(spec: FaultSpec): string | undefined {
   if (spec.drop && (spec.status !== undefined || shapesAnswer(spec)))
-    return 'a dropped connection has no answer: "drop" goes without "status", "headers", "truncate", "bytesPerSecond" and "endless"';
+    return 'a dropped connection has no answer: "drop" goes without "status", "headers", "truncate", "bytesPerSecond", "endless" and "compress"';
   if (spec.status === undefined && !spec.drop) {
     if (spec.body !== undefined) return 'body is sent only with a status: add "status"';
     if (spec.retryAfter !== undefined) return 'retryAfter is sent only with a status: add "status"';
     if (!spec.delayMs && !shapesAnswer(spec))
-      return 'the rule does nothing: give "status", "delayMs", "drop", "headers", "truncate", "bytesPerSecond" or "endless"';
+      return 'the rule does nothing: give "status", "delayMs", "drop", "headers", "truncate", "bytesPerSecond", "endless" or "compress"';
   }
   if (spec.truncate !== undefined && spec.endless) return '"truncate" and "endless" exclude each other';
+  if (spec.compress !== undefined && spec.endless) return '"compress" and "endless" exclude each other';
   return undefined;
 }
 
@@ -74,7 +77,8 @@ export function shapesAnswer(spec: FaultSpec): boolean {
     spec.headers !== undefined ||
     spec.truncate !== undefined ||
     spec.bytesPerSecond !== undefined ||
-    spec.endless === true
+    spec.endless === true ||
+    spec.compress !== undefined
   );
 }
 

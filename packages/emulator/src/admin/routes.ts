@@ -48,6 +48,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
             truncate: { type: 'integer', minimum: 0 },
             bytesPerSecond: { type: 'integer', minimum: 1 },
             endless: { type: 'boolean' },
+            compress: { type: 'string', enum: ['gzip', 'deflate', 'br'] },
             times: { type: 'integer', minimum: 1 },
           },
           required: ['path'],

@@ -4,6 +4,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { generate } from 'selfsigned';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/index.ts';
@@ -94,6 +95,19 @@ describe('fault rules that shape an answer', () => {
     expect(redirect.status).toBe(302);
     expect(redirect.headers.location).toBe('https://portal.example/');
   });
+
+  it.each(['gzip', 'deflate', 'br'] as const)(
+    'compresses the route’s own answer with %s',
+    async (compress) => {
+      const whole = await get(tunnelsUrl());
+      await addFault({ path: `/rest/v1/${DEMO_USER}/tunnels`, compress });
+      const packed = await get(tunnelsUrl());
+      expect(packed.headers['content-encoding']).toBe(compress);
+      expect(Number(packed.headers['content-length'])).toBe(packed.body.length);
+      const unpack = { gzip: gunzipSync, deflate: inflateSync, br: brotliDecompressSync }[compress];
+      expect(unpack(packed.body).toString()).toBe(whole.body.toString());
+    },
+  );
 
   it('trickles a body at the pace given', async () => {
     await addFault({
