@@ -48,6 +48,12 @@ export async function readAnswer(
         message: `the answer is larger than the ${formatBytes(limits.maxBytes)} an answer may have: ${formatBytes(error.bytes)} of ${contentType} came before it was given up`,
       });
     }
+    // A compressed body that does not decode is garbled like any other: it may come whole next time.
+    if (isDecodingError(error)) {
+      throw unusable(context, response.statusCode, 'not-json', {
+        message: `the answer's ${headerValue(headers, 'content-encoding') ?? ''} body could not be decoded (${(error as { code: string }).code})`,
+      });
+    }
     if (error instanceof UnknownEncodingError) {
       throw unusable(context, response.statusCode, 'encoding', {
         message: `the answer is encoded as "${error.encoding}" (${contentType}), which the client cannot read`,
@@ -164,7 +170,7 @@ async function readWhole(
   try {
     decoders = decodersOf(headerValue(headers, 'content-encoding'));
   } catch (error) {
-    body.destroy();
+    discard(body);
     throw error;
   }
   const source: Readable =
@@ -176,8 +182,8 @@ async function readWhole(
     timer.activity();
     size += chunk.length;
     if (size > limit) {
-      body.destroy();
-      source.destroy();
+      discard(body);
+      if (source !== body) discard(source);
       if (!options.truncate) throw new BodyLimitError(size);
       chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
       break;
@@ -185,6 +191,12 @@ async function readWhole(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** Gives a body up, closing its connection; undici then fails it with an abort no one needs to hear. */
+export function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /** Decoders for a `Content-Encoding` list, last applied first; throws for one the client cannot read. */
@@ -209,6 +221,11 @@ function decodersOf(header: string | undefined): Transform[] {
         throw new UnknownEncodingError(coding);
     }
   });
+}
+
+function isDecodingError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(Z_|ERR__|ERR_BROTLI|ERR_ZSTD|ERR_ZLIB)/.test(code);
 }
 
 function isHtml(contentType: string, text: string): boolean {

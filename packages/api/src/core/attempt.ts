@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { readAnswer, readErrorBody, redirectError, type AnswerContext } from './answer.ts';
+import { discard, readAnswer, readErrorBody, redirectError, type AnswerContext } from './answer.ts';
 import { redactDeep } from './credentials.ts';
 import { AttemptTimer } from './deadline.ts';
 import { ApiError, type TransportError } from './errors.ts';
@@ -92,7 +92,7 @@ export async function sendOnce(
       return { kind: 'answer', status, headers, body };
     }
     if (status >= 300 && status < 400) {
-      response.body.destroy();
+      discard(response.body);
       return { kind: 'failed', failure: redirectError(context, status, headers), repeatable: false };
     }
     const body = redactDeep(await readErrorBody(response, timer), attempt.secrets);
