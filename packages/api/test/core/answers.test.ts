@@ -4,6 +4,7 @@
  * Each is bounded, read or refused, and told as what it is; a garbled answer to a request safe
  * to repeat is sent for again.
  */
+import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, TransportError } from '../../src/index.ts';
@@ -161,14 +162,14 @@ describe('a garbled answer', () => {
   it.each([
     [
       'cut short but complete as HTTP',
-      (response: import('node:http').ServerResponse) => {
+      (response: ServerResponse) => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end('[{"id":"a"},{"id":');
       },
     ],
     [
       'cut off mid-body',
-      (response: import('node:http').ServerResponse) => {
+      (response: ServerResponse) => {
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
         response.write('[{"id":"a"},{"id":');
         setTimeout(() => response.destroy(), 20);
