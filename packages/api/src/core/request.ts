@@ -69,7 +69,8 @@ export interface RequestSpec {
   /**
    * When the request must be over (milliseconds since the epoch), where `signal` aborts on its
    * own; a signal marked with `markDeadline` brings its own. No retry wait is started that would
-   * end later: the request fails at once with its last answer.
+   * end later: the request fails at once with its last answer. An attempt still waiting for its
+   * answer, or reading a body read whole, is given up at it.
    */
   deadline?: number;
   /**
