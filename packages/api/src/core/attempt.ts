@@ -9,7 +9,6 @@ import { discard, readAnswer, readErrorBody, redirectError, type AnswerContext }
 import { redactDeep } from './credentials.ts';
 import { AttemptTimer } from './deadline.ts';
 import { ApiError, type TransportError } from './errors.ts';
-import type { UndiciParts } from './pools.ts';
 import type { ProxyRoute } from './proxy.ts';
 import type { Headers, RequestBody, ResponseType, Timeouts } from './request.ts';
 import { transportError, type FailedRequest } from './transport-errors.ts';
@@ -39,9 +38,16 @@ export type AttemptOutcome =
   /** No usable answer; `repeatable` when sending the request again is safe and may mend it. */
   | { kind: 'failed'; failure: ApiError | TransportError; repeatable: boolean };
 
+/** undici's `request`, on the dispatcher given. */
+export type SendRequest = (
+  url: string,
+  dispatcher: Dispatcher,
+  options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>,
+) => Promise<Dispatcher.ResponseData>;
+
 /** Sends the request once and reads its answer; `onHeaders` sees every answer's status and headers. */
 export async function sendOnce(
-  send: UndiciParts['request'],
+  send: SendRequest,
   dispatcher: Dispatcher,
   attempt: Attempt,
   onHeaders: (status: number, headers: Headers) => void,

@@ -6,7 +6,7 @@
 import { redact } from './credentials.ts';
 import { ApiError, reasonPhrase, TransportError, type ProxyFailure } from './errors.ts';
 import { PhaseTimeoutError } from './deadline.ts';
-import type { ProxyAddressError} from './proxy.ts';
+import type { ProxyAddressError } from './proxy.ts';
 import { type ProxyRoute } from './proxy.ts';
 
 /**

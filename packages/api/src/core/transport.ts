@@ -2,11 +2,11 @@
  * The HTTP transport every operation goes through: undici with one keep-alive pool per origin,
  * proxy support from the environment, timeouts on every phase, an AbortSignal on every call,
  * retries where repeating is safe, pacing by the service's rate headers, and errors that never
- * carry a credential. One attempt (`attempt.ts`) sends and reads; this module decides around it
- * when to wait, and whether to send again.
+ * carry a credential. One attempt (`attempt.ts`, loaded with undici) sends and reads; this
+ * module decides around it when to wait, and whether to send again.
  */
 import type { Dispatcher } from 'undici';
-import { sendOnce, type Attempt } from './attempt.ts';
+import type { Attempt } from './attempt.ts';
 import { authHeaders, redact, redactDeep, secretsOf, type Credentials } from './credentials.ts';
 import { deadlineOf } from './deadline.ts';
 import type { TransportError } from './errors.ts';
@@ -142,7 +142,7 @@ export class HttpTransport {
     // What the last attempt was answered, for an error when no further attempt is made.
     let lastRefusal: ApiError | TransportError | undefined;
 
-    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
+    const [{ request, sendOnce }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
     const attempt: Attempt = {
       operation: spec.operation,
       method: spec.method,

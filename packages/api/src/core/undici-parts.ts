@@ -17,6 +17,10 @@ import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
 import dispatcherMethods from 'undici/lib/api/index.js';
 import { proxyFor, type ProxyRoute } from './proxy.ts';
 
+// One attempt of a request (sending it, reading its answer) is needed only with undici, and
+// loads with it: a step that stops before its first request loads neither.
+export { sendOnce } from './attempt.ts';
+
 Object.assign(Dispatcher.prototype, dispatcherMethods);
 
 /** `undici.request`, on the dispatcher given. */
