@@ -55,7 +55,7 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
     m.pullRequestOf,
     m.writePullRequestComment,
   ],
-  'packages/api/src/core/undici-parts.ts': (m) => [m.EnvHttpProxyAgent, m.request],
+  'packages/api/src/core/undici-parts.ts': (m) => [m.EnvProxyDispatcher, m.request, m.sendOnce],
   yaml: (m) => {
     const yaml = m.default as Record<string, unknown>;
     return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq, yaml.isMap];

@@ -3,7 +3,7 @@
  * say what to do next, and never with a secret in it. A host turns the kind into its own signal
  * (the runner's `::error` and exit code 1; the command line's exit code 2 for input mistakes).
  */
-import { ApiError, ResponseShapeError, TransportError } from '@sauce-actions/api';
+import { ApiError, ResponseShapeError, TransportError, type ProxyFailure } from '@sauce-actions/api';
 import { InputError } from './input-error.ts';
 import { formatDuration } from './duration.ts';
 import { redactSecrets } from './secrets.ts';
@@ -20,6 +20,12 @@ export type FailureKind =
   | 'rate-limited'
   /** The service failed or could not be reached: running again later may help. */
   | 'service'
+  /**
+   * Something between this machine and the service stood in the way: the proxy of `HTTPS_PROXY`
+   * refused the request or could not be reached, or a captive portal, gateway or redirect
+   * answered in the service's place. Its settings, not the inputs, need fixing.
+   */
+  | 'network'
   /** The step's `timeout` passed. */
   | 'timeout'
   /** The run was cancelled (the runner's SIGINT or SIGTERM, or Ctrl-C). */
@@ -91,6 +97,8 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
   if (reason !== undefined && (isAbortError(error) || error === reason)) {
     return abortFailure(reason instanceof StepTimeoutError ? 'timeout' : 'cancelled', reason, error);
   }
+  if (error instanceof TransportError && error.proxy) return proxyFailure(error, error.proxy);
+  if (error instanceof ApiError && error.unusable !== undefined) return unusableAnswer(error);
   if (error instanceof ApiError) {
     // A 429 means the request was not carried out: the limit, never the service, is the trouble.
     if (error.isRateLimited) return { kind: 'rate-limited', message: rateLimitedMessage(error) };
@@ -134,6 +142,60 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
     kind: 'bug',
     message: `Unexpected error: ${message}. Run it again with debug logging (on GitHub the secret ACTIONS_STEP_DEBUG=true, on the command line --verbose) and report it if it repeats.`,
   };
+}
+
+/** The proxy refused the request or could not be reached: nothing reached the service. */
+function proxyFailure(error: TransportError, proxy: ProxyFailure): Failure {
+  const variable = `\`${proxy.variable}\``;
+  let advice: string;
+  if (proxy.url === undefined) {
+    advice = `Fix ${variable} (http://host:port, or http://user:password@host:port), or unset it where no proxy is needed.`;
+  } else if (proxy.status === 407) {
+    advice = proxy.hadCredentials
+      ? `Check the user name and password in ${variable} (http://user:password@host:port, with characters such as @, : and / percent-encoded) with the proxy's administrators.`
+      : `Put the proxy's user name and password in ${variable}: http://user:password@host:port (characters such as @, : and / percent-encoded).`;
+  } else if (proxy.status !== undefined) {
+    advice = `Ask the proxy's administrators to let this machine reach Sauce Labs, or list the service's host in \`NO_PROXY\` if it can be reached without the proxy.`;
+  } else {
+    advice = `Check the address and port in ${variable} and that the proxy is running; where no proxy is needed, unset ${variable} or list the service's host in \`NO_PROXY\`.`;
+  }
+  return {
+    kind: 'network',
+    message: `The proxy stood in the way: ${error.message}. ${advice} Then run the job again.`,
+  };
+}
+
+/** An answer that came but could not be used: a redirect, a page, a garbled or oversized body. */
+function unusableAnswer(error: ApiError): Failure {
+  const done = error.mayHaveBeenProcessed ? ` ${mayHaveBeenDone(error.operation)}` : '';
+  const repeated = error.attempts > 1 ? ` It came so ${error.attempts} times.` : '';
+  switch (error.unusable) {
+    case 'redirect':
+      return {
+        kind: 'network',
+        message: `The address answered with a redirect instead of an answer: ${error.message}. The client follows no redirect: check \`api-url\` (or \`region\`); a proxy or a network login page (a captive portal) on the way can also redirect.${done}`,
+      };
+    case 'html':
+      return {
+        kind: 'network',
+        message: `A web page came instead of Sauce Labs' answer: ${error.message}.${repeated} Something on the way answered in the service's place: a captive portal (a network that wants a login first), or the error page of a proxy or gateway. Check this machine's network access and its proxy settings (\`HTTPS_PROXY\`, \`NO_PROXY\`), then run the job again.${done}`,
+      };
+    case 'encoding':
+      return {
+        kind: 'network',
+        message: `The answer came compressed in a way the client cannot read: ${error.message}. Sauce Labs does not send that: a proxy or gateway on the way changed it.${done}`,
+      };
+    case 'too-large':
+      return {
+        kind: 'service',
+        message: `An answer far larger than Sauce Labs sends came, and was not read: ${error.message}. A proxy or gateway on the way, or trouble on the service side, may send it: run the job again later, and check https://status.saucelabs.com if it persists.${done}`,
+      };
+    default:
+      return {
+        kind: 'service',
+        message: `Sauce Labs' answer could not be read: ${error.message}.${repeated}${done || ' The connection or the service garbled it: run the job again later, and check https://status.saucelabs.com if it persists.'}`,
+      };
+  }
 }
 
 function abortFailure(kind: 'timeout' | 'cancelled', reason: unknown, error: unknown): Failure {
@@ -255,6 +317,7 @@ export const FAILURE_LABELS: Record<FailureKind, string> = {
   refused: 'refused by Sauce Labs',
   'rate-limited': 'rate limited',
   service: 'service trouble',
+  network: 'network trouble',
   timeout: 'timed out',
   cancelled: 'cancelled',
   'tests-failed': 'failed',

@@ -224,3 +224,62 @@ describe('describeFailure of requests the client could not complete', () => {
 
   const RUN_REQUEST = { operation: 'runSuite', method: 'POST', url: RUN_PATH };
 });
+
+describe('describeFailure: what stands between the runner and the service', () => {
+  const upload = { operation: 'uploadBuild', method: 'POST', url: '/api/upload/' };
+
+  it.each([
+    [
+      'a 407 without credentials',
+      { url: 'http://proxy.example:3128', variable: 'HTTPS_PROXY', status: 407, hadCredentials: false },
+      /Put the proxy's user name and password in `HTTPS_PROXY`: http:\/\/user:password@host:port/,
+    ],
+    [
+      'a 407 with credentials',
+      { url: 'http://proxy.example:3128', variable: 'https_proxy', status: 407, hadCredentials: true },
+      /Check the user name and password in `https_proxy`/,
+    ],
+    [
+      'another refusal of the tunnel',
+      { url: 'http://proxy.example:3128', variable: 'HTTPS_PROXY', status: 403 },
+      /Ask the proxy's administrators to let this machine reach Sauce Labs/,
+    ],
+    [
+      'a proxy that cannot be reached',
+      { url: 'http://proxy.example:3128', variable: 'HTTP_PROXY' },
+      /Check the address and port in `HTTP_PROXY` and that the proxy is running/,
+    ],
+    ['a variable that is not an address', { variable: 'HTTPS_PROXY' }, /Fix `HTTPS_PROXY`/],
+  ])('%s is network trouble, with what to fix, and no word of the service', (_what, proxy, advice) => {
+    const failure = describeFailure(
+      new TransportError({ ...upload, kind: 'connect', message: 'the proxy … refused the request', proxy }),
+    );
+    expect(failure.kind).toBe('network');
+    expect(failure.message).toMatch(
+      /^The proxy stood in the way: uploadBuild: the proxy … refused the request/,
+    );
+    expect(failure.message).toMatch(advice);
+    expect(failure.message).not.toMatch(/may have|stored|status\.saucelabs\.com|Sauce Labs failed/);
+  });
+
+  it.each([
+    ['redirect', 'network', /redirect instead of an answer.*check `api-url`/],
+    ['html', 'network', /A web page came instead of Sauce Labs' answer.*captive portal/],
+    ['encoding', 'network', /compressed in a way the client cannot read/],
+    ['too-large', 'service', /far larger than Sauce Labs sends/],
+    ['not-json', 'service', /Sauce Labs' answer could not be read.*garbled it/],
+  ] as const)('an answer that cannot be used (%s) says what came', (unusable, kind, words) => {
+    const failure = describeFailure(
+      new ApiError({ operation: 'listJobs', method: 'GET', url: '/jobs', status: 200, unusable }),
+    );
+    expect(failure.kind).toBe(kind);
+    expect(failure.message).toMatch(words);
+  });
+
+  it('an unusable answer to a request that starts something says where to look', () => {
+    const failure = describeFailure(
+      new ApiError({ ...upload, status: 200, unusable: 'html', mayHaveBeenProcessed: true }),
+    );
+    expect(failure.message).toContain('it may have stored the build already');
+  });
+});

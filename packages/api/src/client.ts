@@ -51,6 +51,11 @@ export interface SauceClientOptions {
   dispatcher?: Dispatcher;
   retry?: Partial<RetryPolicy>;
   timeouts?: Partial<Timeouts>;
+  /**
+   * The largest answer read whole (JSON, text), in bytes: a larger one fails, saying how much
+   * came, of what type, for which operation (default 8 MiB). Downloads stream and are not bound by it.
+   */
+  maxAnswerBytes?: number;
   logger?: Logger;
   userAgent?: string;
 }
@@ -76,6 +81,7 @@ export class SauceClient {
       pools: this.#pools,
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      ...(options.maxAnswerBytes !== undefined ? { maxAnswerBytes: options.maxAnswerBytes } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.userAgent ? { userAgent: options.userAgent } : {}),
     };
@@ -138,6 +144,14 @@ function checkOptions(options: SauceClientOptions): void {
   if (options.mobileRegion !== undefined && !isMobileRegion(options.mobileRegion)) {
     throw new TypeError(
       `unknown mobile distribution region "${options.mobileRegion}": use one of ${MOBILE_REGIONS.join(', ')}`,
+    );
+  }
+  if (
+    options.maxAnswerBytes !== undefined &&
+    !(Number.isSafeInteger(options.maxAnswerBytes) && options.maxAnswerBytes > 0)
+  ) {
+    throw new TypeError(
+      `maxAnswerBytes must be a whole number of bytes above 0, got ${options.maxAnswerBytes}`,
     );
   }
   if (options.oidcToken !== undefined && !options.oidcConfigKey) {

@@ -8,7 +8,13 @@ export * from './authoring/index.ts';
 export * from './mobile/index.ts';
 export * from './automation/index.ts';
 export type { CallOptions } from './core/call.ts';
-export { ApiError, TransportError, type ApiErrorDetails } from './core/errors.ts';
+export {
+  ApiError,
+  TransportError,
+  type ApiErrorDetails,
+  type ProxyFailure,
+  type UnusableAnswer,
+} from './core/errors.ts';
 export { ResponseShapeError } from './core/shape.ts';
 export { anySignal, markDeadline } from './core/deadline.ts';
 export { DownloadLimitError, pathInFolder, safeBaseName, type DownloadResult } from './core/files.ts';

@@ -1,9 +1,10 @@
-/** `sauce-emulator [--host 127.0.0.1] [--port 4545] [--seed FILE.json] [--job-duration-ms N] [--rate-limit N] [--data-dir DIR]` */
+/** `sauce-emulator [--host 127.0.0.1] [--port 4545] [--seed FILE.json] [--job-duration-ms N] [--rate-limit N] [--data-dir DIR] [--tls-key FILE --tls-cert FILE]` */
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startEmulator } from './index.ts';
 
 const USAGE =
-  'usage: sauce-emulator [--host 127.0.0.1] [--port 4545] [--seed FILE.json] [--job-duration-ms N] [--rate-limit N] [--data-dir DIR]';
+  'usage: sauce-emulator [--host 127.0.0.1] [--port 4545] [--seed FILE.json] [--job-duration-ms N] [--rate-limit N] [--data-dir DIR] [--tls-key FILE --tls-cert FILE]';
 
 function nonNegativeInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -24,6 +25,8 @@ try {
       'job-duration-ms': { type: 'string' },
       'rate-limit': { type: 'string' },
       'data-dir': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'tls-cert': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -40,8 +43,16 @@ if (values.help) {
 const port = nonNegativeInteger('port', values.port);
 const jobDurationMs = nonNegativeInteger('job-duration-ms', values['job-duration-ms']);
 const rateLimit = nonNegativeInteger('rate-limit', values['rate-limit']);
+if ((values['tls-key'] === undefined) !== (values['tls-cert'] === undefined)) {
+  console.error(`sauce-emulator: --tls-key and --tls-cert go together (PEM files)\n${USAGE}`);
+  process.exit(2);
+}
 
 try {
+  const tls =
+    values['tls-key'] !== undefined && values['tls-cert'] !== undefined
+      ? { key: await readFile(values['tls-key']), cert: await readFile(values['tls-cert']) }
+      : undefined;
   const emulator = await startEmulator({
     ...(values.host ? { host: values.host } : {}),
     ...(port !== undefined ? { port } : {}),
@@ -49,6 +60,7 @@ try {
     ...(jobDurationMs !== undefined ? { jobDurationMs } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+    ...(tls ? { tls } : {}),
   });
   console.log(`sauce-emulator listening on ${emulator.url}`);
   let closing = false;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { readSnapshot, StatePersistence } from './admin/persistence.ts';
 import { EmulatorContext, type ResolvedOptions } from './context.ts';
 import { defaultSeed, readSeedFile, type Seed } from './seed.ts';
-import { buildApp } from './server.ts';
+import { buildApp, type TlsOptions } from './server.ts';
 
 export interface EmulatorOptions {
   host?: string;
@@ -30,10 +30,16 @@ export interface EmulatorOptions {
    * time forward without waiting.
    */
   clock?: () => number;
+  /**
+   * Serves https with this key and certificate (PEM) instead of plain http: to try clients
+   * through a proxy's CONNECT tunnel, or behind certificates of one's own. The clients must trust
+   * the certificate (`NODE_EXTRA_CA_CERTS` for Node).
+   */
+  tls?: TlsOptions;
 }
 
 export interface RunningEmulator {
-  /** Base address, for example http://127.0.0.1:4545 */
+  /** Base address, for example http://127.0.0.1:4545 (https:// with `tls`) */
   url: string;
   /** The live state, for tests that need to look inside. */
   context: EmulatorContext;
@@ -61,7 +67,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const ctx = new EmulatorContext(resolved, seed, filesDir, snapshot);
   const persistence = resolved.dataDir ? new StatePersistence(ctx, resolved.dataDir) : undefined;
   if (persistence) ctx.onChange = () => persistence.schedule();
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, undefined, options.tls);
   try {
     await app.listen({ host: resolved.host, port: resolved.port });
   } catch (error) {
@@ -74,7 +80,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
 
   return {
-    url: `http://${host}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
     context: ctx,
     close: async () => {
       await app.close();
@@ -85,4 +91,5 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 export { defaultSeed, type Seed } from './seed.ts';
+export type { TlsOptions } from './server.ts';
 export { EmulatorContext } from './context.ts';

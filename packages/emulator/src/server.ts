@@ -17,11 +17,19 @@ import { mobileRoutes } from './mobile/routes.ts';
 
 export const AUTOMATION_PREFIXES = ['/rest/v1', '/rest/v1.1', '/rest/v1.2'] as const;
 
+/** A key and certificate (PEM) to serve https with, instead of plain http. */
+export interface TlsOptions {
+  key: string | Buffer;
+  cert: string | Buffer;
+}
+
 export async function buildApp(
   ctx: EmulatorContext,
   state: AdminState = new AdminState(ctx.options.rateLimit),
+  tls?: TlsOptions,
 ): Promise<FastifyInstance> {
   const app = Fastify({
+    ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
     logger: false,
     // Uploads and stored files stream to disk; this bounds JSON and form bodies only.
     bodyLimit: 10 * 1024 * 1024,

@@ -12,7 +12,8 @@ export interface CallOptions {
   /**
    * When the call must be over, in milliseconds since the epoch (a step's deadline, at which
    * `signal` aborts). A wait the service asks for that would end later is not started: the call
-   * fails at once, saying how long the service asked to wait.
+   * fails at once, saying how long the service asked to wait; an answer still coming then, its
+   * body included, is given up.
    */
   deadline?: number;
   /** Overrides the client's timeouts for this call. */

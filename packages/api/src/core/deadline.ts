@@ -9,17 +9,30 @@
 export class PhaseTimeoutError extends Error {
   override readonly name = 'TimeoutError';
   readonly code: 'UND_ERR_HEADERS_TIMEOUT' | 'UND_ERR_BODY_TIMEOUT';
+  /** Set when the body was still coming at the limit for the whole answer (not a silence). */
+  readonly wholeAnswerMs: number | undefined;
 
-  constructor(code: PhaseTimeoutError['code'], ms: number) {
-    super(`${code === 'UND_ERR_HEADERS_TIMEOUT' ? 'headers' : 'body'} not received within ${ms} ms`);
+  constructor(code: PhaseTimeoutError['code'], ms: number, whole = false) {
+    super(
+      whole
+        ? `the whole answer did not come within ${ms} ms of sending the request`
+        : `${code === 'UND_ERR_HEADERS_TIMEOUT' ? 'headers' : 'body'} not received within ${ms} ms`,
+    );
     this.code = code;
+    this.wholeAnswerMs = whole ? ms : undefined;
   }
 }
 
+/**
+ * The timers of one attempt: one for the whole answer (its headers, and the body of an answer
+ * read whole), and one for silences in the body. Either aborts the attempt's signal.
+ */
 export class AttemptTimer {
   readonly #controller = new AbortController();
   readonly signal: AbortSignal;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #answer: ReturnType<typeof setTimeout> | undefined;
+  #silence: ReturnType<typeof setTimeout> | undefined;
+  #headersReceived = false;
 
   constructor(callerSignal: AbortSignal | undefined) {
     this.signal = callerSignal
@@ -27,41 +40,48 @@ export class AttemptTimer {
       : this.#controller.signal;
   }
 
-  /** Starts waiting for the answer's headers. */
+  /** Starts waiting for the answer: its headers, then (unless `body` says otherwise) its whole body. */
   headers(ms: number): void {
-    this.#arm('UND_ERR_HEADERS_TIMEOUT', ms);
+    clearTimeout(this.#answer);
+    this.#answer = this.#arm(ms, () =>
+      this.#headersReceived
+        ? new PhaseTimeoutError('UND_ERR_BODY_TIMEOUT', ms, true)
+        : new PhaseTimeoutError('UND_ERR_HEADERS_TIMEOUT', ms),
+    );
   }
 
-  /** Starts the silence timer of the body; `activity` restarts it. */
-  body(ms: number): void {
-    this.#arm('UND_ERR_BODY_TIMEOUT', ms);
+  /**
+   * The headers came: the silence timer of the body starts. `whole` keeps the answer's timer
+   * running to the body's end (an answer read whole); else the body is the caller's to pace.
+   */
+  body(ms: number, whole = true): void {
+    this.#headersReceived = true;
+    if (!whole) {
+      clearTimeout(this.#answer);
+      this.#answer = undefined;
+    }
+    clearTimeout(this.#silence);
+    this.#silence = this.#arm(ms, () => new PhaseTimeoutError('UND_ERR_BODY_TIMEOUT', ms));
   }
 
+  /** Bytes came: the silence starts again. */
   activity(): void {
-    this.#timer?.refresh();
+    this.#silence?.refresh();
   }
 
   clear(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    clearTimeout(this.#answer);
+    clearTimeout(this.#silence);
+    this.#answer = undefined;
+    this.#silence = undefined;
   }
 
-  #arm(code: PhaseTimeoutError['code'], ms: number): void {
-    this.clear();
-    if (!Number.isFinite(ms) || ms <= 0) return;
-    this.#timer = setTimeout(() => this.#controller.abort(new PhaseTimeoutError(code, ms)), ms);
-    this.#timer.unref();
+  #arm(ms: number, reason: () => Error): ReturnType<typeof setTimeout> | undefined {
+    if (!Number.isFinite(ms) || ms <= 0) return undefined;
+    const timer = setTimeout(() => this.#controller.abort(reason()), ms);
+    timer.unref();
+    return timer;
   }
-}
-
-/** Reads a body whole as text, restarting the silence timer on every chunk. */
-export async function readText(body: AsyncIterable<Buffer>, timer: AttemptTimer): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) {
-    timer.activity();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 const signalDeadlines = new WeakMap<AbortSignal, number>();

@@ -24,9 +24,19 @@ export interface ApiErrorDetails {
    * service and got a server error: the service may have carried it out, so it was not sent again.
    */
   mayHaveBeenProcessed?: boolean;
+  /**
+   * What was wrong with an answer the client could not use, whatever its status: a redirect, an
+   * HTML page (a captive portal, a gateway's page), a body that is not JSON (garbled, cut short),
+   * one over the size limit, or one in an encoding the client does not read.
+   */
+  unusable?: UnusableAnswer;
+  /** Where a redirect pointed (its `Location`), without credentials. */
+  location?: string;
   /** The parsed error body, for callers that need more than code and message. */
   body?: unknown;
 }
+
+export type UnusableAnswer = 'redirect' | 'html' | 'not-json' | 'too-large' | 'encoding';
 
 /**
  * Why a request that could have been repeated was not:
@@ -50,6 +60,8 @@ export class ApiError extends Error {
   readonly notRetriedBecause: NotRetriedReason | undefined;
   readonly waitLimitMs: number | undefined;
   readonly mayHaveBeenProcessed: boolean;
+  readonly unusable: UnusableAnswer | undefined;
+  readonly location: string | undefined;
   readonly body: unknown;
 
   constructor(details: ApiErrorDetails) {
@@ -65,6 +77,8 @@ export class ApiError extends Error {
     this.notRetriedBecause = details.notRetriedBecause;
     this.waitLimitMs = details.waitLimitMs;
     this.mayHaveBeenProcessed = details.mayHaveBeenProcessed ?? false;
+    this.unusable = details.unusable;
+    this.location = details.location;
     this.body = details.body;
   }
 
@@ -87,12 +101,15 @@ export class ApiError extends Error {
       ...(this.notRetriedBecause !== undefined ? { notRetriedBecause: this.notRetriedBecause } : {}),
       ...(this.waitLimitMs !== undefined ? { waitLimitMs: this.waitLimitMs } : {}),
       mayHaveBeenProcessed: this.mayHaveBeenProcessed,
+      ...(this.unusable !== undefined ? { unusable: this.unusable } : {}),
+      ...(this.location !== undefined ? { location: this.location } : {}),
       ...(this.body !== undefined ? { body: this.body } : {}),
     };
   }
 
   /** True when the request itself was at fault (4xx or a failure code): fixing the input is what helps. */
   get isClientError(): boolean {
+    if (this.unusable !== undefined) return false;
     if (this.status === undefined) return true;
     return this.status >= 400 && this.status < 500 && this.status !== 429 && this.status !== 408;
   }
@@ -150,6 +167,18 @@ function formatWait(ms: number): string {
   return minutes % 60 === 0 ? `${hours}h` : `${hours}h ${minutes % 60}m`;
 }
 
+/** The proxy that failed a request: where it is and where its address came from. */
+export interface ProxyFailure {
+  /** Its address, without credentials (`http://proxy.example:3128`); absent when the variable is not an address. */
+  url?: string;
+  /** The variable that named it (`HTTPS_PROXY`, `https_proxy`, `HTTP_PROXY`, `http_proxy`). */
+  variable: string;
+  /** The status it answered the tunnel's CONNECT with (407: credentials missing or refused). */
+  status?: number;
+  /** Whether its address carried credentials. */
+  hadCredentials?: boolean;
+}
+
 /** The request did not get an answer: connection failure, timeout or abort. */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
@@ -169,6 +198,12 @@ export class TransportError extends Error {
    * carried it out, so it was not sent again. What it did must be checked before sending it anew.
    */
   readonly mayHaveBeenProcessed: boolean;
+  /**
+   * Set when the proxy the request went through failed it, before the service was reached: it
+   * refused the tunnel (`status`, 407 for missing or wrong credentials), could not be reached,
+   * or its variable is not an address. `kind` is then `connect`: nothing reached the service.
+   */
+  readonly proxy: ProxyFailure | undefined;
 
   constructor(details: {
     operation: string;
@@ -178,6 +213,7 @@ export class TransportError extends Error {
     code?: string;
     message: string;
     mayHaveBeenProcessed?: boolean;
+    proxy?: ProxyFailure;
     cause?: unknown;
   }) {
     super(
@@ -190,6 +226,7 @@ export class TransportError extends Error {
     this.kind = details.kind;
     this.code = details.code;
     this.mayHaveBeenProcessed = details.mayHaveBeenProcessed ?? false;
+    this.proxy = details.proxy;
   }
 
   get isClientError(): boolean {
@@ -202,11 +239,17 @@ export class TransportError extends Error {
 }
 
 const REASONS: Record<number, string> = {
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  407: 'Proxy Authentication Required',
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',

@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { RatePacer } from './pacing.ts';
+import type { ProxyRoute } from './proxy.ts';
 import type * as UndiciPartsModule from './undici-parts.ts';
 
 export type UndiciParts = typeof UndiciPartsModule;
@@ -19,8 +20,18 @@ export function loadUndici(): Promise<UndiciParts> {
 
 /** The default dispatcher: keep-alive pools per origin, proxies from HTTP(S)_PROXY and NO_PROXY. */
 export async function createDispatcher(connectMs: number): Promise<Dispatcher> {
-  const { EnvHttpProxyAgent } = await loadUndici();
-  return new EnvHttpProxyAgent({ connect: { timeout: connectMs }, keepAliveTimeout: 4_000 });
+  const { EnvProxyDispatcher } = await loadUndici();
+  return new EnvProxyDispatcher({ connectMs, keepAliveMs: 4_000 });
+}
+
+/**
+ * The proxy a request to `origin` goes through on `dispatcher`, when the dispatcher is the default
+ * one (a dispatcher of the caller's is not looked into). Throws `ProxyAddressError` when the
+ * variable that applies is not an address.
+ */
+export function proxyRouteOf(dispatcher: Dispatcher, origin: string): ProxyRoute | undefined {
+  const routing = dispatcher as Dispatcher & { proxyFor?: (origin: string) => ProxyRoute | undefined };
+  return typeof routing.proxyFor === 'function' ? routing.proxyFor(origin) : undefined;
 }
 
 export class ConnectionPools {

@@ -1,4 +1,5 @@
 /** Retry policy: exponential backoff with full jitter, honouring what the service asks for. */
+import type { NotRetriedReason } from './errors.ts';
 
 export interface RetryPolicy {
   /**
@@ -55,6 +56,33 @@ export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
 export function backoffDelay(policy: RetryPolicy, attempt: number): number {
   const cap = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** attempt);
   return Math.round(policy.random() * cap);
+}
+
+/** Whether and when to send a request again: after `delayMs`, or not, and why not. */
+export type RetryPlan = { delayMs: number } | { stop: NotRetriedReason | undefined; waitLimitMs?: number };
+
+/**
+ * Whether to send a request again and after how long: the wait the service asked for
+ * (`askedMs`), else the backoff; not when the budget is spent, the service asks for more than the
+ * policy accepts, or the wait would end after the caller's deadline (the request would be
+ * aborted before it).
+ */
+export function retryPlan(
+  policy: Pick<RetryPolicy, 'maxServerDelayMs'>,
+  wait: { askedMs: number | undefined; backoffMs: number },
+  budget: { spent: number; allowed: number },
+  deadline: number | undefined,
+  now: number = Date.now(),
+): RetryPlan {
+  // A budget of 0 means retrying is off: nothing was given up, so nothing is said about it.
+  if (budget.spent >= budget.allowed) return { stop: budget.allowed > 0 ? 'retries-spent' : undefined };
+  const delayMs = wait.askedMs ?? wait.backoffMs;
+  const leftMs = deadline === undefined ? Infinity : Math.max(0, deadline - now);
+  const maxMs = wait.askedMs === undefined ? Infinity : policy.maxServerDelayMs;
+  if (delayMs < leftMs && delayMs <= maxMs) return { delayMs };
+  return leftMs <= maxMs
+    ? { stop: 'wait-past-deadline', waitLimitMs: leftMs }
+    : { stop: 'wait-too-long', waitLimitMs: maxMs };
 }
 
 /**

@@ -369,7 +369,7 @@ describe('answers', () => {
     expect(text).toBe('plain words');
   });
 
-  it('reports an answer that is not JSON', async () => {
+  it('reports an HTML page where JSON was expected', async () => {
     const server = await startServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
       response.end('<html>gateway</html>');
@@ -379,7 +379,7 @@ describe('answers', () => {
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).message).toBe(
-      'probe: 200 answer is not JSON: <html>gateway</html> (GET /x)',
+      'probe: 200 an HTML page came where JSON was expected (a captive portal, or the page of a proxy or gateway on the way?): <html>gateway</html> (GET /x)',
     );
   });
 

@@ -11,6 +11,19 @@ export interface FaultSpec {
   delayMs?: number;
   /** Cut the connection without an answer. */
   drop?: boolean;
+  /**
+   * Headers set on the answer, the injected one or the route's own: a `content-type` such as
+   * `text/html` (a captive portal), a `content-encoding`, a redirect's `location`.
+   */
+  headers?: Record<string, string>;
+  /** Sends only this many bytes of the body, then cuts the connection (the length promised is the whole). */
+  truncate?: number;
+  /** Sends the body at this many bytes a second, in slices of a tenth of a second. */
+  bytesPerSecond?: number;
+  /** After the body, keeps sending spaces and never ends, until the client closes the connection. */
+  endless?: boolean;
+  /** Compresses the body so, with its `content-encoding`, as a compressing gateway would. */
+  compress?: 'gzip' | 'deflate' | 'br';
   /** How many matching requests the rule applies to; default 1. */
   times?: number;
 }
@@ -45,12 +58,28 @@ export function checkFaultPath(spec: string): void {
  * than kept as a rule that silently has no effect.
  */
 export function faultRuleProblem(spec: FaultSpec): string | undefined {
+  if (spec.drop && (spec.status !== undefined || shapesAnswer(spec)))
+    return 'a dropped connection has no answer: "drop" goes without "status", "headers", "truncate", "bytesPerSecond", "endless" and "compress"';
   if (spec.status === undefined && !spec.drop) {
     if (spec.body !== undefined) return 'body is sent only with a status: add "status"';
     if (spec.retryAfter !== undefined) return 'retryAfter is sent only with a status: add "status"';
-    if (!spec.delayMs) return 'the rule does nothing: give "status", "delayMs" or "drop"';
+    if (!spec.delayMs && !shapesAnswer(spec))
+      return 'the rule does nothing: give "status", "delayMs", "drop", "headers", "truncate", "bytesPerSecond", "endless" or "compress"';
   }
+  if (spec.truncate !== undefined && spec.endless) return '"truncate" and "endless" exclude each other';
+  if (spec.compress !== undefined && spec.endless) return '"compress" and "endless" exclude each other';
   return undefined;
+}
+
+/** Whether a rule changes how an answer is sent: its headers, or its body's length or pace. */
+export function shapesAnswer(spec: FaultSpec): boolean {
+  return (
+    spec.headers !== undefined ||
+    spec.truncate !== undefined ||
+    spec.bytesPerSecond !== undefined ||
+    spec.endless === true ||
+    spec.compress !== undefined
+  );
 }
 
 export class FaultRules {

@@ -7,12 +7,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { originFormOf } from '../auth.ts';
+import { shapeAnswer } from './fault-answers.ts';
+import { shapesAnswer, type FaultRule } from './faults.ts';
 import type { JournalEntry } from './journal.ts';
 import { rateKeyOf } from './rate-limit.ts';
 import { isDashboardPath } from '../dashboard/paths.ts';
 import { isAdminPath, type AdminState } from './state.ts';
 
 const entries = new WeakMap<FastifyRequest, JournalEntry>();
+/** Requests whose answer a fault rule shapes as it leaves. */
+const shaped = new WeakMap<FastifyRequest, FaultRule>();
 
 /**
  * `now` is the emulator's clock, read at each request; `secrets` lists the credentials the
@@ -52,6 +56,7 @@ export function installTrafficHooks(
         request.raw.socket.destroy();
         return reply;
       }
+      if (shapesAnswer(fault)) shaped.set(request, fault);
       if (fault.status !== undefined) {
         if (fault.retryAfter !== undefined) reply.header('Retry-After', String(fault.retryAfter));
         return reply
@@ -61,6 +66,11 @@ export function installTrafficHooks(
     }
 
     return undefined;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const rule = shaped.get(request);
+    return rule ? shapeAnswer(rule, reply, payload) : payload;
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generate } from 'selfsigned';
 import { describe, expect, it } from 'vitest';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/sauce-emulator.js');
@@ -43,5 +46,42 @@ describe('sauce-emulator command', () => {
     const badPort = run(['--port', 'abc']);
     expect(await badPort.exited).toBe(2);
     expect(badPort.output().stderr).toMatch(/--port/);
+    const halfTls = run(['--tls-key', 'key.pem']);
+    expect(await halfTls.exited).toBe(2);
+    expect(halfTls.output().stderr).toMatch(/--tls-key and --tls-cert go together/);
+  });
+
+  it('serves https with --tls-key and --tls-cert', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'emulator-tls-'));
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    await writeFile(path.join(dir, 'key.pem'), pems.private);
+    await writeFile(path.join(dir, 'cert.pem'), pems.cert);
+    const emulator = run([
+      '--port',
+      '0',
+      '--tls-key',
+      path.join(dir, 'key.pem'),
+      '--tls-cert',
+      path.join(dir, 'cert.pem'),
+    ]);
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        emulator.child.stdout.on('data', () => {
+          const text = emulator.output().stdout;
+          if (text.includes('\n')) resolve(text.trim());
+        });
+        emulator.child.on('exit', () => reject(new Error(`exited early: ${emulator.output().stderr}`)));
+      });
+      expect(line).toMatch(/^sauce-emulator listening on https:\/\/127\.0\.0\.1:\d+$/);
+      emulator.child.kill('SIGTERM');
+      expect(await emulator.exited).toBe(0);
+    } finally {
+      if (emulator.child.exitCode === null) emulator.child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

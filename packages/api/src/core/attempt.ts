@@ -1,0 +1,161 @@
+/**
+ * One attempt of a request: sent, answered and read within its timers, and told back as what it
+ * came to (an answer, a refusal by the service, or a failure), with whether that failure may be
+ * mended by sending the request again. Waiting, pacing and retrying are the transport's.
+ */
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { discard, readAnswer, readErrorBody, redirectError, type AnswerContext } from './answer.ts';
+import { redactDeep } from './credentials.ts';
+import { AttemptTimer } from './deadline.ts';
+import { ApiError, type TransportError } from './errors.ts';
+import type { ProxyRoute } from './proxy.ts';
+import type { Headers, RequestBody, ResponseType, Timeouts } from './request.ts';
+import { transportError, type FailedRequest } from './transport-errors.ts';
+
+export interface Attempt extends FailedRequest {
+  url: string;
+  /** Path and query without credentials, for errors and logs. */
+  displayUrl: string;
+  headers: Record<string, string>;
+  body?: RequestBody | undefined;
+  responseType: ResponseType;
+  timeouts: Timeouts;
+  /** When the caller's own deadline falls (milliseconds since the epoch): the answer must be whole by then. */
+  deadline?: number | undefined;
+  maxAnswerBytes: number;
+  idempotent: boolean;
+  secrets: string[];
+  /** How many times the request has been sent, this attempt included. */
+  attempts: number;
+  proxy: ProxyRoute | undefined;
+}
+
+export type AttemptOutcome =
+  | { kind: 'answer'; status: number; headers: Headers; body: unknown }
+  /** The service answered with a failure status; its body read, bounded, secrets masked. */
+  | { kind: 'refused'; status: number; headers: Headers; body: unknown }
+  /** No usable answer; `repeatable` when sending the request again is safe and may mend it. */
+  | { kind: 'failed'; failure: ApiError | TransportError; repeatable: boolean };
+
+/** undici's `request`, on the dispatcher given. */
+export type SendRequest = (
+  url: string,
+  dispatcher: Dispatcher,
+  options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>,
+) => Promise<Dispatcher.ResponseData>;
+
+/** Sends the request once and reads its answer; `onHeaders` sees every answer's status and headers. */
+export async function sendOnce(
+  send: SendRequest,
+  dispatcher: Dispatcher,
+  attempt: Attempt,
+  onHeaders: (status: number, headers: Headers) => void,
+): Promise<AttemptOutcome> {
+  const timer = new AttemptTimer(attempt.signal);
+  const leftMs = attempt.deadline === undefined ? Infinity : attempt.deadline - Date.now();
+  timer.headers(Math.min(attempt.timeouts.headersMs, Math.max(1, leftMs)));
+  const state = { inFlight: true, idempotent: attempt.idempotent, proxy: attempt.proxy };
+  let response: Dispatcher.ResponseData;
+  try {
+    const { body, headers: bodyHeaders } = encodeBody(attempt.body);
+    response = await send(attempt.url, dispatcher, {
+      method: attempt.method as Dispatcher.HttpMethod,
+      headers: { ...bodyHeaders, ...attempt.headers },
+      // undici writes an async iterable chunk by chunk, waiting for the socket to drain in
+      // between; its types name the stream bodies only.
+      ...(body !== undefined ? { body: body as string | Buffer | Readable } : {}),
+      headersTimeout: attempt.timeouts.headersMs,
+      bodyTimeout: attempt.timeouts.bodyMs,
+      signal: timer.signal,
+    });
+  } catch (error) {
+    timer.clear();
+    const failure = transportError(attempt, attempt.displayUrl, error, attempt.secrets, state);
+    return { kind: 'failed', failure, repeatable: repeatable(failure, attempt.idempotent) };
+  }
+
+  const headers = response.headers as Headers;
+  const status = response.statusCode;
+  onHeaders(status, headers);
+  const success = status >= 200 && status < 300;
+  // A stream is read by the caller, at the caller's pace: only silences and its signal bound it.
+  timer.body(attempt.timeouts.bodyMs, !(success && attempt.responseType === 'stream'));
+  const context: AnswerContext = {
+    operation: attempt.operation,
+    method: attempt.method,
+    url: attempt.displayUrl,
+    attempts: attempt.attempts,
+    secrets: attempt.secrets,
+    idempotent: attempt.idempotent,
+  };
+  try {
+    if (success) {
+      const body = await readAnswer(response, attempt.responseType, context, {
+        maxBytes: attempt.maxAnswerBytes,
+        timer,
+      });
+      return { kind: 'answer', status, headers, body };
+    }
+    if (status >= 300 && status < 400) {
+      discard(response.body);
+      return { kind: 'failed', failure: redirectError(context, status, headers), repeatable: false };
+    }
+    const body = redactDeep(await readErrorBody(response, timer), attempt.secrets);
+    return { kind: 'refused', status, headers, body };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      // Cut short or garbled on the way, it may come whole next time; an HTML page, an answer
+      // over the limit or in an unknown encoding would come the same.
+      const again = error.unusable === 'not-json' || error.unusable === 'html';
+      return { kind: 'failed', failure: error, repeatable: again && attempt.idempotent };
+    }
+    const failure = transportError(attempt, attempt.displayUrl, error, attempt.secrets, {
+      ...state,
+      answered: status,
+    });
+    return { kind: 'failed', failure, repeatable: repeatable(failure, attempt.idempotent) };
+  } finally {
+    timer.clear();
+  }
+}
+
+/**
+ * A failure worth another attempt: a connection that failed before the request was sent (not a
+ * proxy's refusal), or, where repeating is safe, a cut connection or a late answer.
+ */
+function repeatable(failure: TransportError, idempotent: boolean): boolean {
+  if (failure.proxy) return failure.proxy.url !== undefined && (failure.proxy.status ?? 500) >= 500;
+  return (
+    failure.kind === 'connect' || (idempotent && (failure.kind === 'network' || failure.kind === 'timeout'))
+  );
+}
+
+function encodeBody(body: RequestBody | undefined): {
+  body?: string | Buffer | Readable | AsyncIterable<Uint8Array>;
+  headers: Record<string, string>;
+} {
+  if (!body) return { headers: {} };
+  switch (body.kind) {
+    case 'json':
+      return { body: JSON.stringify(body.value ?? {}), headers: { 'content-type': 'application/json' } };
+    case 'form': {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(body.fields)) {
+        if (value !== undefined) params.append(key, String(value));
+      }
+      return {
+        body: params.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      };
+    }
+    case 'stream':
+      return {
+        body: body.open(),
+        headers: {
+          'content-type': body.contentType,
+          ...(body.length !== undefined ? { 'content-length': String(body.length) } : {}),
+        },
+      };
+  }
+}
