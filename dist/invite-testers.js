@@ -1,3 +1,3 @@
 import { createRequire as __sauceCreateRequire } from 'node:module';
 const require = __sauceCreateRequire(import.meta.url);
-import{a as o}from"./chunks/chunk-TUGFFI63.js";import"./chunks/chunk-WZADPM4R.js";import{a as i}from"./chunks/chunk-GNGSRBK2.js";import"./chunks/chunk-WKJTVHTW.js";import"./chunks/chunk-WP4UVMJV.js";import"./chunks/chunk-BMLWBR3I.js";import"./chunks/chunk-REMYMLTQ.js";import"./chunks/chunk-AGOBB62V.js";import"./chunks/chunk-XBPPTJU7.js";await i(o);
+import{a as o}from"./chunks/chunk-VHMF47PM.js";import"./chunks/chunk-WZADPM4R.js";import{a as i}from"./chunks/chunk-A6DLFONT.js";import"./chunks/chunk-OET344O6.js";import"./chunks/chunk-WP4UVMJV.js";import"./chunks/chunk-563GI2N3.js";import"./chunks/chunk-PCXE5LLD.js";import"./chunks/chunk-SKUA5T56.js";import"./chunks/chunk-3EXRINAX.js";import"./chunks/chunk-AGOBB62V.js";import"./chunks/chunk-XTI5FTON.js";import"./chunks/chunk-XBPPTJU7.js";await i(o);

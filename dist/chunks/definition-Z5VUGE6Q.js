@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a,b}from"./chunk-JF5TBDIP.js";import"./chunk-Z3MQBOAB.js";import"./chunk-BMLWBR3I.js";import"./chunk-REMYMLTQ.js";import"./chunk-AGOBB62V.js";import"./chunk-XBPPTJU7.js";export{b as action,a as post};
