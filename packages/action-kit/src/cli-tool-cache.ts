@@ -6,12 +6,11 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { downloadFile } from '@sauce-actions/api';
 import type { ToolCache } from './deps.ts';
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -33,21 +32,14 @@ export function localToolCache(env: Environment, tempDir: string): ToolCache {
       return existsSync(marker(dir)) ? dir : '';
     },
     async downloadTool(url, signal) {
-      const response = await fetch(url, signal ? { signal } : {});
-      if (!response.ok || response.body === null) {
-        await response.body?.cancel();
-        throw new Error(`Unexpected HTTP response: ${response.status}`);
-      }
-      await mkdir(tempDir, { recursive: true });
-      const file = path.join(tempDir, `sauce-actions-download-${randomUUID()}`);
+      // Through the proxy the environment names, as the runner's tool cache downloads.
+      const name = `sauce-actions-download-${randomUUID()}`;
       try {
-        await pipeline(Readable.fromWeb(response.body), createWriteStream(file), signal ? { signal } : {});
+        return (await downloadFile(url, tempDir, name, signal ? { signal } : {})).path;
       } catch (error) {
-        await rm(file, { force: true });
         // The step's cancel or deadline, as itself: the host words it as such.
         throw signal?.aborted ? (signal.reason as Error) : error;
       }
-      return file;
     },
     async extractTar(file) {
       const dir = await mkdtemp(path.join(tempDir, 'sauce-actions-extract-'));

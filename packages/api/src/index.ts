@@ -17,6 +17,7 @@ export {
 } from './core/errors.ts';
 export { ResponseShapeError } from './core/shape.ts';
 export { anySignal, markDeadline } from './core/deadline.ts';
+export { downloadFile, type DownloadFileOptions } from './core/download.ts';
 export { DownloadLimitError, pathInFolder, safeBaseName, type DownloadResult } from './core/files.ts';
 export type { UploadProgress } from './core/multipart.ts';
 export type { PageOptions } from './core/pagination.ts';
