@@ -7,31 +7,18 @@
 import { constants } from 'node:fs';
 import { access, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ActionError, type Logger, type ToolCache } from '@sauce-actions/action-kit';
-import type { AutomationInfo } from '@sauce-actions/api';
+import { ActionError, type ToolCache } from '@sauce-actions/action-kit';
 import { outsideEntry } from './archive-tree.ts';
-import { describeChecksum, verifyArchive, type Checksum } from './checksum.ts';
-import { resolveSource, type ArchiveSource } from './download-source.ts';
+import { describeChecksum, verifyArchive } from './checksum.ts';
+import { resolveSource, type ArchiveSource, type SourceOptions } from './download-source.ts';
 
 const TOOL_NAME = 'sauce-connect';
 const EXECUTABLES = ['sc', 'sc.exe'];
 
-export interface LocateOptions {
+/** Where the archive may come from (`SourceOptions`), and where an executable may be found. */
+export interface LocateOptions extends SourceOptions {
   scPath?: string;
-  version: string;
-  /** `sc-download-url` as an https:// template; `{version}` is replaced. */
-  downloadUrl?: string;
-  /** `sc-download-url` as a file on the runner. */
-  archive?: string;
-  /** `sc-checksum`. */
-  checksum?: Checksum;
-  listing: Pick<AutomationInfo, 'getSauceConnectDownload'>;
-  /** The origin of `api-url` when it is plain http (the emulator, a local gateway). */
-  plainHttpOrigin?: string;
   tools: ToolCache;
-  logger: Logger;
-  /** Ends the download on a cancel or the step's deadline. */
-  signal?: AbortSignal;
 }
 
 export interface LocatedSauceConnect {
