@@ -62,7 +62,6 @@ try {
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
     ...(tls ? { tls } : {}),
   });
-  console.log(`sauce-emulator listening on ${emulator.url}`);
   let closing = false;
   const shutdown = () => {
     if (closing) return;
@@ -75,8 +74,10 @@ try {
       },
     );
   };
+  // Caught before the line is printed: whoever reads it may stop the emulator at once.
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  console.log(`sauce-emulator listening on ${emulator.url}`);
 } catch (error) {
   console.error(`sauce-emulator: ${(error as Error).message}`);
   process.exit(1);
