@@ -56,11 +56,11 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
     m.writePullRequestComment,
   ],
   'packages/api/src/core/undici-parts.ts': (m) => [m.EnvProxyDispatcher, m.request, m.sendOnce],
+  'packages/action-kit/src/xml-writer.ts': (m) => [m.create],
   yaml: (m) => {
     const yaml = m.default as Record<string, unknown>;
     return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq, yaml.isMap];
   },
-  xmlbuilder2: (m) => [(m.default as Record<string, unknown>).create],
 };
 
 /** The source files of every output an entry imports statically, transitively. */

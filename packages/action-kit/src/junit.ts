@@ -3,9 +3,9 @@
  * testcase, with tests, failures, errors, skipped and time on each suite). Values are redacted,
  * since a report is uploaded or published where the log's masking does not reach.
  */
-import type { create } from 'xmlbuilder2';
 import { writeOutputFile } from './output-files.ts';
 import { redactSecrets } from './secrets.ts';
+import type * as XmlWriter from './xml-writer.ts';
 
 export interface JUnitProblem {
   message: string;
@@ -45,10 +45,9 @@ export interface JUnitTestSuite {
 
 /** The XML text; the XML writer is loaded here, on first use, since most runs write no report. */
 export async function renderJUnit(suites: JUnitTestSuite[]): Promise<string> {
-  // A CommonJS package loaded on first use is read from its default export, bundled or not.
-  const xml = (await import('xmlbuilder2')).default;
+  const { create } = await import('./xml-writer.ts');
   const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
-  const root = xml.create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites');
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites');
   for (const suite of suites) {
     const counts = countCases(suite.cases);
     totals.tests += counts.tests;
@@ -88,7 +87,7 @@ export async function writeJUnitFile(file: string, suites: JUnitTestSuite[]): Pr
   await writeOutputFile(file, await renderJUnit(suites));
 }
 
-type Element = ReturnType<ReturnType<typeof create>['ele']>;
+type Element = ReturnType<ReturnType<typeof XmlWriter.create>['ele']>;
 
 function addCase(suite: Element, testCase: JUnitTestCase): void {
   const element = suite.ele('testcase', {
