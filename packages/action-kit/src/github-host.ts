@@ -38,18 +38,37 @@ export async function runOnGitHub<I extends ActionInputs, O extends Outputs, P e
   main: ActionDefinition<I, O>,
   post?: PostDefinition<P>,
 ): Promise<void> {
-  onSecret((secret) => core.setSecret(secret));
   if (post && core.getState(IS_POST) === 'true') {
-    if (!post.hasWork(githubState)) {
-      githubLogger.info('Nothing to clean up.');
-      return;
-    }
-    await runStep(post);
+    await runPostStep(post);
     return;
   }
   if (post) core.saveState(IS_POST, 'true');
+  await runMainStep(main);
+}
+
+/**
+ * The main step alone, for a host that calls each step's entry itself (`@github/local-action`
+ * imports an entry and calls its `run()`, then the post entry's, in one process).
+ */
+export async function runMainStep<I extends ActionInputs, O extends Outputs>(
+  main: ActionDefinition<I, O>,
+): Promise<void> {
+  onSecret(maskOnRunner);
   await runStep(main);
 }
+
+/** The post step alone, with the state the main step saved: it does nothing when that left no work. */
+export async function runPostStep<P extends ActionInputs>(post: PostDefinition<P>): Promise<void> {
+  onSecret(maskOnRunner);
+  if (!post.hasWork(githubState)) {
+    githubLogger.info('Nothing to clean up.');
+    return;
+  }
+  await runStep(post);
+}
+
+/** One masker however many steps run in the process: the kit keeps each registered function once. */
+const maskOnRunner = (secret: string): void => core.setSecret(secret);
 
 async function runStep<I extends ActionInputs, O extends Outputs>(
   definition: ActionDefinition<I, O>,
