@@ -10,7 +10,16 @@ import { describe, expect, it } from 'vitest';
 const ACTIONS = path.resolve(import.meta.dirname, '..', 'actions');
 
 /** Connection inputs the action kit reads (`readMobileConnection`, `readSauceConnection`). */
-const MOBILE_CONNECTION = ['api-key', 'email', 'oidc-token', 'oidc-config-key', 'region', 'api-url'];
+const MOBILE_CONNECTION = [
+  'api-key',
+  'email',
+  'oidc-token',
+  'oidc-config-key',
+  'oidc',
+  'oidc-audience',
+  'region',
+  'api-url',
+];
 const SAUCE_CONNECTION = ['username', 'access-key', 'region', 'api-url'];
 /** Inputs of every action that waits. */
 const WAITING = ['timeout', 'poll-interval'];
@@ -35,6 +44,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'upload-to-vendor',
       'platform',
       'metadata',
+      'git-metadata',
       'pr-comment',
       'github-token',
       ...MOBILE_CONNECTION,
@@ -53,6 +63,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
     inputs: [
       'project-id',
       'build-id',
+      'tags',
       'groups',
       'testers',
       'tester-group',
@@ -60,7 +71,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'notify',
       ...MOBILE_CONNECTION,
     ],
-    outputs: ['invited-groups', 'added-testers'],
+    outputs: ['build-id', 'invited-groups', 'added-testers'],
   },
   'run-suite-and-wait': {
     inputs: [

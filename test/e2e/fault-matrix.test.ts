@@ -70,6 +70,7 @@ const INVITE_INPUTS = {
   'tester-group': 'nightly',
 };
 const INVITED = {
+  'build-id': '1',
   'invited-groups': 'qa,launch,nightly',
   'added-testers': 'dave@example.com',
   'refused-testers': '',
@@ -571,7 +572,13 @@ describe.concurrent('503 and cut connections on POSTs that create: sent once', {
       operation: 'createTesterGroup',
       effect: 'created the group',
       where: 'the tester groups in Sauce Labs mobile app distribution',
-      outputs: { 'invited-groups': '', 'added-testers': '', 'refused-testers': '', 'created-groups': '' },
+      outputs: {
+        'build-id': '1',
+        'invited-groups': '',
+        'added-testers': '',
+        'refused-testers': '',
+        'created-groups': '',
+      },
       notSent: [TESTERS, INVITES],
     },
     {
@@ -581,6 +588,7 @@ describe.concurrent('503 and cut connections on POSTs that create: sent once', {
       effect: 'added the testers',
       where: 'the testers in Sauce Labs mobile app distribution',
       outputs: {
+        'build-id': '1',
         'invited-groups': '',
         'added-testers': '',
         'refused-testers': '',
@@ -595,6 +603,7 @@ describe.concurrent('503 and cut connections on POSTs that create: sent once', {
       effect: 'invited the testers',
       where: "the build's testers in Sauce Labs mobile app distribution",
       outputs: {
+        'build-id': '1',
         'invited-groups': '',
         'added-testers': 'dave@example.com',
         'refused-testers': '',

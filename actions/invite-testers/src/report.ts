@@ -2,6 +2,8 @@
 import { SummaryBuilder } from '@sauce-actions/action-kit';
 
 export type InviteOutputs = {
+  /** The build invited: the one given, or the one `build-id: latest` picked. */
+  'build-id': string;
   'invited-groups': string[];
   'added-testers': string[];
   'refused-testers': string[];

@@ -7,6 +7,7 @@ import {
 } from '@sauce-actions/action-kit/tester-groups';
 import { ApiError, type MobileClient, type MobileTesterGroup } from '@sauce-actions/api';
 import type { InviteInputs } from './inputs.ts';
+import { buildToInvite } from './latest-build.ts';
 import { inviteSummary, type InviteOutputs, type InviteReport } from './report.ts';
 
 export interface InviteDeps extends Pick<StepDeps, 'logger' | 'signal'> {
@@ -15,14 +16,24 @@ export interface InviteDeps extends Pick<StepDeps, 'logger' | 'signal'> {
 
 export async function run(inputs: InviteInputs, deps: InviteDeps): Promise<ActionResult<InviteOutputs>> {
   const report: InviteReport = {
-    outputs: { 'invited-groups': [], 'added-testers': [], 'refused-testers': [], 'created-groups': [] },
+    outputs: {
+      'build-id': '',
+      'invited-groups': [],
+      'added-testers': [],
+      'refused-testers': [],
+      'created-groups': [],
+    },
     projectId: inputs.projectId,
     buildId: inputs.buildId,
     testerGroup: inputs.testerGroup,
     invited: false,
   };
   try {
-    await invite(inputs, deps, report);
+    // `build-id: latest` is resolved first: no tester joins a group for a build that is not there.
+    const buildId = await buildToInvite(inputs, deps);
+    report.buildId = buildId;
+    report.outputs['build-id'] = buildId;
+    await invite({ ...inputs, buildId }, deps, report);
     return { outputs: report.outputs, summary: inviteSummary(report), annotations: [] };
   } catch (error) {
     // Groups created and testers added stay so: the outputs and the summary say which.

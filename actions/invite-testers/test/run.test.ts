@@ -65,6 +65,7 @@ function inputs(overrides: Partial<InviteInputs> = {}): InviteInputs {
     connection: { service: 'mobile', region: 'us-east-1', apiKey: 'k', email: 'me@example.com' },
     projectId: '12',
     buildId: '77',
+    tags: [],
     groups: [],
     testers: [],
     createGroups: false,
@@ -99,6 +100,7 @@ describe('invite-testers run', () => {
     ]);
     expect(report.failure).toBeUndefined();
     expect(report.outputs).toEqual({
+      'build-id': '77',
       'invited-groups': ['qa', 'nightly'],
       'added-testers': ['alice@example.com'],
       'refused-testers': ['blocked@example.com'],
@@ -244,15 +246,17 @@ describe('invite-testers ids', () => {
         expect(error).toBeInstanceOf(InputError);
         message = (error as Error).message;
       }
+      const latest =
+        input === 'build-id' ? ', or `latest` with `tags` for the newest build carrying them' : '';
       expect(message).toBe(
-        `Input "${input}" ${problem}. Allowed: a positive whole number such as \`1234\`, at most 9007199254740991 (the \`${input}\` output of upload-build).`,
+        `Input "${input}" ${problem}. Allowed: a positive whole number such as \`1234\`, at most 9007199254740991 (the \`${input}\` output of upload-build${latest}).`,
       );
     }
   });
 
   it('needs both ids, naming their form', () => {
     expect(() => read({ 'build-id': '' })).toThrow(
-      'Input "build-id" is required but was empty. Allowed: a positive whole number such as `1234`, at most 9007199254740991 (the `build-id` output of upload-build).',
+      'Input "build-id" is required but was empty. Allowed: a positive whole number such as `1234`, at most 9007199254740991 (the `build-id` output of upload-build, or `latest` with `tags` for the newest build carrying them).',
     );
   });
 });

@@ -25,8 +25,11 @@ export interface UploadInputs {
   symbolsFile?: string;
   groups: string[];
   notify: boolean;
+  /** Text of `release-notes` (not `auto`). */
   releaseNotes?: string;
   releaseNotesFile?: string;
+  /** `release-notes: auto`: the commits since the project's last uploaded build, from git. */
+  releaseNotesAuto: boolean;
   autoUpdate: boolean;
   tags: string[];
   folderName?: string;
@@ -34,6 +37,8 @@ export interface UploadInputs {
   uploadToVendor: boolean;
   platform?: MobileUploadPlatform;
   metadata: Record<string, string>;
+  /** Adds the CI system's commit, branch or tag, pull request, repository and run address (`git-metadata`). */
+  gitMetadata: boolean;
   /** Longest wait for the service to take the file once it is sent. */
   timeoutMs: number;
   /** Keep a comment on the pull request with the build's links. */
@@ -42,18 +47,31 @@ export interface UploadInputs {
   githubToken?: string;
 }
 
+/** The value of `release-notes` that asks for notes from git. */
+export const AUTO_RELEASE_NOTES = 'auto';
+
 export function readInputs(read: InputReader): UploadInputs {
+  const connection = readMobileConnection(read);
   const releaseNotes = read.string('release-notes');
   const releaseNotesFile = read.string('release-notes-file');
   if (releaseNotes !== undefined && releaseNotesFile !== undefined) {
     throw new InputError(
       'release-notes-file',
       'is set together with `release-notes`',
-      'either the notes as text in `release-notes`, or a path to a file holding them, relative to the workspace, in `release-notes-file`',
+      'either the notes as text (or `auto`) in `release-notes`, or a path to a file holding them, relative to the workspace, in `release-notes-file`',
+    );
+  }
+  const releaseNotesAuto = releaseNotes === AUTO_RELEASE_NOTES;
+  // The last build is read, and the notes written onto the new one, through the REST interface.
+  if (releaseNotesAuto && connection.email === undefined && connection.oidcConfigKey === undefined) {
+    throw new InputError(
+      'release-notes',
+      "is `auto`, which reads the project's last build through the REST interface, but `email` is empty",
+      '`auto` with `email` (the account email that goes with `api-key`) or with OIDC (`oidc: github` or `oidc-token`); or the notes as text',
     );
   }
   return {
-    connection: readMobileConnection(read),
+    connection,
     file: read.requiredString(
       'file',
       'the path of the app file (APK, AAB, IPA or macOS ZIP) relative to the workspace, or a glob matching exactly one, such as `app/build/outputs/apk/release/*.apk`',
@@ -62,8 +80,9 @@ export function readInputs(read: InputReader): UploadInputs {
     ...present('symbolsFile', read.string('symbols-file')),
     groups: read.list('groups'),
     notify: read.boolean('notify', false),
-    ...present('releaseNotes', releaseNotes),
+    ...present('releaseNotes', releaseNotesAuto ? undefined : releaseNotes),
     ...present('releaseNotesFile', releaseNotesFile),
+    releaseNotesAuto,
     autoUpdate: read.boolean('auto-update', false),
     tags: read.list('tags'),
     ...present('folderName', read.string('folder-name')),
@@ -71,6 +90,7 @@ export function readInputs(read: InputReader): UploadInputs {
     uploadToVendor: read.boolean('upload-to-vendor', false),
     ...present('platform', read.enum('platform', PLATFORMS)),
     metadata: read.keyValues('metadata'),
+    gitMetadata: read.boolean('git-metadata', true),
     timeoutMs: read.duration('timeout', 30 * 60_000, TIMEOUT_BOUNDS),
     prComment: read.boolean('pr-comment', false),
     ...present('githubToken', read.secret('github-token')),

@@ -19,11 +19,15 @@ export interface UploadReport {
   inviteUrl: string;
   groups: string[];
   tags: string[];
+  /** The custom metadata sent: the CI system's and `metadata`'s. */
+  metadata: Record<string, string>;
+  /** What `release-notes: auto` wrote ("3 commits since build 41 (abc1234)"). */
+  releaseNotes?: string;
 }
 
 export function uploadSummary(report: UploadReport): string {
   const { outputs } = report;
-  return new SummaryBuilder()
+  const builder = new SummaryBuilder()
     .heading(`Uploaded ${outputs['app-name'] || 'the app'} ${outputs['app-version']}`.trim())
     .facts([
       ['App', outputs['app-name']],
@@ -34,12 +38,15 @@ export function uploadSummary(report: UploadReport): string {
       ['Project id', outputs['project-id']],
       ['Groups', report.groups.join(', ')],
       ['Tags', report.tags.join(', ')],
+      ['Release notes', report.releaseNotes],
     ])
     .links([
       { text: 'Build', href: outputs['build-url'] },
       { text: 'Download page', href: outputs['download-page-url'] },
       { text: 'Landing page', href: outputs['landing-page-url'] },
       { text: 'Invite testers', href: report.inviteUrl },
-    ])
-    .toString();
+    ]);
+  const metadata = Object.entries(report.metadata);
+  if (metadata.length > 0) builder.heading('Build metadata', 3).table(['Key', 'Value'], metadata);
+  return builder.toString();
 }

@@ -19,14 +19,16 @@ import {
   type TesterGroupCheck,
 } from '@sauce-actions/action-kit/tester-groups';
 import { ApiError, ResponseShapeError, type MobileClient, type MobileUploadResult } from '@sauce-actions/api';
+import { buildLabels } from './build-metadata.ts';
 import { explainUploadFailure } from './failures.ts';
+import { checkHistory, writeGitNotes, type GitNotes, type HistoryState } from './git-notes.ts';
 import { uploadComment } from './comment.ts';
 import { checkAppFile, checkOptionalFile, resolveAppFile } from './files.ts';
 import type { UploadInputs } from './inputs.ts';
 import { uploadSummary, type UploadOutputs, type UploadReport } from './report.ts';
 
-export interface UploadDeps extends Pick<StepDeps, 'logger' | 'workspace' | 'signal'> {
-  client: { mobile: Pick<MobileClient, 'upload' | 'projects' | 'testerGroups'> };
+export interface UploadDeps extends Pick<StepDeps, 'logger' | 'workspace' | 'signal' | 'ci' | 'git'> {
+  client: { mobile: Pick<MobileClient, 'upload' | 'projects' | 'testerGroups' | 'builds'> };
 }
 
 /** Above this size a refused key would cost a wasted upload: the credentials are checked first. */
@@ -40,11 +42,20 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
     inputs.symbolsFile !== undefined ? path.resolve(deps.workspace, inputs.symbolsFile) : undefined;
   await checkOptionalFile('symbols-file', symbolsFile, inputs.symbolsFile);
   const releaseNotes = await releaseNotesOf(inputs, deps.workspace);
+  const labels = buildLabels(inputs, deps.ci);
+  if (labels.fromCi.length > 0) {
+    deps.logger.info(
+      `Build metadata from the CI system: ${labels.fromCi.join(', ')} (\`git-metadata: false\` leaves it out).`,
+    );
+  }
+  const history = inputs.releaseNotesAuto ? await checkHistory(deps) : undefined;
   const groups = await checkGroups(inputs, deps, file);
   // Listing the groups has already proved the credentials.
   if (size > CHECK_CREDENTIALS_ABOVE_BYTES && !groups.checked) {
     await checkCredentials(inputs, deps, file, size);
   }
+  // With notes from git, the emails wait until the notes are on the build: the invitation sends them.
+  const notifyLater = inputs.releaseNotesAuto && inputs.notify && groups.names.length > 0;
 
   deps.logger.info(
     `Uploading ${path.relative(deps.workspace, file) || file} (${formatBytes(size)}) to ${connection.apiUrl ?? connection.region}`,
@@ -58,15 +69,15 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
         ...(inputs.appName !== undefined ? { appName: inputs.appName } : {}),
         ...(symbolsFile !== undefined ? { symbolsFile } : {}),
         ...(groups.names.length > 0 ? { groups: groups.names } : {}),
-        notify: inputs.notify,
+        notify: inputs.notify && !notifyLater,
         ...(releaseNotes !== undefined ? { releaseNotes } : {}),
         autoUpdate: inputs.autoUpdate,
-        ...(inputs.tags.length > 0 ? { tags: inputs.tags } : {}),
+        ...(labels.tags.length > 0 ? { tags: labels.tags } : {}),
         ...(inputs.folderName !== undefined ? { folderName: inputs.folderName } : {}),
         ...(inputs.landingPageMode !== undefined ? { landingPageMode: inputs.landingPageMode } : {}),
         uploadToVendor: inputs.uploadToVendor,
         ...(inputs.platform !== undefined ? { platform: inputs.platform } : {}),
-        metadata: inputs.metadata,
+        metadata: labels.metadata,
         onProgress: createProgressReporter({
           label: `Uploading ${path.basename(file)}`,
           logger: deps.logger,
@@ -87,12 +98,21 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
     failure = describeFailure(error, deps.signal);
   }
 
-  const report = uploadReport(answer, { inputs, size, groups: groups.names });
+  const report = uploadReport(answer, { inputs, size, groups: groups.names, tags: labels.tags });
+  report.metadata = labels.metadata;
   const { outputs } = report;
   if (outputs['build-id'] !== '') {
     deps.logger.info(
       `Uploaded ${outputs['app-name']} ${outputs['app-version']}: build ${outputs['build-id']} of project ${outputs['project-id']}`,
     );
+  }
+  if (history !== undefined && failure === undefined) {
+    try {
+      const notes = await afterUpload(history, outputs, notifyLater ? groups.names : [], deps);
+      if (notes !== undefined) report.releaseNotes = notes.basis;
+    } catch (error) {
+      failure = describeFailure(error, deps.signal);
+    }
   }
   return {
     outputs,
@@ -110,7 +130,7 @@ export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<Actio
  */
 function uploadReport(
   answer: unknown,
-  context: { inputs: UploadInputs; size: number; groups: string[] },
+  context: { inputs: UploadInputs; size: number; groups: string[]; tags: string[] },
 ): UploadReport {
   const { inputs } = context;
   const fields = answer !== null && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
@@ -143,8 +163,43 @@ function uploadReport(
     platform: text('platform') || (inputs.platform ?? ''),
     inviteUrl: text('invite_testers_url') || (known ? mobileInviteUrl(webBase, projectId, buildId) : ''),
     groups: context.groups,
-    tags: tags.length > 0 ? tags : inputs.tags,
+    tags: tags.length > 0 ? tags : context.tags,
+    metadata: {},
   };
+}
+
+/**
+ * `release-notes: auto` once the build is stored: the notes from git written onto it, then the
+ * testers of `groups` emailed (`notify`), which waited for them. The build stays whatever fails.
+ */
+async function afterUpload(
+  history: HistoryState,
+  outputs: UploadOutputs,
+  notifyGroups: string[],
+  deps: UploadDeps,
+): Promise<GitNotes | undefined> {
+  const build = { projectId: outputs['project-id'], buildId: outputs['build-id'] };
+  if (build.projectId === '' || build.buildId === '') return undefined;
+  const notes = await writeGitNotes(history, build, deps);
+  if (notifyGroups.length > 0) {
+    try {
+      await deps.client.mobile.builds.invite(
+        build.projectId,
+        build.buildId,
+        { groups: notifyGroups, notify: true },
+        { signal: deps.signal },
+      );
+    } catch (error) {
+      if (deps.signal.aborted) throw error;
+      throw new ActionError(
+        'refused',
+        `Build ${build.buildId} was uploaded, but the testers of ${notifyGroups.join(', ')} could not be emailed (\`notify\`): ${(error as Error).message}. Run invite-testers with \`notify: true\` to email them.`,
+        { cause: error },
+      );
+    }
+    deps.logger.info(`Emailed the testers of ${notifyGroups.join(', ')} about build ${build.buildId}.`);
+  }
+  return notes;
 }
 
 /** The tester groups to send, and whether the account's list confirmed them. */

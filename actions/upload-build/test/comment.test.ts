@@ -20,6 +20,7 @@ function report(outputs: Partial<UploadReport['outputs']> = {}): UploadReport {
     inviteUrl: 'https://mobile.saucelabs.com/projects/12/builds/77/invite-testers',
     groups: [],
     tags: [],
+    metadata: {},
   };
 }
 

@@ -47,6 +47,8 @@ function inputs(overrides: Partial<UploadInputs> = {}): UploadInputs {
     tags: [],
     uploadToVendor: false,
     metadata: {},
+    gitMetadata: true,
+    releaseNotesAuto: false,
     timeoutMs: 60_000,
     prComment: false,
     ...overrides,
@@ -93,6 +95,7 @@ function deps(
     upload: (file, options) => upload(file, options),
     projects: { list: listProjects } as unknown as Mobile['projects'],
     testerGroups: { list: listGroups } as unknown as Mobile['testerGroups'],
+    builds: {} as Mobile['builds'],
   };
   return { ...testStepDeps({ workspace }), client: { mobile } };
 }
@@ -475,8 +478,27 @@ describe('upload-build inputs', () => {
       uploadToVendor: false,
       platform: 'windows',
       metadata: { commit: 'abc' },
+      gitMetadata: true,
+      releaseNotesAuto: false,
       timeoutMs: 600_000,
       prComment: false,
+    });
+  });
+
+  it('reads `release-notes: auto`, `git-metadata` and `oidc: github` with its audience', () => {
+    expect(
+      read({
+        file: 'app.apk',
+        'release-notes': 'auto',
+        'git-metadata': 'false',
+        oidc: 'github',
+        'oidc-audience': 'sauce-labs',
+        'oidc-config-key': 'cfg',
+      }),
+    ).toMatchObject({
+      connection: { service: 'mobile', oidc: 'github', oidcAudience: 'sauce-labs', oidcConfigKey: 'cfg' },
+      releaseNotesAuto: true,
+      gitMetadata: false,
     });
   });
 
@@ -495,7 +517,25 @@ describe('upload-build inputs', () => {
     ],
     [
       { 'api-key': 'k', file: 'a.apk', 'release-notes': 'x', 'release-notes-file': 'notes.md' },
-      'Input "release-notes-file" is set together with `release-notes`. Allowed: either the notes as text in `release-notes`, or a path to a file holding them, relative to the workspace, in `release-notes-file`.',
+      'Input "release-notes-file" is set together with `release-notes`. Allowed: either the notes as text (or `auto`) in `release-notes`, or a path to a file holding them, relative to the workspace, in `release-notes-file`.',
+    ],
+    [
+      { 'api-key': 'k', file: 'a.apk', 'release-notes': 'auto' },
+      'Input "release-notes" is `auto`, which reads the project\'s last build through the REST interface, but `email` is empty. Allowed: `auto` with `email`',
+    ],
+    [{ 'api-key': 'k', file: 'a.apk', 'git-metadata': 'no' }, /Input "git-metadata" has "no"/],
+    [{ file: 'a.apk', oidc: 'gitlab' }, 'Input "oidc" has "gitlab". Allowed: `github`.'],
+    [
+      { file: 'a.apk', oidc: 'github' },
+      'Input "oidc-config-key" is required with `oidc: github` but was empty',
+    ],
+    [
+      { file: 'a.apk', oidc: 'github', 'oidc-token': 't0k3n', 'oidc-config-key': 'c' },
+      'Input "oidc-token" is set together with `oidc: github`',
+    ],
+    [
+      { 'api-key': 'k', file: 'a.apk', 'oidc-audience': 'x' },
+      'Input "oidc-audience" is set without `oidc: github`',
     ],
   ])('refuses %o before anything is sent', (values, message) => {
     expect(() => read(values)).toThrow(InputError);

@@ -16,6 +16,9 @@ export interface RunnerContext {
   eventName: string;
   sha: string;
   ref: string;
+  /** A pull request's source and target branches (`GITHUB_HEAD_REF`, `GITHUB_BASE_REF`); empty otherwise. */
+  headRef: string;
+  baseRef: string;
   debug: boolean;
   /** The job's token, `github.token` (a made-up value: nothing checks it but a stand-in API). */
   token: string;
@@ -37,6 +40,8 @@ export const DEFAULT_CONTEXT: Omit<RunnerContext, 'workspace' | 'runnerTemp' | '
   eventName: 'push',
   sha: '0000000000000000000000000000000000000000',
   ref: 'refs/heads/main',
+  headRef: '',
+  baseRef: '',
   debug: false,
   token: 'ghs_harnessToken0000000000000000000000',
 };
@@ -46,7 +51,7 @@ export function contextVariables(
   actionPath: string,
   stepId: string,
 ): Record<string, string> {
-  const refName = context.ref.replace(/^refs\/(heads|tags)\//, '');
+  const refName = context.ref.replace(/^refs\/(heads|tags|pull)\//, '');
   const serverHost = new URL(context.serverUrl).host;
   const apiUrl = serverHost === 'github.com' ? 'https://api.github.com' : `${context.serverUrl}/api/v3`;
   return {
@@ -72,6 +77,8 @@ export function contextVariables(
     GITHUB_REF: context.ref,
     GITHUB_REF_NAME: refName,
     GITHUB_REF_TYPE: context.ref.startsWith('refs/tags/') ? 'tag' : 'branch',
+    GITHUB_HEAD_REF: context.headRef,
+    GITHUB_BASE_REF: context.baseRef,
     RUNNER_OS: 'Linux',
     RUNNER_ARCH: 'X64',
     RUNNER_NAME: 'sauce-actions-harness',

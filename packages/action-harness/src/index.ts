@@ -8,6 +8,13 @@ export {
   type StandInFault,
   type StandInRequest,
 } from './github-api.ts';
+export { createGitWorkspace, type GitWorkspace } from './git-workspace.ts';
+export {
+  GITHUB_OIDC_ISSUER,
+  startIdTokenService,
+  type IdTokenRequest,
+  type IdTokenStandIn,
+} from './id-token-service.ts';
 export { runStep, type PhaseResult, type StepOptions, type StepResult } from './run-step.ts';
 export { sourceAction } from './source-action.ts';
 export {

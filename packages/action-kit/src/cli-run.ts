@@ -5,10 +5,11 @@
  * post step does on the runner done in this one process, with the state the main run kept in
  * memory.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionMetadata } from './action-metadata.ts';
+import { ciContextOf, ciSystemOf, type CiContext } from './ci-context.ts';
 import type { HostOptions } from './cli-args.ts';
 import {
   EXIT_DONE,
@@ -23,6 +24,8 @@ import { commandFreeJson } from './log-text.ts';
 import { checkOutputFile, writeOutputFile } from './output-files.ts';
 import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from './deps.ts';
 import { CancelledError, describeFailure, type Failure } from './failure.ts';
+import { localGitHistory } from './git-history.ts';
+import { noIdToken } from './id-token.ts';
 import type { InputSource } from './inputs.ts';
 import type { Logger } from './logger.ts';
 import {
@@ -63,7 +66,8 @@ export async function runAction(
   const summary = summaryWriter(options.summaryFile, io, logger);
   // A folder of this run's own (results file, logs), which outlives it: the outputs name its files.
   const tempDir = await mkdtemp(path.join(os.tmpdir(), `sauce-actions-${command.name}-`));
-  const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, tempDir, io, logger);
+  const ci = await ciContext(io.env);
+  const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, tempDir, io, logger, ci);
   try {
     const main = await runStep(action, source, deps(signals.phase()));
     printOutputs(main.outputs, options.json, io, main.failure);
@@ -244,12 +248,27 @@ function cliLogger(io: CliIo, verbose: boolean): Logger {
 /** Artifacts stay where the action left them: other CI systems archive folders themselves. */
 const noArtifacts = { upload: async () => undefined };
 
+/**
+ * What the CI system running the command says of the run: GitLab CI, Jenkins, CircleCI, or GitHub
+ * Actions (a `run:` step, whose event file is read as the action's host reads it).
+ */
+async function ciContext(env: CliIo['env']): Promise<CiContext> {
+  const eventFile = ciSystemOf(env) === 'github' ? env.GITHUB_EVENT_PATH : undefined;
+  const event = eventFile
+    ? await readFile(eventFile, 'utf8')
+        .then((text) => JSON.parse(text) as unknown)
+        .catch(() => undefined)
+    : undefined;
+  return ciContextOf(env, event);
+}
+
 function stepDeps(
   signal: AbortSignal,
   state: StepState,
   tempDir: string,
   io: CliIo,
   logger: Logger,
+  ci: CiContext,
 ): StepDeps {
   return {
     logger,
@@ -262,5 +281,9 @@ function stepDeps(
     artifacts: noArtifacts,
     tools: localToolCache(io.env, tempDir),
     env: io.env,
+    ci,
+    git: localGitHistory(io.cwd, io.env, signal),
+    // The command line has no job ID token: `oidc: github` is refused, naming what to pass instead.
+    idToken: noIdToken,
   };
 }

@@ -21,7 +21,17 @@ export interface MobileConnection {
   apiKey?: string;
   oidcToken?: string;
   oidcConfigKey?: string;
+  /**
+   * `github`: the token is the job's own ID token, fetched by the host (`withJobIdToken`) once
+   * the inputs are read and before the client is made; `oidcToken` then holds it.
+   */
+  oidc?: 'github';
+  /** The ID token's audience with `oidc: github`; default the issuer's. */
+  oidcAudience?: string;
 }
+
+/** Values of `oidc`. */
+export const OIDC_PROVIDERS = ['github'] as const;
 
 /** Automation REST and AI authoring: a user name and access key. */
 export interface SauceConnection {
@@ -62,29 +72,29 @@ export function readApiUrl(read: InputReader, name = 'api-url'): string | undefi
   return value.replace(/\/+$/, '');
 }
 
-/** `api-key` (or `SAUCE_APPDIST_API_KEY`) with `email`, or `oidc-token` with `oidc-config-key`. */
+/**
+ * `api-key` (or `SAUCE_APPDIST_API_KEY`) with `email`, or `oidc-token` with `oidc-config-key`, or
+ * `oidc: github` (the job's own ID token, with `oidc-audience`) with `oidc-config-key`.
+ */
 export function readMobileConnection(
   read: InputReader,
   options: { needsEmail?: boolean } = {},
 ): MobileConnection {
   const region = read.enum('region', MOBILE_REGIONS, 'us-east-1');
   const apiUrl = readApiUrl(read);
+  const oidc = read.enum('oidc', OIDC_PROVIDERS);
+  const oidcAudience = read.string('oidc-audience');
   const oidcToken = read.secret('oidc-token');
   const oidcConfigKey = read.string('oidc-config-key');
   const email = read.email('email');
-  const apiKey = oidcToken === undefined ? read.secret('api-key', 'SAUCE_APPDIST_API_KEY') : undefined;
-  if (oidcToken !== undefined && oidcConfigKey === undefined) {
-    throw new InputError(
-      'oidc-config-key',
-      'is required with `oidc-token` but was empty',
-      'the OIDC configuration key of the account, sent as `X-OIDC-Config-Key` with the token',
-    );
-  }
-  if (oidcToken === undefined && apiKey === undefined) {
+  checkOidcInputs(oidc, oidcToken, oidcConfigKey, oidcAudience);
+  const keyless = oidcToken !== undefined || oidc !== undefined;
+  const apiKey = keyless ? undefined : read.secret('api-key', 'SAUCE_APPDIST_API_KEY');
+  if (!keyless && apiKey === undefined) {
     throw new InputError(
       'api-key',
       'is required but was empty, and SAUCE_APPDIST_API_KEY is not set',
-      'the API key of the data center in `region` (store it as a secret), or `oidc-token` with `oidc-config-key`',
+      'the API key of the data center in `region` (store it as a secret), or `oidc-token` with `oidc-config-key`, or `oidc: github` with `oidc-config-key`',
     );
   }
   if (apiKey !== undefined && email !== undefined) registerSecret(apiKey, email);
@@ -101,8 +111,42 @@ export function readMobileConnection(
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     ...(email !== undefined ? { email } : {}),
     ...(apiKey !== undefined ? { apiKey } : {}),
-    ...(oidcToken !== undefined ? { oidcToken, oidcConfigKey: oidcConfigKey as string } : {}),
+    ...(oidcToken !== undefined ? { oidcToken } : {}),
+    ...(keyless ? { oidcConfigKey: oidcConfigKey as string } : {}),
+    ...(oidc !== undefined ? { oidc } : {}),
+    ...(oidcAudience !== undefined ? { oidcAudience } : {}),
   };
+}
+
+/** The OIDC inputs go together: a token or `oidc: github`, either with its configuration key. */
+function checkOidcInputs(
+  oidc: 'github' | undefined,
+  oidcToken: string | undefined,
+  oidcConfigKey: string | undefined,
+  oidcAudience: string | undefined,
+): void {
+  const configKeyForm =
+    'the OIDC configuration key of the account, sent as `X-OIDC-Config-Key` with the token';
+  if (oidc !== undefined && oidcToken !== undefined) {
+    throw new InputError(
+      'oidc-token',
+      'is set together with `oidc: github`',
+      "either a token in `oidc-token`, or `oidc: github` to use the job's own ID token",
+    );
+  }
+  if (oidcToken !== undefined && oidcConfigKey === undefined) {
+    throw new InputError('oidc-config-key', 'is required with `oidc-token` but was empty', configKeyForm);
+  }
+  if (oidc !== undefined && oidcConfigKey === undefined) {
+    throw new InputError('oidc-config-key', 'is required with `oidc: github` but was empty', configKeyForm);
+  }
+  if (oidcAudience !== undefined && oidc === undefined) {
+    throw new InputError(
+      'oidc-audience',
+      'is set without `oidc: github`',
+      "an audience only together with `oidc: github`, which fetches the job's ID token for it",
+    );
+  }
 }
 
 /** `username` and `access-key`, with the `SAUCE_USERNAME` and `SAUCE_ACCESS_KEY` fallbacks. */
@@ -135,7 +179,7 @@ export function clientOptions(connection: Connection): SauceClientOptions {
     const { region, username, accessKey, apiUrl } = connection;
     return { region, username, accessKey, ...(apiUrl !== undefined ? { apiUrl } : {}) };
   }
-  const { service: _service, region, ...rest } = connection;
+  const { service: _service, region, oidc: _oidc, oidcAudience: _audience, ...rest } = connection;
   return { mobileRegion: region, ...rest };
 }
 

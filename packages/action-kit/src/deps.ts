@@ -4,7 +4,10 @@
  * `deps`; the host (the GitHub runner, the command line) builds the deps and publishes the result.
  */
 import { sleep, type SauceClient } from '@sauce-actions/api';
+import type { CiContext } from './ci-context.ts';
 import type { Connection } from './connection.ts';
+import type { GitHistory } from './git-history.ts';
+import type { IdTokenSource } from './id-token.ts';
 import type { InputReader } from './inputs.ts';
 import type { Logger } from './logger.ts';
 import type { ActionResult, Outputs } from './result.ts';
@@ -85,6 +88,12 @@ export interface StepDeps {
   tools: ToolCache;
   /** The environment a child process the step starts begins from (proxy settings, PATH). */
   env: Readonly<Record<string, string | undefined>>;
+  /** What the CI system says of the run: commit, branch or tag, pull request, repository, run address. */
+  ci: CiContext;
+  /** The workspace's git history. */
+  git: GitHistory;
+  /** The job's own OIDC ID token, where the host can get one (`oidc: github`). */
+  idToken: IdTokenSource;
 }
 
 export interface ActionDeps extends StepDeps {

@@ -15,7 +15,10 @@ import {
   type StepDeps,
   type ToolCache,
 } from './deps.ts';
+import { githubContext } from './ci-context.ts';
 import { CancelledError } from './failure.ts';
+import { localGitHistory } from './git-history.ts';
+import { runnerIdToken } from './id-token.ts';
 import type { InputSource } from './inputs.ts';
 import { commandFreeText } from './log-text.ts';
 import type { Logger } from './logger.ts';
@@ -77,7 +80,7 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   // The signals stay caught until the result is out: a second SIGTERM from the runner would
   // otherwise end the process before the outputs, the summary and the failure are written.
   try {
-    const { result, inputs } = await runDefinition(definition, githubInputs, stepDeps(cancel.signal));
+    const { result, inputs } = await runDefinition(definition, githubInputs, await stepDeps(cancel.signal));
     const { comment } = result;
     const token = inputs?.githubToken;
     await publish(definition.title, result, async () => {
@@ -225,8 +228,10 @@ const githubInputs: InputSource = {
 
 const githubState = { save: core.saveState, get: core.getState };
 
-function stepDeps(signal: AbortSignal): StepDeps {
+async function stepDeps(signal: AbortSignal): Promise<StepDeps> {
   const env = process.env;
+  // An event file that cannot be read leaves only what the variables say.
+  const event = await readEvent(env.GITHUB_EVENT_PATH).catch(() => undefined);
   return {
     logger: githubLogger,
     signal,
@@ -243,6 +248,12 @@ function stepDeps(signal: AbortSignal): StepDeps {
     artifacts: githubArtifacts,
     tools: githubToolCache,
     env,
+    ci: githubContext(env, event),
+    git: localGitHistory(githubInputs.workspace, env, signal),
+    // Its HTTP client loads only for a step that signs in with the job's ID token.
+    idToken: runnerIdToken(env, async (url, requestToken, audience) =>
+      (await import('./github-id-token.ts')).requestIdToken(url, requestToken, audience),
+    ),
   };
 }
 

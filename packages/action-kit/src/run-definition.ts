@@ -1,6 +1,7 @@
 /**
  * One step of an action, main or post, from its inputs to its result, the same on every host:
- * the inputs read and checked, the client made from their connection, `run` called. An error
+ * the inputs read and checked, the job's ID token fetched where the connection asks for it, the
+ * client made from their connection, `run` called. An error
  * `run` did not handle itself becomes the result's failure; the client is closed before the
  * result is handed back, for the host to publish.
  */
@@ -8,6 +9,7 @@ import type { SauceClient } from '@sauce-actions/api';
 import { createClient } from './connection.ts';
 import type { ActionDefinition, ActionInputs, StepDeps } from './deps.ts';
 import { describeFailure } from './failure.ts';
+import { withJobIdToken } from './id-token.ts';
 import { InputReader, type InputSource } from './inputs.ts';
 import type { ActionResult, Outputs } from './result.ts';
 
@@ -20,6 +22,8 @@ export async function runDefinition<I extends ActionInputs, O extends Outputs>(
   let inputs: I | undefined;
   try {
     inputs = await definition.readInputs(new InputReader(source));
+    // `oidc: github`: the job's ID token joins the connection before the client is made.
+    inputs = { ...inputs, connection: await withJobIdToken(inputs.connection, deps.idToken) };
     client = createClient(inputs.connection, deps.logger);
     return { result: await definition.run(inputs, { ...deps, client }), inputs };
   } catch (error) {

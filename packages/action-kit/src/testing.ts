@@ -4,6 +4,8 @@
  */
 import os from 'node:os';
 import { memoryState, systemClock, type StepDeps, type ToolCache } from './deps.ts';
+import { noGitHistory } from './git-history.ts';
+import { noIdToken } from './id-token.ts';
 import { recordingLogger, type RecordingLogger } from './logger.ts';
 
 export interface TestStepDeps extends StepDeps {
@@ -39,6 +41,10 @@ export function testStepDeps(overrides: Partial<StepDeps> = {}): TestStepDeps {
     artifacts: { upload: async () => undefined },
     tools: noToolCache,
     env: process.env,
+    // No CI system, no repository, no ID token, unless a test gives its own.
+    ci: {},
+    git: noGitHistory,
+    idToken: noIdToken,
     ...overrides,
   } as TestStepDeps;
 }

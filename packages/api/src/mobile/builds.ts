@@ -12,8 +12,10 @@ import {
 import { headerValue } from '../core/retry.ts';
 import { id, list, optional, record } from '../core/shape.ts';
 import { segment, type HttpTransport } from '../core/transport.ts';
+import { newestBuild, type NewestBuildFilter } from './build-fields.ts';
 import { callMobile, commaList, mobileFailureOf, sendMobile } from './request.ts';
 import type {
+  MobileBuild,
   MobileBuildCopy,
   MobileBuildCopyResult,
   MobileBuildDownload,
@@ -43,6 +45,19 @@ export class MobileBuilds {
       options,
       record({ builds: list(record({ id })) }),
     );
+  }
+
+  /**
+   * The newest build of a project that carries every tag of `filter.tags` (and is not one of
+   * `filter.except`), from one listing of its builds; `undefined` when none does.
+   */
+  async newest(
+    projectId: Id,
+    filter: NewestBuildFilter = {},
+    options?: CallOptions,
+  ): Promise<MobileBuild | undefined> {
+    const { builds } = await this.listV1(projectId, options);
+    return newestBuild(builds, filter);
   }
 
   /** GET /api/1/projects/{projectId}/builds/{buildId}: one build. */

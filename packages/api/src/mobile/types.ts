@@ -1,28 +1,8 @@
 /** Resources and answers of mobile app distribution (REST `/api/1`, `/api/2` and the upload interface). */
 import type { CallOptions } from '../core/call.ts';
-import type { PageInfo } from '../core/pagination.ts';
+import type { MobileLandingPageMode, MobilePage, MobilePlatform, MobileStatusResult } from './base-types.ts';
 
-/** Every success body carries `status: 'ok'`; a failure carries `status: 'fail'`. */
-export interface MobileStatusResult {
-  status: string;
-}
-
-/** Pagination object of v2 lists and v1 group sub-lists. */
-export type MobilePagination = PageInfo;
-
-/** A paginated answer: the page's items under `key`, with the pagination object. */
-export type MobilePage<K extends string, T> = MobileStatusResult & { pagination: MobilePagination } & {
-  [P in K]: T[];
-};
-
-/** Page selection of the paginated lists (page numbering starts at 1). */
-export interface MobilePageParams {
-  page?: number;
-  perPage?: number;
-}
-
-export type MobilePlatform = 'Android' | 'iOS';
-export type MobileLandingPageMode = 'open' | 'closed' | 'closed-beta';
+export * from './base-types.ts';
 
 // Projects
 
@@ -53,105 +33,9 @@ export type MobileProjectListV1 = MobileStatusResult & { projects: MobileProject
 export type MobileProjectPage = MobilePage<'projects', MobileProjectListItem>;
 export type MobileProjectResult = MobileStatusResult & { project: MobileProject };
 
-// Builds
+// Builds: in build-types.ts
 
-export interface MobileBuild {
-  id: string | number;
-  self: string;
-  projectId: string | number;
-  appName: string;
-  appVersion: string;
-  appVersionCode: string;
-  appDisplayName: string;
-  iconUrl: string;
-  appUrl: string;
-  landingPageMode: MobileLandingPageMode | string;
-  sessions: number;
-  crashes: number;
-  testers: number;
-  feedbacks: number;
-  downloads: number;
-  uploadedAt: string;
-  uploadedVia: string;
-  hasVendorSdk: boolean;
-  insightsEnabled: boolean;
-  videoEnabled: boolean;
-}
-
-export interface MobileBuildListItem {
-  id: number;
-  appName: string;
-  appVersion: string;
-  appVersionCode: string;
-  iconUrl: string;
-  uploadDate: string;
-}
-
-export type MobileBuildListV1 = MobileStatusResult & { builds: MobileBuild[] };
-export type MobileBuildPage = MobilePage<'builds', MobileBuildListItem>;
-export type MobileBuildResult = MobileStatusResult & { build: MobileBuild };
-
-export interface MobileBuildUpdate {
-  /** Release notes (the service also knows it as changelog and release_notes). */
-  comment?: string;
-  tags?: readonly string[];
-  /** Tester group names; an empty list removes every group, leaving it out keeps them. */
-  groups?: readonly string[];
-  landingPageMode?: 'open' | 'closed';
-  /** Custom metadata, sent as `metadata_<key>`. */
-  metadata?: Readonly<Record<string, string>>;
-}
-
-export interface MobileBuildUpdateResult extends MobileStatusResult {
-  build_id: string | number;
-  tags: string[];
-  metadata: Record<string, string>;
-  changelog: string;
-  groups: string[];
-  landing_page_mode: string;
-}
-
-export interface MobileBuildCopy {
-  /** Folder name or path; the service creates it when absent. */
-  folderName: string;
-  /** New app name; default the original's. */
-  appName?: string;
-  /** Group names or ids; default the original groups. */
-  groups?: readonly (string | number)[];
-  /** Project group names or ids; default the original ones. */
-  projectGroups?: readonly (string | number)[];
-  /** Whether all other users may access the copy; default as the original. */
-  allowAllTesters?: boolean;
-}
-
-export interface MobileBuildCopyResult extends MobileStatusResult {
-  build_id: string | number;
-  folder_path: string;
-  app_name: string;
-  assigned_groups: string[];
-  invalid_groups: string[];
-  assigned_project_groups: string[];
-  invalid_project_groups: string[];
-}
-
-export interface MobileBuildDownload {
-  /** Folder to write the file into (created when absent). */
-  dir: string;
-  /** File name to use instead of the one the service suggests. */
-  fileName?: string;
-}
-
-export interface MobileInvite {
-  /** Tester group names or ids. */
-  groups: readonly (string | number)[];
-  /** Text added to the invitation email. */
-  comment?: string;
-  /** Sends an email to each tester (default: no email). */
-  notify?: boolean;
-}
-
-/** The service does not document the invite answer's body: whatever it sends is passed through. */
-export type MobileInviteResult = Partial<MobileStatusResult> & Record<string, unknown>;
+export * from './build-types.ts';
 
 // Testers
 

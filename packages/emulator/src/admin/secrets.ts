@@ -9,6 +9,7 @@ export function knownSecrets(ctx: EmulatorContext): string[] {
     secrets.push(account.apiKey);
     if (account.oidcToken) secrets.push(account.oidcToken);
     if (account.oidcConfigKey) secrets.push(account.oidcConfigKey);
+    if (account.oidc) secrets.push(account.oidc.configKey);
   }
   // Longest first, so that a secret containing another is masked whole.
   return secrets.sort((a, b) => b.length - a.length);

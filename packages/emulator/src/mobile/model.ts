@@ -1,4 +1,5 @@
 /** Plain, JSON-serialisable records of the mobile interface's state. Times are epoch milliseconds. */
+import type { OidcConfig } from './oidc-token.ts';
 import type { MobileRole } from './seed.ts';
 
 export interface MobileAccount {
@@ -7,6 +8,8 @@ export interface MobileAccount {
   apiKey: string;
   oidcToken?: string | undefined;
   oidcConfigKey?: string | undefined;
+  /** Keyless sign-in: ID tokens (JWTs) for an audience, with their configuration key. */
+  oidc?: OidcConfig | undefined;
   role: MobileRole;
   permissions: string[];
 }

@@ -1,5 +1,7 @@
 /** What the mobile part of the seed holds: accounts, testers, groups and optional history. */
 
+import type { OidcConfig } from './oidc-token.ts';
+
 /** Roles seen in the permissions list; `tester` accounts can sign in but not manage builds. */
 export type MobileRole = 'account-owner' | 'account-manager' | 'admin' | 'member' | 'tester';
 
@@ -11,6 +13,12 @@ export interface MobileAccountSeed {
   oidcToken?: string;
   /** ... together with this `X-OIDC-Config-Key`. */
   oidcConfigKey?: string;
+  /**
+   * Keyless sign-in: any ID token of JWT form whose `aud` names `audience` (and whose `iss` is
+   * `issuer`, when set), not expired, with `X-OIDC-Config-Key: configKey`; the signature is not
+   * checked. A CI job's own token (GitHub's `id-token: write`) signs in so.
+   */
+  oidc?: OidcConfig;
   /** Default account-owner. */
   role?: MobileRole;
   /** `<project_id>:<mode>` or `*:<mode>`, mode r or rw. Default `*:rw`. */
@@ -54,8 +62,9 @@ export interface MobileSeed {
 
 /**
  * Default mobile seed. Besides the API key fixed by the interface, the account accepts the OIDC
- * bearer token `demo-oidc-token` with the `X-OIDC-Config-Key` `demo-oidc-config`. There are no
- * builds: the first upload creates a project.
+ * bearer token `demo-oidc-token` with the `X-OIDC-Config-Key` `demo-oidc-config`, and any ID
+ * token (a JWT) for the audience `sauce-labs` with that key. There are no builds: the first
+ * upload creates a project.
  */
 export function defaultMobileSeed(): MobileSeed {
   return {
@@ -65,6 +74,7 @@ export function defaultMobileSeed(): MobileSeed {
         apiKey: 'demo-api-key',
         oidcToken: 'demo-oidc-token',
         oidcConfigKey: 'demo-oidc-config',
+        oidc: { configKey: 'demo-oidc-config', audience: 'sauce-labs' },
         role: 'account-owner',
         permissions: ['*:rw'],
       },

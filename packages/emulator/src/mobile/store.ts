@@ -36,7 +36,7 @@ export class MobileStore {
     const state = new MobileState(env, data);
     const audits = new MobileAudits(state);
     this.data = data;
-    this.accounts = new MobileAccounts(data);
+    this.accounts = new MobileAccounts(data, () => env.now());
     this.groups = new MobileGroups(state, audits);
     this.projects = new MobileProjects(data, this.groups);
     this.testers = new MobileTesters(state, audits, this.groups);
@@ -56,6 +56,7 @@ export class MobileStore {
         apiKey: account.apiKey,
         oidcToken: account.oidcToken,
         oidcConfigKey: account.oidcConfigKey,
+        ...(account.oidc !== undefined ? { oidc: { ...account.oidc } } : {}),
         role: account.role ?? 'account-owner',
         permissions: account.permissions ?? ['*:rw'],
       })),

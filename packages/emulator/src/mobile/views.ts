@@ -72,6 +72,10 @@ export function buildV1(base: string, store: MobileStore, project: Project, buil
     hasVendorSdk: false,
     insightsEnabled: false,
     videoEnabled: false,
+    // Not among the fields seed 001 lists for a build, but set by the upload and the update, whose
+    // answers show them (the update's `metadata` as an object): a build read back shows them too.
+    tags: build.tags,
+    metadata: build.metadata,
   };
 }
 

@@ -1,6 +1,7 @@
 /** The accounts that call the interface: finding them by credential, and what they may do. */
 import { timingSafeEqual } from 'node:crypto';
 import type { MobileAccount, MobileData } from '../model.ts';
+import { oidcTokenProblem } from '../oidc-token.ts';
 
 function sameSecret(given: string, expected: string | undefined): boolean {
   if (expected === undefined) return false;
@@ -11,9 +12,11 @@ function sameSecret(given: string, expected: string | undefined): boolean {
 
 export class MobileAccounts {
   readonly #data: MobileData;
+  readonly #now: () => number;
 
-  constructor(data: MobileData) {
+  constructor(data: MobileData, now: () => number) {
     this.#data = data;
+    this.#now = now;
   }
 
   byApiKey(apiKey: string, email?: string): MobileAccount | undefined {
@@ -22,9 +25,17 @@ export class MobileAccounts {
     );
   }
 
+  /**
+   * The account whose fixed token and configuration key these are, or whose OIDC configuration
+   * (`oidc`) takes this configuration key and this token (a JWT for its audience, not expired).
+   */
   byOidc(token: string, configKey: string): MobileAccount | undefined {
     return this.#data.accounts.find(
-      (account) => sameSecret(token, account.oidcToken) && sameSecret(configKey, account.oidcConfigKey),
+      (account) =>
+        (sameSecret(token, account.oidcToken) && sameSecret(configKey, account.oidcConfigKey)) ||
+        (account.oidc !== undefined &&
+          sameSecret(configKey, account.oidc.configKey) &&
+          oidcTokenProblem(token, account.oidc, this.#now()) === undefined),
     );
   }
 }
