@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{O as a,T as p,z as c}from"./chunk-XL4UMCTZ.js";import{a as s}from"./chunk-XBPPTJU7.js";async function I(o,l,e){let i,t;try{return t=await o.readInputs(new a(l)),i=p(t.connection,e.logger),{result:await o.run(t,{...e,client:i}),inputs:t}}catch(n){let r=c(n,e.signal);(r.kind==="bug"||r.kind==="service")&&n instanceof Error&&n.stack&&e.logger.debug(n.stack);let u={outputs:{},summary:"",annotations:[],failure:r};return t!==void 0?{result:u,inputs:t}:{result:u}}finally{await i?.close().catch(()=>{})}}s(I,"runDefinition");export{I as a};
