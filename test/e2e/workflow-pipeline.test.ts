@@ -197,7 +197,10 @@ describe.runIf(RUNNER_OS !== undefined)('the e2e workflow, run here', () => {
     const { workspace, runnerTemp } = await makeWorkspace();
     const outputs = new Map([
       ['upload', { 'build-id': '12', 'project-id': '3', 'app-name': 'Demo Shop', 'app-version': '2.3.0' }],
-      ['invite', { 'invited-groups': 'qa', 'added-testers': 'dave@example.com' }],
+      [
+        'invite',
+        { 'invited-groups': 'qa', 'added-testers': 'dave@example.com', 'created-groups': 'e2e-testers' },
+      ],
     ]);
     const scope: Scope = { env: {}, matrix: {}, outputs };
     const env = {
