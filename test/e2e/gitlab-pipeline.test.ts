@@ -213,8 +213,10 @@ describe.runIf(process.platform !== 'win32')(
       const version = String(gitlabTemplate().inputs['sauce-connect-version']?.default);
       expect(run.output).toContain(`Downloading Sauce Connect ${version} from ${emulator.url}`);
       expect(run.output).toContain('Sauce Connect stopped.');
+      const pipelineId = /Tunnel \w+ \("gitlab-(\d+)"\) is running/.exec(run.output)?.[1];
+      expect(pipelineId).toMatch(/^\d+$/);
       const tunnels = Object.values(emulator.context.automation.data.tunnels);
-      expect(tunnels.find((t) => t.tunnel_identifier === 'gitlab-1000')?.status).toBe('terminated');
+      expect(tunnels.find((t) => t.tunnel_identifier === `gitlab-${pipelineId}`)?.status).toBe('terminated');
       // Its tool cache, in the project where the cache keyed by the version keeps it.
       expect(await readdir(path.join(run.dir, '.sauce-tools', 'sauce-connect'))).toEqual([
         expect.stringMatching(new RegExp(`^${version.replaceAll('.', '\\.')}-sha256-[0-9a-f]{64}$`)),
@@ -229,7 +231,9 @@ describe.runIf(process.platform !== 'win32')(
             /^sauce-actions-output\/run-suite-and-wait-\w+\/run-suite-and-wait-results\.json$/,
           ),
           expect.stringMatching(
-            /^sauce-actions-output\/manage-tunnel-\w+\/sauce-connect-gitlab-1000-\d+\.log$/,
+            new RegExp(
+              `^sauce-actions-output/manage-tunnel-\\w+/sauce-connect-gitlab-${pipelineId}-\\d+\\.log$`,
+            ),
           ),
         ]),
       );
@@ -239,7 +243,7 @@ describe.runIf(process.platform !== 'win32')(
       expect(junit.match(/<failure /g)).toHaveLength(1);
       const results = kept.find((file) => file.endsWith('results.json')) as string;
       expect(JSON.parse(await readFile(path.join(artifacts, results), 'utf8'))).toMatchObject({
-        buildName: 'nightly 1000',
+        buildName: `nightly ${pipelineId}`,
       });
     });
   },
