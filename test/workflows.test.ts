@@ -1,13 +1,14 @@
 /**
  * Every workflow a user reads or copies (`.github/workflows`, `examples/`, the `yaml` blocks of
  * the READMEs) passes only inputs our actions declare and reads only outputs they declare; every
- * workflow file passes actionlint.
+ * workflow file passes actionlint and GitHub's own language service, without an error or a warning.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { actionlint } from './support/actionlint.ts';
+import { workflowDiagnostics, type Diagnostic } from './support/github-language-service.ts';
 import {
   checkWorkflowText,
   ourActionName,
@@ -26,6 +27,8 @@ const copied = (): { source: string; text: string }[] => [
   ...files.map((file) => ({ source: file, text: read(file) })),
   ...readmeFiles().flatMap((file) => yamlBlocks(read(file), file)),
 ];
+const describeDiagnostics = (file: string, diagnostics: Diagnostic[]): string =>
+  diagnostics.map((d) => `${file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`).join('\n');
 const describeProblems = (problems: { source: string; job: string; message: string }[]): string =>
   problems.map((p) => `${p.source} (job ${p.job}): ${p.message}`).join('\n');
 
@@ -73,6 +76,11 @@ describe('workflow files', () => {
     expect(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`).join('\n')).toBe(
       '',
     );
+  });
+
+  it.each(files)("%s has no error or warning from GitHub's language service", async (file) => {
+    const diagnostics = await workflowDiagnostics(read(file), file);
+    expect(describeDiagnostics(file, diagnostics)).toBe('');
   });
 
   it('pin every action of another repository by a full commit SHA with its version, README blocks too', () => {
@@ -232,5 +240,27 @@ describe('the checks can fail', () => {
     expect(messages).toMatch(/property "nope" is not defined/);
     expect(messages).toMatch(/specifying action "actions\/checkout" in invalid format/);
     expect(messages).toMatch(/expecting a single \$\{\{\.\.\.\}\} expression or float number literal/);
+  });
+
+  it("GitHub's language service on a value passed through GITHUB_ENV and read as env, and on a bad key", async () => {
+    const text = [
+      'on: push',
+      'jobs:',
+      '  build:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - run: echo "URL=http://127.0.0.1:4545" >>"$GITHUB_ENV"',
+      '      - uses: ./actions/upload-build',
+      '        with:',
+      '          api-url: ${{ env.URL }}',
+      '      - run: echo done',
+      '        timeout: 5',
+    ].join('\n');
+    expect(describeDiagnostics('inline.yml', await workflowDiagnostics(text, 'inline.yml'))).toBe(
+      [
+        'inline.yml:9:20: warning: Context access might be invalid: URL',
+        "inline.yml:11:9: error: Unexpected value 'timeout'",
+      ].join('\n'),
+    );
   });
 });

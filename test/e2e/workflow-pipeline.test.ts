@@ -132,9 +132,9 @@ async function runJob(jobName: string, matrix: Record<string, string>): Promise<
     const script = String(step.run);
     if (DONE_HERE.has(script.trim())) continue;
     if (step.id === 'emulator') {
-      // Started by the test instead (short jobs); the step sets SAUCE_API_URL for the next steps.
-      expect(script).toContain('SAUCE_API_URL=$url');
-      scope.env.SAUCE_API_URL = emulator.url;
+      // Started by the test instead (short jobs); the step's `url` output is its address.
+      expect(script).toContain('echo "url=$url" >>"$GITHUB_OUTPUT"');
+      scope.outputs.set('emulator', { url: emulator.url });
       continue;
     }
     const bash = await runBashStep(resolve(script, stepScope, name), {
@@ -197,7 +197,10 @@ describe.runIf(RUNNER_OS !== undefined)('the e2e workflow, run here', () => {
     const { workspace, runnerTemp } = await makeWorkspace();
     const outputs = new Map([
       ['upload', { 'build-id': '12', 'project-id': '3', 'app-name': 'Demo Shop', 'app-version': '2.3.0' }],
-      ['invite', { 'invited-groups': 'qa', 'added-testers': 'dave@example.com' }],
+      [
+        'invite',
+        { 'invited-groups': 'qa', 'added-testers': 'dave@example.com', 'created-groups': 'e2e-testers' },
+      ],
     ]);
     const scope: Scope = { env: {}, matrix: {}, outputs };
     const env = {
@@ -223,8 +226,8 @@ describe.runIf(RUNNER_OS !== undefined)('the e2e workflow, run here', () => {
       }
     });
     expect(bash.code, bash.output).toBe(0);
-    expect(bash.env.SAUCE_API_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const health = await fetch(`${bash.env.SAUCE_API_URL}/_emulator/health`);
+    expect(bash.outputs.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await fetch(`${bash.outputs.url}/_emulator/health`);
     expect(health.status).toBe(200);
   });
 });

@@ -73,12 +73,19 @@ async function invite(inputs: InviteInputs, deps: InviteDeps, report: InviteRepo
     // The answer holds only a status: the group's members say who made it in.
     const after = (await testerGroups.list(call)).groups ?? [];
     const group = findTesterGroup(after, inputs.testerGroup);
+    // The service creates a tester group that is absent when testers are added to it: this step
+    // created it as much as one of `groups` (unless it was one of those, created above).
+    const created =
+      group !== undefined &&
+      findTesterGroup(check.existing, inputs.testerGroup) === undefined &&
+      !outputs['created-groups'].includes(group.name);
+    if (created) outputs['created-groups'].push(group.name);
     const members = new Set(membersOf(group).map((email) => email.toLowerCase()));
     outputs['added-testers'] = inputs.testers.filter((email) => members.has(email.toLowerCase()));
     outputs['refused-testers'] = inputs.testers.filter((email) => !members.has(email.toLowerCase()));
     const refused = outputs['refused-testers'];
     deps.logger.info(
-      `Tester group ${inputs.testerGroup}: ${outputs['added-testers'].length} added${refused.length ? `, ${refused.length} refused (${refused.join(', ')})` : ''}`,
+      `Tester group ${inputs.testerGroup}${created ? ' (created)' : ''}: ${outputs['added-testers'].length} added${refused.length ? `, ${refused.length} refused (${refused.join(', ')})` : ''}`,
     );
     if (group && !outputs['invited-groups'].includes(group.name)) outputs['invited-groups'].push(group.name);
   }

@@ -104,13 +104,42 @@ describe('invite-testers run', () => {
       'invited-groups': ['qa', 'nightly'],
       'added-testers': ['alice@example.com'],
       'refused-testers': ['blocked@example.com'],
-      'created-groups': [],
+      // The service made `nightly` when the testers were added to it.
+      'created-groups': ['nightly'],
     });
+    expect(deps.logger.lines()).toContain(
+      'Tester group nightly (created): 1 added, 1 refused (blocked@example.com)',
+    );
     expect(deps.logger.lines()).toContain('Invited qa, nightly to build 77 of project 12, with emails');
     const html = report.summary;
     expect(html).toContain('<td>Invited groups</td><td>qa, nightly</td>');
     expect(html).toContain('<li>alice@example.com</li>');
     expect(html).toContain('Refused by the service');
+    expect(html).toContain('<td>Created groups</td><td>nightly</td>');
+  });
+
+  it.each([
+    { case: 'an existing group', testerGroup: 'nightly', groups: [], created: [] },
+    { case: 'a group the adding created', testerGroup: 'fresh', groups: [], created: ['fresh'] },
+    {
+      case: 'a group of `groups` that the step created first',
+      testerGroup: 'fresh',
+      groups: ['fresh'],
+      created: ['fresh'],
+    },
+  ])('created-groups with tester-group $case', async ({ testerGroup, groups, created }) => {
+    const { deps, calls } = fakeAccount([
+      { id: 1, name: 'qa', testers: [[]] },
+      { id: 7, name: 'nightly', testers: [[]] },
+    ]);
+    const result = await run(
+      inputs({ groups, createGroups: true, testers: ['dave@example.com'], testerGroup }),
+      deps,
+    );
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs['created-groups']).toEqual(created);
+    expect(result.outputs['added-testers']).toEqual(['dave@example.com']);
+    expect(calls.invites[0]?.invite.groups).toEqual([testerGroup]);
   });
 
   it('refuses unknown groups unless told to create them', async () => {
@@ -333,6 +362,8 @@ describe('invite-testers against the emulator', () => {
       expect(result.failure).toBeUndefined();
       expect(result.outputs['invited-groups']).toEqual(['qa', 'nightly']);
       expect(result.outputs['added-testers']).toEqual(['dave@example.com']);
+      // The seed has no `nightly`: the service made it for the testers.
+      expect(result.outputs['created-groups']).toEqual(['nightly']);
       expect(result.summary).toContain(`<h2>Invited testers to build ${uploaded.build_id}</h2>`);
       const journal = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as {
         requests: { method: string; path: string }[];

@@ -5,7 +5,8 @@
  * post step does on the runner done in this one process, with the state the main run kept in
  * memory.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionMetadata } from './action-metadata.ts';
@@ -21,9 +22,9 @@ import {
 } from './cli-command.ts';
 import { localToolCache } from './cli-tool-cache.ts';
 import { commandFreeJson } from './log-text.ts';
-import { checkOutputFile, writeOutputFile } from './output-files.ts';
+import { checkOutputFile, ensureFolder, writeOutputFile } from './output-files.ts';
 import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from './deps.ts';
-import { CancelledError, describeFailure, type Failure } from './failure.ts';
+import { ActionError, CancelledError, describeFailure, type Failure } from './failure.ts';
 import { localGitHistory } from './git-history.ts';
 import { noIdToken } from './id-token.ts';
 import type { InputSource } from './inputs.ts';
@@ -45,29 +46,30 @@ export async function runAction(
   options: HostOptions,
   io: CliIo,
 ): Promise<number> {
-  if (options.summaryFile !== undefined) {
-    // Like `junit-file`, refused before anything is sent, rather than lost after the run.
-    try {
+  // Like `junit-file`, the places the run writes to are refused before anything is sent, rather
+  // than lost after the run.
+  let runFolder: RunFolder;
+  try {
+    if (options.summaryFile !== undefined) {
       await checkOutputFile(path.resolve(io.cwd, options.summaryFile), {
         what: 'The summary file of --summary,',
         fix: 'Name a file in a folder that can be written.',
       });
-    } catch (error) {
-      const failure = describeFailure(error);
-      io.stderr(`error: ${failure.message}\n`);
-      if (options.json) printOutputs({}, true, io, failure);
-      return EXIT_USAGE;
     }
+    runFolder = await makeRunFolder(command.name, io);
+  } catch (error) {
+    const failure = describeFailure(error);
+    io.stderr(`error: ${failure.message}\n`);
+    if (options.json) printOutputs({}, true, io, failure);
+    return EXIT_USAGE;
   }
   const signals = watchSignals();
   const logger = cliLogger(io, options.verbose);
   const source = commandLineInputs(command.metadata, given, io);
   const state = memoryState();
   const summary = summaryWriter(options.summaryFile, io, logger);
-  // A folder of this run's own (results file, logs), which outlives it: the outputs name its files.
-  const tempDir = await mkdtemp(path.join(os.tmpdir(), `sauce-actions-${command.name}-`));
   const ci = await ciContext(io.env);
-  const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, tempDir, io, logger, ci);
+  const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, runFolder.path, io, logger, ci);
   try {
     const main = await runStep(action, source, deps(signals.phase()));
     printOutputs(main.outputs, options.json, io, main.failure);
@@ -88,6 +90,57 @@ export async function runAction(
     return code;
   } finally {
     signals.dispose();
+    await runFolder.removeIfEmpty();
+  }
+}
+
+/** Where the files a run leaves for the CI system to keep go, unless SAUCE_ACTIONS_OUTPUT_DIR says. */
+export const OUTPUT_FOLDER = 'sauce-actions-output';
+
+interface RunFolder {
+  path: string;
+  removeIfEmpty(): Promise<void>;
+}
+
+/**
+ * A folder of this run's own for the files the outputs name (the results file, Sauce Connect's
+ * log, downloaded assets), which outlive it: inside the working folder, where a CI system's
+ * artifact paths reach, not in the system's temporary folder (the runner's `RUNNER_TEMP` has no
+ * equivalent here). One per run, so that two runs of an action in one job keep both results. It
+ * goes at the end when nothing was written to it, with the output folder when this run made
+ * that and it is left empty; a run that ends meanwhile may remove the output folder just made,
+ * so it is made again.
+ */
+async function makeRunFolder(action: string, io: CliIo): Promise<RunFolder> {
+  const root = path.resolve(io.cwd, io.env.SAUCE_ACTIONS_OUTPUT_DIR || OUTPUT_FOLDER);
+  const madeRoot = !existsSync(root);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ensureFolder(root);
+      const folder = await mkdtemp(path.join(root, `${action}-`));
+      return {
+        path: folder,
+        async removeIfEmpty() {
+          // rmdir refuses a folder that holds anything: what was written stays.
+          for (const empty of madeRoot ? [folder, root] : [folder]) {
+            if (
+              !(await rmdir(empty).then(
+                () => true,
+                () => false,
+              ))
+            )
+              return;
+          }
+        },
+      };
+    } catch (error) {
+      if (attempt < 3 && (error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw new ActionError(
+        'input',
+        `The output folder ${root} could not be made (${(error as Error).message}). Run in a folder that can be written, or name one in SAUCE_ACTIONS_OUTPUT_DIR.`,
+        { cause: error },
+      );
+    }
   }
 }
 
@@ -279,7 +332,8 @@ function stepDeps(
     state,
     workflow: {},
     artifacts: noArtifacts,
-    tools: localToolCache(io.env, tempDir),
+    // Downloads and their unpacking are no output: the system's temporary folder.
+    tools: localToolCache(io.env, os.tmpdir()),
     env: io.env,
     ci,
     git: localGitHistory(io.cwd, io.env, signal),

@@ -1,5 +1,13 @@
 /** The command line's host, in process: any action's result as a terminal gets it, whatever the action. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -185,6 +193,63 @@ describe('runCli', () => {
     expect(err.join('')).toContain('cannot be written');
     expect(ran).toBe(false);
     expect(out).toEqual([]);
+  });
+
+  describe('the files the outputs name', () => {
+    /** An action that writes `results.json` in its temporary folder when `name` is given, and names it. */
+    const writer = {
+      action: action(async (inputs, deps) => {
+        if (inputs.name === undefined) return { outputs: {}, summary: '', annotations: [] };
+        const file = path.join(deps.tempDir, 'results.json');
+        writeFileSync(file, '{}');
+        return { outputs: { 'results-file': file }, summary: '', annotations: [] };
+      }),
+    };
+    const resultsFile = (): string => /^results-file=(.*)$/m.exec(out.join(''))?.[1] ?? '';
+
+    it('go to a folder of the run inside the working folder, where CI artifacts reach; one per run', async () => {
+      expect(await runCli([command(writer)], ['sample', '--name', 'a'], io)).toBe(0);
+      const first = resultsFile();
+      expect(path.relative(dir, first)).toMatch(/^sauce-actions-output[\\/]sample-\w+[\\/]results\.json$/);
+      expect(readFileSync(first, 'utf8')).toBe('{}');
+      out.length = 0;
+      expect(await runCli([command(writer)], ['sample', '--name', 'b'], io)).toBe(0);
+      expect(path.dirname(resultsFile())).not.toBe(path.dirname(first));
+      expect(existsSync(first)).toBe(true);
+    });
+
+    it('a run that writes none leaves no folder behind; a folder that was there stays', async () => {
+      expect(await runCli([command(writer)], ['sample'], io)).toBe(0);
+      expect(readdirSync(dir)).toEqual([]);
+      mkdirSync(path.join(dir, 'sauce-actions-output'));
+      expect(await runCli([command(writer)], ['sample'], io)).toBe(0);
+      expect(readdirSync(path.join(dir, 'sauce-actions-output'))).toEqual([]);
+    });
+
+    it('SAUCE_ACTIONS_OUTPUT_DIR names another folder, from the working folder', async () => {
+      io.env = { ...io.env, SAUCE_ACTIONS_OUTPUT_DIR: 'build/reports' };
+      expect(await runCli([command(writer)], ['sample', '--name', 'a'], io)).toBe(0);
+      expect(path.relative(dir, resultsFile())).toMatch(
+        /^build[\\/]reports[\\/]sample-\w+[\\/]results\.json$/,
+      );
+    });
+
+    it('a folder that cannot be made: exit 2 before the action runs, naming it and the variable', async () => {
+      let ran = false;
+      const module = {
+        action: action(async () => ((ran = true), { outputs: {}, summary: '', annotations: [] })),
+      };
+      writeFileSync(path.join(dir, 'a-file'), '');
+      io.env = { ...io.env, SAUCE_ACTIONS_OUTPUT_DIR: 'a-file' };
+      expect(await runCli([command(module)], ['sample', '--json'], io)).toBe(2);
+      expect(ran).toBe(false);
+      const message = `The output folder ${path.join(dir, 'a-file')} could not be made`;
+      expect(err.join('')).toContain(`error: ${message}`);
+      expect(err.join('')).toContain('SAUCE_ACTIONS_OUTPUT_DIR');
+      expect(JSON.parse(out.join(''))).toEqual({
+        error: { kind: 'input', message: expect.stringContaining(message) },
+      });
+    });
   });
 
   it('a pull-request comment is not written, and says so', async () => {
