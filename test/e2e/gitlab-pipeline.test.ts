@@ -186,8 +186,8 @@ describe.runIf(process.platform !== 'win32')(
         string
       >;
       expect(upload).toMatchObject({ 'app-name': 'Shop', 'app-version': '2.3.0' });
-      expect(await readFile(path.join(artifacts, 'invite.env'), 'utf8')).toMatch(
-        /^invited-groups=qa,release\nadded-testers=release-manager@example\.com\nrefused-testers=\ncreated-groups=release\n$/,
+      expect(await readFile(path.join(artifacts, 'invite.env'), 'utf8')).toBe(
+        `build-id=${upload['build-id']}\ninvited-groups=qa,release\nadded-testers=release-manager@example.com\nrefused-testers=\ncreated-groups=release\n`,
       );
       // The service's own view: the tester is invited to the build the upload made.
       const client = new SauceClient({
