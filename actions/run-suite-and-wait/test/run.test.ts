@@ -22,7 +22,7 @@ import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readInputs, type SuiteInputs } from '../src/inputs.ts';
 import { run, type SuiteDeps } from '../src/run.ts';
-import { addFault, clientFor, clients, journal, suiteDeps, suiteInputs } from './helpers.ts';
+import { addFault, clientFor, closeClients, journal, suiteDeps, suiteInputs } from './helpers.ts';
 import { GREEN_CASES, GREEN_SUITE, seed } from './seed.ts';
 
 let fast: RunningEmulator;
@@ -36,7 +36,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
+  await closeClients();
   await Promise.all([fast?.close(), slow?.close()]);
 });
 beforeEach(async () => {
