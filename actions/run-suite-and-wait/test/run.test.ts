@@ -32,7 +32,7 @@ let folder: string;
 beforeAll(async () => {
   [fast, slow] = await Promise.all([
     startEmulator({ port: 0, jobDurationMs: 300, seed: seed() }),
-    startEmulator({ port: 0, jobDurationMs: 600_000 }),
+    startEmulator({ port: 0, jobDurationMs: 600_000, seed: seed() }),
   ]);
 });
 afterAll(async () => {
@@ -273,9 +273,11 @@ describe('run-suite-and-wait run', () => {
   });
 
   it('returns what was started with the failure when a test case after the first does not exist', async () => {
-    const deps = depsFor(fast);
+    // Long jobs: the first case's job is still queued when the step stops it, however slow the
+    // machine is between the two runs.
+    const deps = depsFor(slow);
     const result = await run(
-      inputs(fast, { testCases: [{ id: GREEN_CASES[1] }, { id: 'bbbbbbbbbbbbbbbbbbbbbbbb' }] }),
+      inputs(slow, { testCases: [{ id: GREEN_CASES[1] }, { id: 'bbbbbbbbbbbbbbbbbbbbbbbb' }] }),
       deps,
     );
 
@@ -294,7 +296,7 @@ describe('run-suite-and-wait run', () => {
       'Starting the runs ended after 1 case run(s) were queued; their jobs were not followed. 1 unfinished job(s) were stopped.',
     );
     expect(result.failure?.message).toContain('The 1 unfinished job(s) of build');
-    expect(await unfinishedJobs(fast, result.outputs['build-name'])).toEqual([]);
+    expect(await unfinishedJobs(slow, result.outputs['build-name'])).toEqual([]);
   });
 
   it('a job in a status the service does not document is warned about once, named, and followed to its end', async () => {
