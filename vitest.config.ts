@@ -11,29 +11,43 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const WORKERS = Math.max(4, os.availableParallelism() * 3);
 
 /**
- * The files that take longest (ten seconds and more of waiting each): started first, so that none
- * is left running alone at the end. vitest orders files by the durations of its last run when it
- * has them (`node_modules/.vite`), but on a fresh clone, as in CI, it knows none and would start
- * the largest files first.
+ * The files that take longest (ten seconds and more each, mostly waiting: rate limits, jobs, the
+ * bundles' processes), longest first: they start first, so that none is left running alone at the
+ * end. vitest orders files by the durations of its last run when it has them
+ * (`node_modules/.vite`), but on a fresh clone, as in CI, it knows none and would start the
+ * largest files first, whatever they wait for.
  */
 const LONGEST = [
-  'test/e2e/',
-  'actions/run-suite-and-wait/test/e2e.test.ts',
-  'actions/run-suite-and-wait/test/matrix.test.ts',
-  'actions/run-js-tests/test/',
-  'actions/manage-tunnel/test/',
+  'test/e2e/shared-account.test.ts',
+  'test/e2e/fault-matrix.test.ts',
   'packages/api/test/core/pacing-emulator.test.ts',
+  'actions/run-suite-and-wait/test/matrix.test.ts',
+  'actions/manage-tunnel/test/start.test.ts',
+  'test/e2e/cli.test.ts',
+  'test/e2e/pr-comment.test.ts',
+  'actions/run-js-tests/test/run.test.ts',
+  'actions/run-suite-and-wait/test/run.test.ts',
+  'test/e2e/hostile-answers.test.ts',
+  'test/e2e/https-proxy.test.ts',
+  'actions/manage-tunnel/test/download.test.ts',
+  'actions/run-js-tests/test/post.test.ts',
+  'actions/run-js-tests/test/e2e.test.ts',
+  'actions/run-suite-and-wait/test/e2e.test.ts',
+  'test/e2e/answer-shapes.test.ts',
+  'test/e2e/workflow-pipeline.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     if (files.every((file) => this.ctx.cache.getTestSpecificationResult(file))) return sorted;
-    const longest = (file: TestSpecification) => {
+    const rank = (file: TestSpecification): number => {
       const name = path.relative(this.ctx.config.root, file.moduleId).split(path.sep).join('/');
-      return LONGEST.some((prefix) => name.startsWith(prefix));
+      const index = LONGEST.indexOf(name);
+      return index === -1 ? LONGEST.length : index;
     };
-    return [...sorted.filter(longest), ...sorted.filter((file) => !longest(file))];
+    // A stable sort: the other files keep vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
 
