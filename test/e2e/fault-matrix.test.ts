@@ -77,6 +77,9 @@ const INVITED = {
 };
 const TUNNEL_INPUTS = { ...SAUCE, 'tunnel-name': 'demo-tunnel', 'poll-interval': '1s' };
 
+/** Jobs that end before the first poll (a second after the start, the shortest poll-interval). */
+const SHORT_JOBS_MS = 500;
+
 /** Audit kinds of the mobile emulator: testers added to a group, groups invited to a build. */
 const AUDIT = { invited: 1200, added: 1201 } as const;
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -387,7 +390,7 @@ describe.concurrent('429 on each POST: waited out, sent again, done once', { tim
   });
 
   it('run-suite-and-wait: the suite run', async () => {
-    const lab = await openLab({ jobDurationMs: 1500 });
+    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
     await lab.fault(tooMany('POST', SUITE_RUN));
     const result = await step(lab, 'run-suite-and-wait', SUITE_GREEN);
     expect(result.exitCode, result.log).toBe(0);
@@ -406,7 +409,7 @@ describe.concurrent('429 on each POST: waited out, sent again, done once', { tim
   });
 
   it('run-js-tests: the start', async () => {
-    const lab = await openLab({ jobDurationMs: 1500 });
+    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
     await lab.fault(tooMany('POST', JS_START));
     const result = await step(lab, 'run-js-tests', JS_INPUTS);
     expect(result.exitCode, result.log).toBe(0);
@@ -469,7 +472,7 @@ describe.concurrent('503 bursts and cut connections on reads: retried', { timeou
   it.each(kinds)(
     'run-suite-and-wait, finding the suite, its cases and listing the jobs: %s',
     async (kind) => {
-      const lab = await openLab({ jobDurationMs: 1500 });
+      const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
       await lab.fault(faults[kind]('GET', SUITES), faults[kind]('GET', CASES), faults[kind]('GET', JOBS));
       const result = await step(lab, 'run-suite-and-wait', SUITE_GREEN);
       expect(result.exitCode, result.log).toBe(0);
@@ -491,7 +494,7 @@ describe.concurrent('503 bursts and cut connections on reads: retried', { timeou
   );
 
   it.each(kinds)('run-js-tests, asking the status (a POST that only reads): %s', async (kind) => {
-    const lab = await openLab({ jobDurationMs: 1500 });
+    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
     await lab.fault(faults[kind]('POST', JS_STATUS));
     const result = await step(lab, 'run-js-tests', JS_INPUTS);
     expect(result.exitCode, result.log).toBe(0);
@@ -1118,7 +1121,7 @@ describe.concurrent('the post step', { timeout: 60_000 }, () => {
   it.each(finished)(
     '$action: sends no request after a main step that finished',
     async ({ action, inputs, jobs }) => {
-      const lab = await openLab({ jobDurationMs: 1500 });
+      const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
       const result = await step(lab, action, inputs);
       expect(result.exitCode, result.log).toBe(0);
       expectIdlePost(result);
