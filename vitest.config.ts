@@ -66,8 +66,8 @@ const LONGEST = [
 
 /**
  * Longest first, across the projects: by the durations of vitest's last run when it has them for
- * every file (`node_modules/.vite`), else, on a fresh clone as in CI, by `LONGEST`, the rest in
- * vitest's order (the largest files first).
+ * every file (`node_modules/.vite`), else, on a fresh clone as in CI, by `LONGEST`, then the rest
+ * of the slow project, then the quick one, each in vitest's order (the largest files first).
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -79,7 +79,8 @@ class LongestFirst extends BaseSequencer {
     const rank = (file: TestSpecification): number => {
       const name = path.relative(this.ctx.config.root, file.moduleId).split(path.sep).join('/');
       const index = LONGEST.indexOf(name);
-      return index === -1 ? LONGEST.length : index;
+      if (index !== -1) return index;
+      return file.project.name === 'slow' ? LONGEST.length : LONGEST.length + 1;
     };
     return sorted.sort((a, b) => rank(a) - rank(b));
   }
