@@ -188,9 +188,11 @@ describe('timeouts and aborts', () => {
     );
     const controller = new AbortController();
     const why = new Error('cancelled');
-    setTimeout(() => controller.abort(why), 30);
+    // Aborted once the 503 has come and its wait has begun (announced as a warning), not after a
+    // time in which a loaded machine may not have sent the request yet.
+    const logger = { debug: () => {}, warn: () => void setTimeout(() => controller.abort(why), 10) };
     const started = performance.now();
-    const failure = await transport(server.url, { retry: { retries: 3 } })
+    const failure = await transport(server.url, { retry: { retries: 3 }, logger })
       .send({ operation: 'probe', method: 'GET', path: '/x', signal: controller.signal })
       .catch((error: unknown) => error);
     expect((failure as TransportError).kind).toBe('aborted');
@@ -206,8 +208,9 @@ describe('timeouts and aborts', () => {
     );
     const sendUntil = new AbortController();
     const why = new Error('cancelled');
-    setTimeout(() => sendUntil.abort(why), 30);
-    const failure = await transport(server.url, { retry: { rateLimitRetries: 3 } })
+    // Aborted once the 429 has come and its wait has begun (announced as a warning).
+    const logger = { debug: () => {}, warn: () => void setTimeout(() => sendUntil.abort(why), 10) };
+    const failure = await transport(server.url, { retry: { rateLimitRetries: 3 }, logger })
       .send({ operation: 'start', method: 'POST', path: '/x', sendUntil: sendUntil.signal })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TransportError);
