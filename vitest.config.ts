@@ -1,9 +1,116 @@
-import { defineConfig } from 'vitest/config';
+import os from 'node:os';
+import path from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The tests mostly wait (emulator jobs, polls, rate limits, the bundles' processes) rather than
+ * compute, so one worker per core, vitest's default, leaves the cores idle: three a core keep
+ * them busy.
+ */
+const WORKERS = Math.max(4, os.availableParallelism() * 3);
+
+const ALL = ['packages/*/test/**/*.test.ts', 'actions/*/test/**/*.test.ts', 'test/**/*.test.ts'];
+
+/**
+ * What the quick loop (`npm run test:quick`) leaves out: the files that run the bundles or other
+ * processes (the command line, the emulator's command, stand-ins of Sauce Connect, git, esbuild),
+ * or wait seconds on jobs, polls, rate limits and cancellations.
+ */
+const SLOW = [
+  'test/e2e/**/*.test.ts',
+  'test/bundles.test.ts',
+  'test/release.test.ts',
+  'packages/action-harness/test/**/*.test.ts',
+  'packages/api/test/core/pacing-emulator.test.ts',
+  'packages/emulator/test/core/cli.test.ts',
+  'packages/emulator/test/mobile/large-upload.test.ts',
+  'actions/manage-tunnel/test/{download,operations,post,run,same-name,start}.test.ts',
+  'actions/run-js-tests/test/{e2e,post,run}.test.ts',
+  'actions/run-suite-and-wait/test/{assets-tampering,e2e,matrix,post,rerun,run}.test.ts',
+];
+
+/**
+ * Files that run the GitHub host in this process: it keeps maskers, signal handlers and the exit
+ * code for the whole process, and the files stub its environment and standard output.
+ */
+const OWN_WORKER = [
+  'packages/action-kit/test/github-host.test.ts',
+  'packages/action-kit/test/log-text.test.ts',
+];
+
+/**
+ * The files that take longest (ten seconds and more each, mostly waiting), longest first: they
+ * start first, so that none is left running alone at the end. From the durations of a run on a
+ * 2-core machine; a file missing here only starts later.
+ */
+const LONGEST = [
+  'test/e2e/shared-account.test.ts',
+  'test/e2e/fault-matrix.test.ts',
+  'packages/api/test/core/pacing-emulator.test.ts',
+  'actions/run-suite-and-wait/test/matrix.test.ts',
+  'actions/manage-tunnel/test/start.test.ts',
+  'test/e2e/cli.test.ts',
+  'test/e2e/pr-comment.test.ts',
+  'actions/run-js-tests/test/run.test.ts',
+  'actions/run-suite-and-wait/test/run.test.ts',
+  'test/e2e/hostile-answers.test.ts',
+  'test/e2e/https-proxy.test.ts',
+  'actions/manage-tunnel/test/download.test.ts',
+  'actions/run-js-tests/test/post.test.ts',
+  'actions/run-js-tests/test/e2e.test.ts',
+  'actions/run-suite-and-wait/test/e2e.test.ts',
+  'test/e2e/answer-shapes.test.ts',
+  'test/e2e/workflow-pipeline.test.ts',
+];
+
+/**
+ * Longest first, across the projects: by the durations of vitest's last run when it has them for
+ * every file (`node_modules/.vite`), else, on a fresh clone as in CI, by `LONGEST`, then the rest
+ * of the slow project, then the quick one, each in vitest's order (the largest files first).
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const last = (file: TestSpecification) => this.ctx.cache.getTestSpecificationResult(file);
+    if (files.every((file) => last(file))) {
+      return sorted.sort((a, b) => (last(b)?.duration ?? 0) - (last(a)?.duration ?? 0));
+    }
+    const rank = (file: TestSpecification): number => {
+      const name = path.relative(this.ctx.config.root, file.moduleId).split(path.sep).join('/');
+      const index = LONGEST.indexOf(name);
+      if (index !== -1) return index;
+      return file.project.name === 'slow' ? LONGEST.length : LONGEST.length + 1;
+    };
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+/**
+ * A worker runs file after file without starting again (a new one per file costs ~170 ms of CPU,
+ * more than most files take); the setup file puts back the state the kit keeps per process.
+ */
+const SHARED_WORKER = { isolate: false, setupFiles: ['test/support/shared-worker.ts'] };
 
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'actions/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    pool: 'forks',
+    maxWorkers: WORKERS,
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'quick',
+          include: ALL,
+          exclude: [...configDefaults.exclude, ...SLOW, ...OWN_WORKER],
+          ...SHARED_WORKER,
+        },
+      },
+      { extends: true, test: { name: 'quick-own-worker', include: OWN_WORKER } },
+      { extends: true, test: { name: 'slow', include: SLOW, ...SHARED_WORKER } },
+    ],
   },
 });

@@ -27,13 +27,16 @@ const SECRETS = [
 ];
 
 let lab: Lab;
+/** Jobs that run until they are stopped, for the cancellation. */
+let longJobs: Lab;
 /** The current describe's workspace: the commands' working folder. */
 let dir: string;
 const dirs: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build the bundles (npm run build)`);
-  lab = await openLab({ jobDurationMs: 1500 });
+  // Jobs end before the first poll (a second after the start, the shortest poll-interval).
+  [lab, longJobs] = await Promise.all([openLab({ jobDurationMs: 500 }), openLab()]);
 });
 
 afterAll(async () => {
@@ -335,7 +338,7 @@ describe('run-suite-and-wait', () => {
   });
 
   it('SIGTERM while the jobs run: they are stopped (the journal has the stops), exit 1', async () => {
-    await lab.clearJournal();
+    await longJobs.clearJournal();
     const run = await cli(
       [
         'run-suite-and-wait',
@@ -344,7 +347,7 @@ describe('run-suite-and-wait', () => {
         '--poll-interval',
         '1s',
         '--api-url',
-        lab.url,
+        longJobs.url,
         '--build-name',
         'cli-cancel',
       ],
@@ -354,14 +357,14 @@ describe('run-suite-and-wait', () => {
     expect(run.code).toBe(1);
     expect(run.signal).toBeNull();
     expect(run.stderr).toMatch(/^error: Cancelled/m);
-    const journal = await lab.journal();
-    const started = lab.jobs().filter((job) => job.build?.startsWith('cli-cancel'));
+    const journal = await longJobs.journal();
+    const started = longJobs.jobs().filter((job) => job.build?.startsWith('cli-cancel'));
     expect(started).toHaveLength(3);
     const stops = requestsTo(journal, 'PUT', /\/jobs\/[0-9a-f]+\/stop$/);
     expect(stops.map((entry) => entry.path.split('/').at(-2)).sort()).toEqual(
       started.map((job) => job.id).sort(),
     );
-    expect(lab.leftRunning().filter((job) => job.build?.startsWith('cli-cancel'))).toEqual([]);
+    expect(longJobs.leftRunning().filter((job) => job.build?.startsWith('cli-cancel'))).toEqual([]);
   });
 });
 

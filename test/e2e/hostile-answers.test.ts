@@ -103,8 +103,10 @@ describe('an answer that does not end in time', () => {
     });
     const result = await step('run-suite-and-wait', SUITE_GREEN);
     expect(result.exitCode).toBe(1);
+    // What came is the limit and what the last read brought past it: up to 64 KiB, as many as the
+    // socket held when it was read, which a loaded machine lets grow.
     expect(failureOf(result)).toMatch(
-      /An answer far larger than Sauce Labs sends came, and was not read: listJobs: 200 the answer is larger than the 8\.0 MiB an answer may have: 8\.0 MiB of application\/json came/,
+      /An answer far larger than Sauce Labs sends came, and was not read: listJobs: 200 the answer is larger than the 8\.0 MiB an answer may have: 8\.[01] MiB of application\/json came/,
     );
     // Not asked for again (the listing after it is the clean-up's, finding the jobs to stop).
     expect(result.log).not.toMatch(/listJobs: .*retrying/);

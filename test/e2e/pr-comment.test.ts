@@ -48,7 +48,8 @@ async function actionsWithBundles(): Promise<string> {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobDurationMs: 1500 });
+  // Jobs end before the first poll (a second after the start, the shortest poll-interval).
+  emulator = await startEmulator({ port: 0, jobDurationMs: 500 });
   workspace = await mkdtemp(path.join(os.tmpdir(), 'e2e-pr-comment-'));
   await createSampleApk(path.join(workspace, 'app-release.apk'), {
     packageId: 'com.example.shop',

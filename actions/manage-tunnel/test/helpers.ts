@@ -32,6 +32,26 @@ export function createTunnel(
   return admin<Tunnel>(base, 'POST', 'tunnels', { owner: USERNAME, ...tunnel });
 }
 
+/**
+ * Sets a tunnel's status once a step has listed the account's tunnels (the emulator answered a
+ * listing): the step has seen the tunnel as it was before, however long it took to start.
+ */
+export async function changeAfterListing(base: string, id: string, status: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { requests } = await admin<{ requests: { method: string; path: string }[] }>(
+      base,
+      'GET',
+      'requests',
+    );
+    if (requests.some((entry) => entry.method === 'GET' && entry.path === `/rest/v1/${USERNAME}/tunnels`))
+      break;
+    if (Date.now() > deadline) throw new Error('no step listed the tunnels within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await admin(base, 'PATCH', `tunnels/${id}`, { status });
+}
+
 export async function allTunnels(base: string): Promise<Tunnel[]> {
   return (await admin<{ tunnels: Tunnel[] }>(base, 'GET', 'tunnels')).tunnels;
 }

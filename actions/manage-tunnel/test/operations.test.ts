@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ACCESS_KEY,
   allTunnels,
+  changeAfterListing,
   createTunnel,
   errors,
   runAction,
@@ -49,10 +50,9 @@ function expectNoKey(result: StepResult): void {
 describe('wait', () => {
   it('waits until the named tunnel runs, outputs its id, and by default leaves it up after the job', async () => {
     const tunnel = await createTunnel(emulator.url, { tunnel_identifier: 'ci-tunnel', status: 'booting' });
-    setTimeout(() => {
-      void admin(emulator.url, 'PATCH', `tunnels/${tunnel.id}`, { status: 'running' });
-    }, 700);
+    const started = changeAfterListing(emulator.url, tunnel.id, 'running');
     const result = await step({ 'tunnel-name': 'ci-tunnel', 'poll-interval': '1s', timeout: '15s' });
+    await started;
 
     expect(errors(result)).toBe('');
     expect(result.exitCode).toBe(0);

@@ -9,8 +9,8 @@ import { run, type TunnelDeps } from '../src/run.ts';
 import { STATE_KEY } from '../src/state.ts';
 import {
   ACCESS_KEY,
-  admin,
   allTunnels,
+  changeAfterListing,
   createTunnel,
   emulatorClient,
   tunnelById,
@@ -55,11 +55,10 @@ async function demoTunnel(): Promise<Tunnel> {
 describe('wait', () => {
   it('waits until the named tunnel runs, and by default leaves it to whoever started it', async () => {
     const tunnel = await createTunnel(emulator.url, { tunnel_identifier: 'ci-tunnel', status: 'booting' });
-    setTimeout(() => {
-      void admin(emulator.url, 'PATCH', `tunnels/${tunnel.id}`, { status: 'running' });
-    }, 400);
+    const started = changeAfterListing(emulator.url, tunnel.id, 'running');
     const step = deps();
     const result = await run(inputs('wait', { target: { name: 'ci-tunnel' } }), step);
+    await started;
 
     expect(result.failure).toBeUndefined();
     expect(result.outputs['tunnel-id']).toBe(tunnel.id);

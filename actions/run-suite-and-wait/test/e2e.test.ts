@@ -15,10 +15,8 @@ let emulator: RunningEmulator;
 const steps: StepResult[] = [];
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobDurationMs: 1500, seed: seed() });
-});
-afterEach(async () => {
-  await fetch(`${emulator.url}/_emulator/faults`, { method: 'DELETE' });
+  // Jobs end before the first poll (a second after the start, the shortest poll-interval).
+  emulator = await startEmulator({ port: 0, jobDurationMs: 500, seed: seed() });
 });
 afterAll(async () => {
   await Promise.all(steps.map((step) => step.cleanup()));
@@ -60,41 +58,64 @@ async function journal(): Promise<Journal[]> {
   return Array.isArray(body) ? body : body.requests;
 }
 
-describe('run-suite-and-wait bundle', () => {
-  it('runs a suite where every case passes, by id, with a JUnit report and a results file', async () => {
-    const result = await step({ suite: GREEN_SUITE, 'junit-file': 'reports/junit.xml' });
-    expect(result.success, result.log).toBe(true);
-    expect(result.outputs).toMatchObject({ total: '3', passed: '3', failed: '0' });
-    expect(JSON.parse(result.outputs['job-ids'] ?? '[]')).toHaveLength(3);
-    expect(result.outputs['build-name']).toMatch(/^Green /);
-    expect(result.log).toMatch(/3 of 3 jobs: .* 3 passed, 0 failed/);
-    const results = JSON.parse(await readFile(result.outputs['results-file'] ?? '', 'utf8')) as {
-      jobs: { status: string }[];
-    };
-    expect(results.jobs.map((job) => job.status)).toEqual(['passed', 'passed', 'passed']);
-    const junit = await readFile(path.join(result.workspace, 'reports', 'junit.xml'), 'utf8');
-    expect(junit).toContain('tests="3" failures="0" errors="0"');
-    expect(result.summary).toContain('3 jobs, 3 passed, 0 failed');
-    expect(result.summary).not.toContain('Run suite and wait:');
+/**
+ * The groups run side by side, each against an emulator of its own; the steps of the first share
+ * theirs, its faults and its build names, so they run in turn.
+ */
+const IN_TURN = { concurrent: false };
+
+describe.concurrent('run-suite-and-wait bundle', () => {
+  afterEach(async () => {
+    await fetch(`${emulator.url}/_emulator/faults`, { method: 'DELETE' });
   });
 
-  it('runs Smoke by name: the failing case fails the step, with an annotation and its link', async () => {
-    const result = await step({ suite: 'Smoke', 'build-name': 'Smoke e2e' });
-    expect(result.success).toBe(false);
-    expect(result.outputs).toMatchObject({ total: '3', passed: '2', failed: '1', 'build-name': 'Smoke e2e' });
-    const failed = result.annotations.filter((a) => a.level === 'error');
-    const jobAnnotation = failed.find((a) => a.message.includes('Checkout fails'));
-    expect(jobAnnotation?.message).toMatch(/\/tests\/[0-9a-f]{32}/);
-    expect(failed.some((a) => /1 of 3 job\(s\) failed in build "Smoke e2e"/.test(a.message))).toBe(true);
-    expect(result.summary).toContain('Checkout fails');
-    expect(result.summary.indexOf('Checkout fails')).toBeLessThan(result.summary.indexOf('Login works'));
-    // The jobs first, then a section saying why the step failed.
-    expect(result.summary).toMatch(
-      /<h2>Run suite and wait: failed<\/h2>\n<p>1 of 3 job\(s\) failed in build &quot;Smoke e2e&quot;.*<\/p>\n$/,
-    );
-  });
+  it(
+    'runs a suite where every case passes, by id, with a JUnit report and a results file',
+    IN_TURN,
+    async () => {
+      const result = await step({ suite: GREEN_SUITE, 'junit-file': 'reports/junit.xml' });
+      expect(result.success, result.log).toBe(true);
+      expect(result.outputs).toMatchObject({ total: '3', passed: '3', failed: '0' });
+      expect(JSON.parse(result.outputs['job-ids'] ?? '[]')).toHaveLength(3);
+      expect(result.outputs['build-name']).toMatch(/^Green /);
+      expect(result.log).toMatch(/3 of 3 jobs: .* 3 passed, 0 failed/);
+      const results = JSON.parse(await readFile(result.outputs['results-file'] ?? '', 'utf8')) as {
+        jobs: { status: string }[];
+      };
+      expect(results.jobs.map((job) => job.status)).toEqual(['passed', 'passed', 'passed']);
+      const junit = await readFile(path.join(result.workspace, 'reports', 'junit.xml'), 'utf8');
+      expect(junit).toContain('tests="3" failures="0" errors="0"');
+      expect(result.summary).toContain('3 jobs, 3 passed, 0 failed');
+      expect(result.summary).not.toContain('Run suite and wait:');
+    },
+  );
 
-  it('keeps the step green with fail-on-failure false', async () => {
+  it(
+    'runs Smoke by name: the failing case fails the step, with an annotation and its link',
+    IN_TURN,
+    async () => {
+      const result = await step({ suite: 'Smoke', 'build-name': 'Smoke e2e' });
+      expect(result.success).toBe(false);
+      expect(result.outputs).toMatchObject({
+        total: '3',
+        passed: '2',
+        failed: '1',
+        'build-name': 'Smoke e2e',
+      });
+      const failed = result.annotations.filter((a) => a.level === 'error');
+      const jobAnnotation = failed.find((a) => a.message.includes('Checkout fails'));
+      expect(jobAnnotation?.message).toMatch(/\/tests\/[0-9a-f]{32}/);
+      expect(failed.some((a) => /1 of 3 job\(s\) failed in build "Smoke e2e"/.test(a.message))).toBe(true);
+      expect(result.summary).toContain('Checkout fails');
+      expect(result.summary.indexOf('Checkout fails')).toBeLessThan(result.summary.indexOf('Login works'));
+      // The jobs first, then a section saying why the step failed.
+      expect(result.summary).toMatch(
+        /<h2>Run suite and wait: failed<\/h2>\n<p>1 of 3 job\(s\) failed in build &quot;Smoke e2e&quot;.*<\/p>\n$/,
+      );
+    },
+  );
+
+  it('keeps the step green with fail-on-failure false', IN_TURN, async () => {
     const result = await step({ suite: 'Smoke', 'fail-on-failure': 'false' });
     expect(result.success).toBe(true);
     expect(result.outputs).toMatchObject({ failed: '1' });
@@ -105,7 +126,7 @@ describe('run-suite-and-wait bundle', () => {
     ]);
   });
 
-  it('fails naming the input when no suite has that name', async () => {
+  it('fails naming the input when no suite has that name', IN_TURN, async () => {
     const result = await step({ suite: 'No such suite' });
     expect(result.success).toBe(false);
     expect(result.annotations[0]?.message).toContain('Input "suite"');
@@ -116,7 +137,7 @@ describe('run-suite-and-wait bundle', () => {
     );
   });
 
-  it('rides out 503s and 429s while polling', async () => {
+  it('rides out 503s and 429s while polling', IN_TURN, async () => {
     for (const fault of [
       { method: 'GET', path: '/^\\/rest\\/v1\\/demo\\/jobs/', status: 503, times: 2 },
       { method: 'GET', path: '/^\\/rest\\/v1\\/demo\\/jobs/', status: 429, retryAfter: 1, times: 1 },
@@ -136,7 +157,7 @@ describe('run-suite-and-wait bundle', () => {
     expect(faults.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('runs chosen test cases on given targets', async () => {
+  it('runs chosen test cases on given targets', IN_TURN, async () => {
     const result = await step({
       'test-cases': '- id: aaaaaaaaaaaaaaaaaaaaaa02\n- aaaaaaaaaaaaaaaaaaaaaa01',
       targets:
@@ -147,7 +168,7 @@ describe('run-suite-and-wait bundle', () => {
   });
 });
 
-describe('run-suite-and-wait bundle with long jobs', () => {
+describe.concurrent('run-suite-and-wait bundle with long jobs', () => {
   let slow: RunningEmulator;
   beforeAll(async () => {
     slow = await startEmulator({ port: 0, jobDurationMs: 600_000 });
@@ -171,7 +192,7 @@ describe('run-suite-and-wait bundle with long jobs', () => {
   });
 });
 
-describe('run-suite-and-wait bundle on a large run under a rate limit', () => {
+describe.concurrent('run-suite-and-wait bundle on a large run under a rate limit', () => {
   const LARGE = '0b1e0000-0000-4000-8000-000000000002';
   let limited: RunningEmulator;
   beforeAll(async () => {
@@ -218,7 +239,7 @@ describe('run-suite-and-wait bundle on a large run under a rate limit', () => {
   });
 });
 
-describe('run-suite-and-wait bundle cancelled by the runner', () => {
+describe.concurrent('run-suite-and-wait bundle cancelled by the runner', () => {
   let slow: RunningEmulator;
   beforeAll(async () => {
     slow = await startEmulator({ port: 0, jobDurationMs: 600_000 });

@@ -61,7 +61,12 @@ export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteI
 }
 
 /** Clients made by `clientFor`, to close after the tests. */
-export const clients: SauceClient[] = [];
+const clients: SauceClient[] = [];
+
+/** Closes the clients made so far, each once: files that share a worker share this module. */
+export async function closeClients(): Promise<void> {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+}
 
 export function clientFor(emulator: RunningEmulator): SauceClient {
   const client = new SauceClient({

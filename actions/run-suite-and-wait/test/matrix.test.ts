@@ -15,7 +15,7 @@ import {
   afterEachRun,
   casesRun,
   clientFor,
-  clients,
+  closeClients,
   journal,
   suiteDeps,
   suiteInputs,
@@ -34,7 +34,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
+  await closeClients();
   await Promise.all([emulator?.close(), staggered?.close()]);
 });
 beforeEach(async () => {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, runPost, type PostDeps } from '../src/post.ts';
 import { run } from '../src/run.ts';
 import { STATE_KEY } from '../src/state.ts';
-import { clientFor, clients, connection, journal, suiteInputs } from './helpers.ts';
+import { clientFor, closeClients, connection, journal, suiteInputs } from './helpers.ts';
 import { GREEN_SUITE, seed } from './seed.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(cleanups.map((cleanup) => cleanup()));
-  await Promise.all(clients.map((client) => client.close()));
+  await closeClients();
   await Promise.all([slow?.close(), fast?.close()]);
 });
 

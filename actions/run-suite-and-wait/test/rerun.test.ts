@@ -14,7 +14,7 @@ import { CaseFinder } from '../src/attempts.ts';
 import { readInputs, type SuiteInputs } from '../src/inputs.ts';
 import { buildMatcher, earlierBuildNames, passedCases } from '../src/rerun.ts';
 import { run } from '../src/run.ts';
-import { addFault, casesRun, clients, journal, suiteDeps, suiteInputs } from './helpers.ts';
+import { addFault, casesRun, closeClients, journal, suiteDeps, suiteInputs } from './helpers.ts';
 import { FAILING_CASE, seed, TWELVE_CASES, TWELVE_SUITE } from './seed.ts';
 
 let emulator: RunningEmulator;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, jobDurationMs: 300, seed: seed() });
 });
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
+  await closeClients();
   await emulator?.close();
 });
 beforeEach(async () => {

@@ -22,7 +22,7 @@ import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readInputs, type SuiteInputs } from '../src/inputs.ts';
 import { run, type SuiteDeps } from '../src/run.ts';
-import { addFault, clientFor, clients, journal, suiteDeps, suiteInputs } from './helpers.ts';
+import { addFault, clientFor, closeClients, journal, suiteDeps, suiteInputs } from './helpers.ts';
 import { GREEN_CASES, GREEN_SUITE, seed } from './seed.ts';
 
 let fast: RunningEmulator;
@@ -32,11 +32,11 @@ let folder: string;
 beforeAll(async () => {
   [fast, slow] = await Promise.all([
     startEmulator({ port: 0, jobDurationMs: 300, seed: seed() }),
-    startEmulator({ port: 0, jobDurationMs: 600_000 }),
+    startEmulator({ port: 0, jobDurationMs: 600_000, seed: seed() }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close()));
+  await closeClients();
   await Promise.all([fast?.close(), slow?.close()]);
 });
 beforeEach(async () => {
@@ -273,9 +273,11 @@ describe('run-suite-and-wait run', () => {
   });
 
   it('returns what was started with the failure when a test case after the first does not exist', async () => {
-    const deps = depsFor(fast);
+    // Long jobs: the first case's job is still queued when the step stops it, however slow the
+    // machine is between the two runs.
+    const deps = depsFor(slow);
     const result = await run(
-      inputs(fast, { testCases: [{ id: GREEN_CASES[1] }, { id: 'bbbbbbbbbbbbbbbbbbbbbbbb' }] }),
+      inputs(slow, { testCases: [{ id: GREEN_CASES[1] }, { id: 'bbbbbbbbbbbbbbbbbbbbbbbb' }] }),
       deps,
     );
 
@@ -294,7 +296,7 @@ describe('run-suite-and-wait run', () => {
       'Starting the runs ended after 1 case run(s) were queued; their jobs were not followed. 1 unfinished job(s) were stopped.',
     );
     expect(result.failure?.message).toContain('The 1 unfinished job(s) of build');
-    expect(await unfinishedJobs(fast, result.outputs['build-name'])).toEqual([]);
+    expect(await unfinishedJobs(slow, result.outputs['build-name'])).toEqual([]);
   });
 
   it('a job in a status the service does not document is warned about once, named, and followed to its end', async () => {

@@ -142,7 +142,9 @@ describe('runStep', () => {
   });
 
   it('cancels with SIGINT like the runner, then still runs pre state into the post step', async () => {
-    const step = await runStep({ actionDir: waiter, cancelAfterMs: 300, cancelGraceMs: 2000 });
+    // After the fixture has caught SIGINT: a signal before that ends the process outright, and Node
+    // may take a second to start on a loaded machine.
+    const step = await runStep({ actionDir: waiter, cancelAfterMs: 1500, cancelGraceMs: 2000 });
     try {
       expect(step.pre?.exitCode).toBe(0);
       expect(step.cancelled).toBe(true);

@@ -128,6 +128,8 @@ describe('SauceClient', () => {
       username: 'alice',
       accessKey: 'key',
       apiKey: 'api-key-1',
+      // A request on the closed pool fails at once, without the retries' 5 s of waits.
+      retry: { retries: 0 },
     });
     await c.automation.http.send({ operation: 'a', method: 'GET', path: '/rest/v1/a' });
     await c.authoring.http.send({ operation: 'b', method: 'GET', path: '/v1/ai-authoring/b' });
@@ -136,7 +138,10 @@ describe('SauceClient', () => {
     expect(server.connections).toBe(1);
     expect(c.automation.http.pools).toBe(c.mobile.uploadHttp.pools);
     await c.close();
-    await expect(c.automation.http.send({ operation: 'd', method: 'GET', path: '/x' })).rejects.toThrow();
+    await expect(c.automation.http.send({ operation: 'd', method: 'GET', path: '/x' })).rejects.toThrow(
+      /The client is destroyed/,
+    );
+    expect(server.requests).toHaveLength(3);
   });
 
   it('leaves a dispatcher it was given open', async () => {

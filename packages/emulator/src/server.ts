@@ -14,6 +14,7 @@ import { sauceConnectDownloadRoutes } from './automation/routes/sauce-connect.ts
 import type { EmulatorContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { mobileRoutes } from './mobile/routes.ts';
+import { routeValidatorCompiler } from './validators.ts';
 
 export const AUTOMATION_PREFIXES = ['/rest/v1', '/rest/v1.1', '/rest/v1.2'] as const;
 
@@ -35,9 +36,9 @@ export async function buildApp(
     bodyLimit: 10 * 1024 * 1024,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true },
-    // Schemas accept a value as text or number where the service does (`type: [..]`).
-    ajv: { customOptions: { allowUnionTypes: true } },
   });
+  // Fastify's validation, compiled once per process rather than once per emulator.
+  app.setValidatorCompiler(routeValidatorCompiler);
   await app.register(formbody);
   installTrafficHooks(
     app,

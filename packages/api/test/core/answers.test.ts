@@ -129,8 +129,10 @@ describe('the size of an answer read whole', () => {
       .catch((error: unknown) => error)) as ApiError;
     expect(failure).toBeInstanceOf(ApiError);
     expect(failure.unusable).toBe('too-large');
+    // What came is the limit and what the last read brought past it: up to 64 KiB, as many as the
+    // socket held when it was read, which a loaded machine lets grow.
     expect(failure.message).toMatch(
-      /^listJobs: 200 the answer is larger than the 1\.0 MiB an answer may have: 1\.0 MiB of application\/json came before it was given up \(GET \/jobs\)$/,
+      /^listJobs: 200 the answer is larger than the 1\.0 MiB an answer may have: 1\.[01] MiB of application\/json came before it was given up \(GET \/jobs\)$/,
     );
     // Not asked again, and the connection was closed: the server stopped soon after the limit.
     expect(server.requests).toHaveLength(1);

@@ -306,7 +306,8 @@ describe('429 Too Many Requests', () => {
     const failure = await transport(service.agent)
       .send({ ...runSuite, signal: controller.signal })
       .catch((error: unknown) => error);
-    expect(performance.now() - started).toBeLessThan(300);
+    // Far from the 10 s the service asked to wait, whatever a loaded machine's delays.
+    expect(performance.now() - started).toBeLessThan(2000);
     expect(failure).toBeInstanceOf(TransportError);
     expect(failure).toMatchObject({ kind: 'aborted', mayHaveBeenProcessed: false });
     expect((failure as TransportError).cause).toBe(why);

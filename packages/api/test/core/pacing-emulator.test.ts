@@ -19,7 +19,8 @@ async function statuses(url: string): Promise<number[]> {
   return ((await response.json()) as { requests: JournalEntry[] }).requests.map((entry) => entry.status);
 }
 
-describe('one client against the emulator’s rate limit', () => {
+// The two groups run side by side, each against an emulator of its own.
+describe.concurrent('one client against the emulator’s rate limit', () => {
   let emulator: RunningEmulator | undefined;
   afterEach(async () => {
     await emulator?.close();
@@ -63,7 +64,7 @@ describe('one client against the emulator’s rate limit', () => {
   });
 });
 
-describe('six matrix jobs on one account', () => {
+describe.concurrent('six matrix jobs on one account', () => {
   let emulator: ListeningProcess | undefined;
   afterEach(async () => {
     await emulator?.stop();

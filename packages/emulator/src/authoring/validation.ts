@@ -1,37 +1,22 @@
 /**
  * Request validation of the authoring routes. Queries and paths are coerced from text (repeated
  * keys and single values alike become arrays where the schema wants one); bodies are not coerced,
- * so that `"name": 5` is the invalid body it is.
+ * so that `"name": 5` is the invalid body it is. Compiled once per process (`validators.ts`).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import formatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { acceptEmptyJsonBodies } from '../json-body.ts';
+import { compiledOnce, lazyAjv } from '../validators.ts';
 import { badRequest } from './errors.ts';
 
-// ajv-formats is CommonJS: under Node's ESM loader its default import is the plugin itself, while
-// its type declarations describe an `exports.default`; this takes whichever is the function.
-const addFormats = ((formatsModule as unknown as { default?: unknown }).default ??
-  formatsModule) as unknown as (ajv: Ajv, formats: string[]) => Ajv;
-
-function newAjv(coerceTypes: boolean | 'array'): Ajv {
-  const ajv = new Ajv({
-    coerceTypes,
-    useDefaults: true,
-    removeAdditional: false,
-    allErrors: false,
-    strict: false,
-  });
-  addFormats(ajv, ['date', 'date-time']);
-  return ajv;
-}
+const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
+const FORMATS = ['date', 'date-time'];
+const textSchema = compiledOnce(lazyAjv({ ...ajvOptions, coerceTypes: 'array' }, FORMATS));
+const bodySchema = compiledOnce(lazyAjv({ ...ajvOptions, coerceTypes: false }, FORMATS));
 
 export function useAuthoringValidation(app: FastifyInstance): void {
-  const textAjv = newAjv('array');
-  const bodyAjv = newAjv(false);
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart !== 'body') return textAjv.compile(schema as object);
-    const validate: ValidateFunction = bodyAjv.compile(schema as object);
+    if (httpPart !== 'body') return textSchema(schema as object);
+    const validate = bodySchema(schema as object);
     // No body at all is validated as `{}`, so that a required member is still reported missing.
     const check = (data: unknown) => {
       const ok = validate(data ?? {});

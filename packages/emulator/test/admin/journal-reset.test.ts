@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { SCREENSHOT_ARTIFACT_ID } from '../authoring/fixtures.ts';
 import { API_KEY, BASIC as MOBILE_BASIC, OIDC } from '../mobile/helpers.ts';
 import { basic, DEMO_ACCESS_KEY, DEMO_USER, withEmulator } from '../support/emulator.ts';
 import { call } from '../support/http.ts';
@@ -120,6 +121,9 @@ describe('admin journal, reset and tunnel control', () => {
     expect(await journal()).toEqual([]);
     expect((await call(`${handle.url}/rest/v1/${DEMO_USER}/jobs/${id}`)).status).toBe(404);
     expect((await call(`${handle.url}/rest/v1/storage/${DEMO_USER}`)).json).toEqual({ files: [] });
+    // The seed's own stored files are back with it.
+    const artifact = await call(`${handle.url}/v1/ai-authoring/storage/${SCREENSHOT_ARTIFACT_ID}`);
+    expect(artifact.status).toBe(200);
     const faults = (await call(`${handle.url}/_emulator/faults`, { auth: null })).json as {
       faults: unknown[];
     };

@@ -6,16 +6,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ACCESS_KEY, DEMO_USER, withEmulator } from '../support/emulator.ts';
 
 describe('automation round trips through SauceClient', () => {
-  const handle = withEmulator();
+  let now = Date.now();
+  const handle = withEmulator({ clock: () => now });
   let client: SauceClient;
   let dir: string;
-  let now: number;
 
   beforeEach(async () => {
     client = new SauceClient({ username: DEMO_USER, accessKey: DEMO_ACCESS_KEY, apiUrl: handle.url });
     dir = await mkdtemp(path.join(os.tmpdir(), 'emulator-client-'));
     now = Date.now();
-    handle.emulator.context.now = () => now;
   });
   afterEach(async () => {
     await client.close();

@@ -1,5 +1,5 @@
-/** Shared test helpers: a fresh emulator per test, and Basic credentials of the default seed. */
-import { afterEach, beforeEach } from 'vitest';
+/** Shared test helpers: an emulator as the seed made it for each test, and Basic credentials of the default seed. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/index.ts';
 
 export const DEMO_USER = 'demo';
@@ -17,25 +17,31 @@ export interface EmulatorHandle {
 }
 
 /**
- * Starts an emulator on a free loopback port before each test and closes it after, so tests never
- * share state. Jobs last `jobDurationMs` (default 40 ms) so transitions are quick to observe.
+ * An emulator on a free loopback port for the tests of a `describe`, put back to its seed before
+ * each test (`POST /_emulator/reset`: stores, stored files, fault rules, the journal and rate
+ * windows), so tests never share state: starting one for each test cost more than most tests
+ * take. Jobs last `jobDurationMs` (default 40 ms) so transitions are quick to observe.
  */
 export function withEmulator(options: EmulatorOptions = {}): EmulatorHandle {
   let running: RunningEmulator | undefined;
-  beforeEach(async () => {
+  beforeAll(async () => {
     running = await startEmulator({ host: '127.0.0.1', port: 0, jobDurationMs: 40, ...options });
   });
-  afterEach(async () => {
+  beforeEach(async () => {
+    const answer = await fetch(`${running!.url}/_emulator/reset`, { method: 'POST' });
+    if (!answer.ok) throw new Error(`the emulator did not reset: ${answer.status} ${await answer.text()}`);
+  });
+  afterAll(async () => {
     await running?.close();
     running = undefined;
   });
   return {
     get url() {
-      if (!running) throw new Error('the emulator runs only inside a test');
+      if (!running) throw new Error('the emulator runs only inside a describe');
       return running.url;
     },
     get emulator() {
-      if (!running) throw new Error('the emulator runs only inside a test');
+      if (!running) throw new Error('the emulator runs only inside a describe');
       return running;
     },
   };
