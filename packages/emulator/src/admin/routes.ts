@@ -78,11 +78,12 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
     return { cleared: true };
   });
 
-  // Back to the seed: stores, stored files, fault rules, the journal and rate windows.
+  // Back to the seed: stores, stored files, fault rules, the journal and rate windows. The files
+  // go first, since loading the seed writes its own (the authoring artifacts).
   app.post('/_emulator/reset', async () => {
-    ctx.load();
     await rm(ctx.filesDir, { recursive: true, force: true });
     await mkdir(ctx.filesDir, { recursive: true });
+    ctx.load();
     state.faults.clear();
     state.journal.clear();
     state.rateLimiter?.clear();
