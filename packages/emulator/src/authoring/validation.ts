@@ -6,7 +6,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { acceptEmptyJsonBodies } from '../json-body.ts';
+import { acceptEmptyJsonBodies } from '../shared/json-body.ts';
 import { badRequest } from './errors.ts';
 
 // ajv-formats is CommonJS: under Node's ESM loader its default import is the plugin itself, while
@@ -32,11 +32,13 @@ export function useAuthoringValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart !== 'body') return textAjv.compile(schema as object);
     const validate: ValidateFunction = bodyAjv.compile(schema as object);
-    // No body at all is validated as `{}`, so that a required member is still reported missing.
+    // No body at all is read as `{}`: a required member is still reported missing, and the
+    // handler gets the object its schema describes (Fastify takes a `value` as the body).
     const check = (data: unknown) => {
-      const ok = validate(data ?? {});
+      const body = data ?? {};
+      const ok = validate(body);
       check.errors = validate.errors ?? null;
-      return ok;
+      return ok ? { value: body } : false;
     };
     check.errors = validate.errors ?? null;
     return check;

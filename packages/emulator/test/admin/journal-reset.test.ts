@@ -98,7 +98,7 @@ describe('admin journal, reset and tunnel control', () => {
 
   it('resets state, files, faults and the journal back to the seed', async () => {
     const ctx = handle.emulator.context;
-    const id = ctx.automation.createJob({
+    const id = ctx.automation.jobs.create({
       name: 'j',
       build: 'b',
       browser: 'chrome',
@@ -135,14 +135,14 @@ describe('admin journal, reset and tunnel control', () => {
     expect(created.status).toBe(201);
     const { id } = created.json as { id: string };
     const store = handle.emulator.context.automation;
-    expect(store.hasRunningTunnel(DEMO_USER, 'ci-tunnel')).toBe(false);
+    expect(store.tunnels.hasRunning(DEMO_USER, 'ci-tunnel')).toBe(false);
     const patched = await call(`${handle.url}/_emulator/tunnels/${id}`, {
       method: 'PATCH',
       auth: null,
       json: { status: 'running' },
     });
     expect(patched.json).toMatchObject({ status: 'running' });
-    expect(store.hasRunningTunnel(DEMO_USER, 'ci-tunnel')).toBe(true);
+    expect(store.tunnels.hasRunning(DEMO_USER, 'ci-tunnel')).toBe(true);
     expect(
       (
         await call(`${handle.url}/_emulator/tunnels/${id}`, {

@@ -198,4 +198,10 @@ export class MobileBuilds extends AuditedPart {
     this.audits.recordEvent(actor, 'download_app', build);
     this.state.changed();
   }
+
+  /** A download from a landing page, which has no signed-in caller: counted, not audited. */
+  countLandingDownload(build: Build): void {
+    build.downloads += 1;
+    this.state.changed();
+  }
 }
