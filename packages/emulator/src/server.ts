@@ -25,7 +25,7 @@ export interface TlsOptions {
   cert: string | Buffer;
 }
 
-export interface AppOptions {
+interface AppOptions {
   /** Requests a second per account; 0 (default) disables the limit. */
   rateLimit?: number;
   tls?: TlsOptions | undefined;

@@ -23,7 +23,7 @@ export interface Snapshot {
   mobile: MobileData;
 }
 
-export interface StateOptions {
+interface StateOptions {
   seed: Seed;
   /** Folder for uploaded builds, stored files and job assets. */
   filesDir: string;

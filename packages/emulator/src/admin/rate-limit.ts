@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { basicAuthOf, bearerTokenOf } from '../shared/credentials.ts';
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;

@@ -9,7 +9,7 @@ import { schemaTyped, type SchemaTypedApp } from '../shared/schema-typed.ts';
 import { checkFaultPath, faultRuleProblem } from './faults.ts';
 import type { AdminState } from './state.ts';
 
-export interface AdminPluginOptions {
+interface AdminPluginOptions {
   state: AdminState;
   /** Brings every store and the stored files back to the seed. */
   resetStores(): Promise<void>;

@@ -17,7 +17,7 @@ const entries = new WeakMap<FastifyRequest, JournalEntry>();
 /** Requests whose answer a fault rule shapes as it leaves. */
 const shaped = new WeakMap<FastifyRequest, FaultRule>();
 
-export interface TrafficSources {
+interface TrafficSources {
   /** The emulator's clock, read at each request. */
   now(): number;
   /** The credentials the emulator knows at that moment, which the journal masks. */

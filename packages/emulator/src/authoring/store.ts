@@ -16,7 +16,7 @@ import { AuthoringUsers } from './store/users.ts';
  * What the authoring interface takes from the automation one: the accounts (the two share them),
  * and the running tunnels and simulated jobs its runs need.
  */
-export interface AutomationLink extends SimulatedJobs {
+interface AutomationLink extends SimulatedJobs {
   accounts: Pick<AutomationAccounts, 'verify'>;
 }
 

@@ -14,7 +14,7 @@ import { tunnelRoutes } from './routes/tunnels.ts';
 import { userRoutes } from './routes/users.ts';
 import type { AutomationStore } from './store.ts';
 
-export interface AutomationPluginOptions {
+interface AutomationPluginOptions {
   store: AutomationStore;
   /** `/rest/v1`, `/rest/v1.1` or `/rest/v1.2`: a few answers differ by version. */
   prefix: string;

@@ -16,7 +16,7 @@ import { escapeHtml } from '../shared/html.ts';
 import { link, list, page, table, time } from './html.ts';
 
 /** What the pages read, and nothing else: jobs, the mobile records, and the clock. */
-export interface DashboardSources {
+interface DashboardSources {
   jobs: Pick<AutomationJobs, 'get'>;
   mobile: { readonly data: Pick<MobileData, 'builds' | 'projects' | 'invites' | 'testers'> };
   now(): number;

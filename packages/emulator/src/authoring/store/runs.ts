@@ -32,7 +32,7 @@ export interface CaseRunInput {
   revisionId?: string;
 }
 
-export interface SuiteRunInput {
+interface SuiteRunInput {
   buildName?: string;
   scTunnelName?: string | null;
 }

@@ -14,7 +14,7 @@ import { cronProblem, isValidTimeZone } from '../schedule-timing.ts';
 import { AuthoringPart } from './part.ts';
 import type { AuthoringUsers } from './users.ts';
 
-export interface ScheduleListQuery extends CommonListQuery {
+interface ScheduleListQuery extends CommonListQuery {
   ids?: string[];
   testSuiteIds?: string[];
 }
@@ -24,7 +24,7 @@ type ScheduleSettingsPatch = {
   [K in keyof ScheduleSettings]?: ScheduleSettings[K] | null;
 };
 
-export interface ScheduleInput {
+interface ScheduleInput {
   name?: string;
   settings?: ScheduleSettingsPatch;
   testSuiteIds?: string[];

@@ -7,7 +7,7 @@ import type { AuthoringData, AuthoringUser, TestSuiteRecord } from '../model.ts'
 import { AuthoringPart } from './part.ts';
 import type { TestCases } from './test-cases.ts';
 
-export interface SuiteListQuery extends CommonListQuery {
+interface SuiteListQuery extends CommonListQuery {
   ids?: string[];
 }
 

@@ -4,7 +4,7 @@ import { filterCommon, pageOf, type CommonListQuery } from '../filters.ts';
 import type { AuthoringUser, TestCaseRecord } from '../model.ts';
 import { AuthoringPart } from './part.ts';
 
-export interface TestCaseListQuery extends CommonListQuery {
+interface TestCaseListQuery extends CommonListQuery {
   /** Suite ids; the text `null` selects unassigned cases. */
   testSuiteId?: string[];
 }

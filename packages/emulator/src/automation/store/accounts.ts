@@ -7,7 +7,7 @@ import type { StoreState } from '../../shared/store-state.ts';
 import { hexId } from '../ids.ts';
 import { unixSeconds, type AccountRecord, type AutomationData } from '../model.ts';
 
-export interface NewAccountInput {
+interface NewAccountInput {
   username: string;
   name: string;
   email: string;

@@ -29,7 +29,7 @@ export interface NewJobInput {
 }
 
 /** What a client may change of a job; only the members given change. */
-export interface JobUpdate {
+interface JobUpdate {
   name?: string;
   tags?: string[];
   customData?: Record<string, unknown> | null;

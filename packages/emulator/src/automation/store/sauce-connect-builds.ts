@@ -15,7 +15,7 @@ export const SC_ARCHES = ['x86_64', 'arm64'] as const;
 export const SC_VERSION_PATTERN = '^\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.-]+)?$';
 export const SC_FILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$';
 
-export interface NewSauceConnectBuild {
+interface NewSauceConnectBuild {
   version: string;
   os: string;
   arch: string;
