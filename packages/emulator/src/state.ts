@@ -39,7 +39,6 @@ export class EmulatorState {
   readonly automation: AutomationStore;
   readonly authoring: AuthoringStore;
   readonly mobile: MobileStore;
-  readonly filesDir: string;
   readonly #seed: Seed;
   readonly #env: StoreEnvironment;
   /** Milliseconds since the epoch, from the clock option: tests move time forward through it. */
@@ -49,7 +48,6 @@ export class EmulatorState {
 
   constructor(options: StateOptions) {
     this.#seed = options.seed;
-    this.filesDir = options.filesDir;
     this.now = options.clock;
     // Through this object, so that a clock or a change listener set later reaches the stores.
     this.#env = { now: () => this.now(), changed: () => this.onChange(), filesDir: options.filesDir };
@@ -61,8 +59,8 @@ export class EmulatorState {
 
   /** Back to the seed: every store, and the files folder emptied (the seed then writes its own). */
   async reset(): Promise<void> {
-    await rm(this.filesDir, { recursive: true, force: true });
-    await mkdir(this.filesDir, { recursive: true });
+    await rm(this.#env.filesDir, { recursive: true, force: true });
+    await mkdir(this.#env.filesDir, { recursive: true });
     const data = this.#seeded();
     this.automation.load(data.automation);
     this.authoring.load(data.authoring);

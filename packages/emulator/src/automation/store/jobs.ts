@@ -90,12 +90,12 @@ export class AutomationJobs {
 
   /** The owner's jobs, newest first. */
   of(owner: string): JobRecord[] {
-    return this.all().filter((job) => job.owner === owner);
+    return newestFirst(Object.values(this.#state.data.jobs).filter((job) => job.owner === owner));
   }
 
   /** Every job, newest first. */
   all(): JobRecord[] {
-    return Object.values(this.#state.data.jobs).sort((a, b) => b.createdMs - a.createdMs);
+    return newestFirst(Object.values(this.#state.data.jobs));
   }
 
   update(id: string, update: JobUpdate): JobRecord {
@@ -149,4 +149,8 @@ export class AutomationJobs {
     if (!job) throw new Error(`no job ${id}`);
     return job;
   }
+}
+
+function newestFirst(jobs: JobRecord[]): JobRecord[] {
+  return jobs.sort((a, b) => b.createdMs - a.createdMs);
 }
