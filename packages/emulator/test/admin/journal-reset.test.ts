@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { UNASSIGNED_CASE_IDS } from '../authoring/fixtures.ts';
 import { API_KEY, BASIC as MOBILE_BASIC, OIDC } from '../mobile/helpers.ts';
 import { basic, DEMO_ACCESS_KEY, DEMO_USER, withEmulator } from '../support/emulator.ts';
 import { call } from '../support/http.ts';
@@ -110,6 +111,16 @@ describe('admin journal, reset and tunnel control', () => {
       headers: { 'content-type': 'application/octet-stream' },
       body: 'x',
     });
+    // The other interfaces' routes, which hold their own stores, see the seed again too.
+    const testCase = `${handle.url}/v1/ai-authoring/testcases/${UNASSIGNED_CASE_IDS[0]}`;
+    expect((await call(testCase, { method: 'DELETE', auth: basic() })).status).toBe(204);
+    const groups = `${handle.url}/api/1/testers/groups`;
+    const group = await call(groups, {
+      method: 'POST',
+      auth: MOBILE_BASIC,
+      json: { groupName: 'before-reset' },
+    });
+    expect(group.status).toBe(200);
     await call(`${handle.url}/rest/v1/users/${DEMO_USER}/accesskey/change`, { method: 'POST' });
     await call(`${handle.url}/_emulator/faults`, {
       method: 'POST',
@@ -120,6 +131,8 @@ describe('admin journal, reset and tunnel control', () => {
     expect(await journal()).toEqual([]);
     expect((await call(`${handle.url}/rest/v1/${DEMO_USER}/jobs/${id}`)).status).toBe(404);
     expect((await call(`${handle.url}/rest/v1/storage/${DEMO_USER}`)).json).toEqual({ files: [] });
+    expect((await call(testCase, { auth: basic() })).status).toBe(200);
+    expect((await call(groups, { auth: MOBILE_BASIC })).text).not.toContain('before-reset');
     const faults = (await call(`${handle.url}/_emulator/faults`, { auth: null })).json as {
       faults: unknown[];
     };
