@@ -2,10 +2,10 @@
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readSnapshot, StatePersistence } from './admin/persistence.ts';
-import { EmulatorContext, type ResolvedOptions } from './context.ts';
+import { readSnapshot, StatePersistence } from './persistence.ts';
 import { defaultSeed, readSeedFile, type Seed } from './seed.ts';
 import { buildApp, type TlsOptions } from './server.ts';
+import { EmulatorState } from './state.ts';
 
 export interface EmulatorOptions {
   host?: string;
@@ -42,46 +42,45 @@ export interface RunningEmulator {
   /** Base address, for example http://127.0.0.1:4545 (https:// with `tls`) */
   url: string;
   /** The live state, for tests that need to look inside. */
-  context: EmulatorContext;
+  context: EmulatorState;
   close(): Promise<void>;
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const resolved: ResolvedOptions = {
-    host: options.host ?? '127.0.0.1',
-    port: options.port ?? 4545,
-    jobDurationMs: options.jobDurationMs ?? 3000,
-    rateLimit: options.rateLimit ?? 0,
-    dataDir: options.dataDir,
-    clock: options.clock ?? (() => Date.now()),
-  };
+  const host = options.host ?? '127.0.0.1';
+  const { dataDir } = options;
   const seed =
     typeof options.seed === 'string' ? await readSeedFile(options.seed) : (options.seed ?? defaultSeed());
-  const tempDir = resolved.dataDir ? undefined : await mkdtemp(path.join(os.tmpdir(), 'sauce-emulator-'));
-  const stateDir = resolved.dataDir ?? tempDir ?? os.tmpdir();
+  const tempDir = dataDir ? undefined : await mkdtemp(path.join(os.tmpdir(), 'sauce-emulator-'));
+  const stateDir = dataDir ?? tempDir ?? os.tmpdir();
   const filesDir = path.join(stateDir, 'files');
   await mkdir(filesDir, { recursive: true });
 
-  // A kept state wins over the seed: the data directory resumes where the last run stopped.
-  const snapshot = resolved.dataDir ? await readSnapshot(resolved.dataDir) : undefined;
-  const ctx = new EmulatorContext(resolved, seed, filesDir, snapshot);
-  const persistence = resolved.dataDir ? new StatePersistence(ctx, resolved.dataDir) : undefined;
-  if (persistence) ctx.onChange = () => persistence.schedule();
-  const app = await buildApp(ctx, undefined, options.tls);
+  const state = new EmulatorState({
+    seed,
+    filesDir,
+    jobDurationMs: options.jobDurationMs ?? 3000,
+    clock: options.clock ?? (() => Date.now()),
+    // A kept state wins over the seed: the data directory resumes where the last run stopped.
+    snapshot: dataDir ? await readSnapshot(dataDir) : undefined,
+  });
+  const persistence = dataDir ? new StatePersistence(state, dataDir) : undefined;
+  if (persistence) state.onChange = () => persistence.schedule();
+  const app = await buildApp(state, { rateLimit: options.rateLimit ?? 0, tls: options.tls });
   try {
-    await app.listen({ host: resolved.host, port: resolved.port });
+    await app.listen({ host, port: options.port ?? 4545 });
   } catch (error) {
     await app.close();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
     throw error;
   }
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : resolved.port;
-  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4545);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
 
   return {
-    url: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
-    context: ctx,
+    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
+    context: state,
     close: async () => {
       await app.close();
       await persistence?.flush();
@@ -92,4 +91,4 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
 export { defaultSeed, type Seed } from './seed.ts';
 export type { TlsOptions } from './server.ts';
-export { EmulatorContext } from './context.ts';
+export type { EmulatorState } from './state.ts';

@@ -1,22 +1,24 @@
 /**
  * Builds the Fastify application serving the three interfaces, the admin endpoints and the
- * read-only dashboard pages that the actions' links lead to.
+ * read-only dashboard pages that the actions' links lead to. Each interface's plugin gets its own
+ * store; what they share goes through the small interfaces wired here.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { adminRoutes } from './admin/routes.ts';
-import { knownSecrets } from './admin/secrets.ts';
 import { AdminState } from './admin/state.ts';
 import { installTrafficHooks } from './admin/traffic.ts';
 import { authoringRoutes } from './authoring/routes.ts';
 import { automationRoutes } from './automation/routes.ts';
+import { automationAdminRoutes } from './automation/routes/admin.ts';
 import { sauceConnectDownloadRoutes } from './automation/routes/sauce-connect.ts';
-import type { EmulatorContext } from './context.ts';
+import { isDashboardPath } from './dashboard/paths.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { mobileRoutes } from './mobile/routes.ts';
-import { routeValidatorCompiler } from './validators.ts';
+import { routeValidatorCompiler } from './shared/validators.ts';
+import type { EmulatorState } from './state.ts';
 
-export const AUTOMATION_PREFIXES = ['/rest/v1', '/rest/v1.1', '/rest/v1.2'] as const;
+const AUTOMATION_PREFIXES = ['/rest/v1', '/rest/v1.1', '/rest/v1.2'] as const;
 
 /** A key and certificate (PEM) to serve https with, instead of plain http. */
 export interface TlsOptions {
@@ -24,11 +26,15 @@ export interface TlsOptions {
   cert: string | Buffer;
 }
 
-export async function buildApp(
-  ctx: EmulatorContext,
-  state: AdminState = new AdminState(ctx.options.rateLimit),
-  tls?: TlsOptions,
-): Promise<FastifyInstance> {
+interface AppOptions {
+  /** Requests a second per account; 0 (default) disables the limit. */
+  rateLimit?: number;
+  tls?: TlsOptions | undefined;
+}
+
+export async function buildApp(state: EmulatorState, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { automation, authoring, mobile } = state;
+  const { tls } = options;
   const app = Fastify({
     ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
     logger: false,
@@ -40,24 +46,30 @@ export async function buildApp(
   // Fastify's validation, compiled once per process rather than once per emulator.
   app.setValidatorCompiler(routeValidatorCompiler);
   await app.register(formbody);
-  installTrafficHooks(
-    app,
-    state,
-    () => ctx.now(),
-    () => knownSecrets(ctx),
-  );
+  const admin = new AdminState(options.rateLimit ?? 0);
+  installTrafficHooks(app, admin, {
+    now: () => state.now(),
+    secrets: () => state.secrets(),
+    isExempt: isDashboardPath,
+  });
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)
       .send({ message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' }),
   );
-  await app.register(adminRoutes, { ctx, state });
-  await app.register(authoringRoutes, { ctx, prefix: '/v1/ai-authoring' });
-  await app.register(mobileRoutes, { ctx });
-  await app.register(dashboardRoutes, { ctx });
+  await app.register(adminRoutes, {
+    state: admin,
+    resetStores: () => state.reset(),
+    interfaceRoutes: [(routes) => automationAdminRoutes(routes, automation)],
+  });
+  await app.register(authoringRoutes, { store: authoring, prefix: '/v1/ai-authoring' });
+  await app.register(mobileRoutes, { store: mobile });
+  await app.register(dashboardRoutes, {
+    sources: { jobs: automation.jobs, mobile, now: () => state.now() },
+  });
   for (const prefix of AUTOMATION_PREFIXES) {
-    await app.register(automationRoutes, { ctx, prefix });
+    await app.register(automationRoutes, { store: automation, prefix });
   }
-  await app.register(sauceConnectDownloadRoutes, { ctx });
+  await app.register(sauceConnectDownloadRoutes, { builds: automation.sauceConnect });
   return app;
 }

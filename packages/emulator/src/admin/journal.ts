@@ -40,10 +40,7 @@ function maskSecrets(text: string, secrets: readonly string[]): string {
   return masked;
 }
 
-export function journalQuery(
-  search: string,
-  secrets: readonly string[] = [],
-): Record<string, string | string[]> {
+function journalQuery(search: string, secrets: readonly string[] = []): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const [rawName, rawValue] of new URLSearchParams(search)) {
     if (SECRET_NAME.test(rawName)) continue;

@@ -9,9 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { basicAuthOf, bearerTokenOf } from '../auth.ts';
+import { basicAuthOf, bearerTokenOf } from '../shared/credentials.ts';
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;

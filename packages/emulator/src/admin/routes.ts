@@ -1,22 +1,25 @@
-/** Admin endpoints (no credentials; loopback only): health, faults, journal, reset, tunnels, jobs. */
-import { mkdir, rm } from 'node:fs/promises';
+/**
+ * Admin endpoints (no credentials; loopback only): health, faults, the journal and reset; and the
+ * interfaces' own (tunnels, jobs, Sauce Connect builds), which are registered in here so that the
+ * same rules apply to them.
+ */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { isLoopback } from '../auth.ts';
-import { jobView } from '../automation/job-view.ts';
-import type { TunnelStatus } from '../automation/model.ts';
-import { sauceConnectAdminRoutes } from '../automation/routes/sauce-connect.ts';
-import type { ServicePluginOptions } from '../plugin-options.ts';
-import { checkFaultPath, faultRuleProblem, type FaultSpec } from './faults.ts';
+import { isLoopback } from '../shared/credentials.ts';
+import { schemaTyped, type SchemaTypedApp } from '../shared/schema-typed.ts';
+import { checkFaultPath, faultRuleProblem } from './faults.ts';
 import type { AdminState } from './state.ts';
 
-const TUNNEL_STATUSES = ['new', 'booting', 'deploying', 'halting', 'running', 'terminated'];
-
-export interface AdminPluginOptions extends ServicePluginOptions {
+interface AdminPluginOptions {
   state: AdminState;
+  /** Brings every store and the stored files back to the seed. */
+  resetStores(): Promise<void>;
+  /** The interfaces' admin endpoints. */
+  interfaceRoutes: ((app: SchemaTypedApp) => void)[];
 }
 
-export async function adminRoutes(app: FastifyInstance, options: AdminPluginOptions): Promise<void> {
-  const { ctx, state } = options;
+export async function adminRoutes(plain: FastifyInstance, options: AdminPluginOptions): Promise<void> {
+  const { state } = options;
+  const app = schemaTyped(plain);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isLoopback(request.socket.remoteAddress)) {
@@ -31,7 +34,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
 
   app.get('/_emulator/health', async () => ({ status: 'ok' }));
 
-  app.post<{ Body: FaultSpec }>(
+  app.post(
     '/_emulator/faults',
     {
       schema: {
@@ -54,7 +57,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
           },
           required: ['path'],
           additionalProperties: false,
-        },
+        } as const,
       },
     },
     async (request, reply) => {
@@ -81,81 +84,12 @@ export async function adminRoutes(app: FastifyInstance, options: AdminPluginOpti
   // Back to the seed: stores, stored files, fault rules, the journal and rate windows. The files
   // go first: loading the seed writes its own (the authoring artifacts).
   app.post('/_emulator/reset', async () => {
-    await rm(ctx.filesDir, { recursive: true, force: true });
-    await mkdir(ctx.filesDir, { recursive: true });
-    ctx.load();
+    await options.resetStores();
     state.faults.clear();
     state.journal.clear();
     state.rateLimiter?.clear();
-    ctx.changed();
     return { reset: true };
   });
 
-  // Tunnels change state outside any client's control; tests drive them through these.
-  app.get('/_emulator/tunnels', async () => ({ tunnels: ctx.automation.allTunnels() }));
-
-  app.post<{
-    Body: {
-      owner: string;
-      tunnel_identifier: string;
-      status?: TunnelStatus;
-      id?: string;
-      tunnel_pool?: boolean;
-    };
-  }>(
-    '/_emulator/tunnels',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          properties: {
-            owner: { type: 'string', minLength: 1 },
-            tunnel_identifier: { type: 'string', minLength: 1 },
-            status: { type: 'string', enum: TUNNEL_STATUSES },
-            id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-            // As a starting Sauce Connect says it: `false` shuts down the older tunnels of the
-            // name, `true` joins them in a pool; absent (a test's own set-up) touches none.
-            tunnel_pool: { type: 'boolean' },
-          },
-          required: ['owner', 'tunnel_identifier'],
-        },
-      },
-    },
-    async (request, reply) => {
-      const { tunnel_pool: pool, ...seed } = request.body;
-      if (seed.id && ctx.automation.tunnel(seed.id)) {
-        return reply.code(409).send({ message: `Tunnel ${seed.id} exists` });
-      }
-      if (pool === false) ctx.automation.replaceCollidingTunnels(seed.owner, seed.tunnel_identifier);
-      return reply.code(201).send(ctx.automation.createTunnel(seed));
-    },
-  );
-
-  app.patch<{ Params: { id: string }; Body: { status?: TunnelStatus; tunnel_identifier?: string } }>(
-    '/_emulator/tunnels/:id',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          properties: {
-            status: { type: 'string', enum: TUNNEL_STATUSES },
-            tunnel_identifier: { type: 'string', minLength: 1 },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      if (!ctx.automation.tunnel(request.params.id))
-        return reply.code(404).send({ message: 'Tunnel not found' });
-      return ctx.automation.updateTunnel(request.params.id, request.body);
-    },
-  );
-
-  sauceConnectAdminRoutes(app, ctx);
-
-  app.get('/_emulator/jobs', async (request) => {
-    const now = ctx.now();
-    const base = `${request.protocol}://${request.host}`;
-    return { jobs: ctx.automation.allJobs().map((job) => jobView(job, now, base)) };
-  });
+  for (const routes of options.interfaceRoutes) routes(app);
 }

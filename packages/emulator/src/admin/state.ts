@@ -13,7 +13,7 @@ export class AdminState {
   }
 }
 
-export const ADMIN_PREFIX = '/_emulator/';
+const ADMIN_PREFIX = '/_emulator/';
 
 export function isAdminPath(url: string): boolean {
   return url.startsWith(ADMIN_PREFIX) || url === '/_emulator';

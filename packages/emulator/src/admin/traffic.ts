@@ -6,37 +6,36 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { originFormOf } from '../auth.ts';
+import { originFormOf } from '../shared/credentials.ts';
 import { shapeAnswer } from './fault-answers.ts';
 import { shapesAnswer, type FaultRule } from './faults.ts';
 import type { JournalEntry } from './journal.ts';
 import { rateKeyOf } from './rate-limit.ts';
-import { isDashboardPath } from '../dashboard/paths.ts';
 import { isAdminPath, type AdminState } from './state.ts';
 
 const entries = new WeakMap<FastifyRequest, JournalEntry>();
 /** Requests whose answer a fault rule shapes as it leaves. */
 const shaped = new WeakMap<FastifyRequest, FaultRule>();
 
-/**
- * `now` is the emulator's clock, read at each request; `secrets` lists the credentials the
- * emulator knows at that moment, which the journal masks.
- */
-export function installTrafficHooks(
-  app: FastifyInstance,
-  state: AdminState,
-  now: () => number,
-  secrets: () => readonly string[] = () => [],
-): void {
+interface TrafficSources {
+  /** The emulator's clock, read at each request. */
+  now(): number;
+  /** The credentials the emulator knows at that moment, which the journal masks. */
+  secrets(): readonly string[];
+  /** Paths outside the interfaces besides the admin endpoints (the dashboard pages). */
+  isExempt(path: string): boolean;
+}
+
+export function installTrafficHooks(app: FastifyInstance, state: AdminState, sources: TrafficSources): void {
   app.addHook('onRequest', async (request, reply): Promise<FastifyReply | undefined> => {
     // A target in absolute form (`http://user:key@host/path`) counts by its path and query alone:
     // the credentials it may carry never reach the journal, and fault rules match its path.
     const target = originFormOf(request.url);
-    if (isAdminPath(target) || isDashboardPath(target)) return undefined;
-    entries.set(request, state.journal.open(request.method, target, now(), secrets()));
+    if (isAdminPath(target) || sources.isExempt(target)) return undefined;
+    entries.set(request, state.journal.open(request.method, target, sources.now(), sources.secrets()));
 
     if (state.rateLimiter) {
-      const decision = state.rateLimiter.take(rateKeyOf(request), now());
+      const decision = state.rateLimiter.take(rateKeyOf(request), sources.now());
       reply.header('X-Ratelimit-Limit', String(decision.limit));
       reply.header('X-Ratelimit-Remaining', String(decision.remaining));
       reply.header('X-Ratelimit-Reset', String(decision.reset));

@@ -1,6 +1,6 @@
 /** Errors of the authoring interface, answered as `{ error: { code, detail } }`. */
 
-export type AuthoringErrorCode =
+type AuthoringErrorCode =
   'BAD_REQUEST' | 'UNAUTHORIZED' | 'NOT_FOUND' | 'UNSUPPORTED_MEDIA_TYPE' | 'INTERNAL_ERROR';
 
 export class AuthoringError extends Error {

@@ -8,8 +8,8 @@
  * (seed 001). Every answer carries `total`, so a client that paginates by `skip` and `total` reads
  * the short page as what it is, not as the last one.
  */
-export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 100;
+const DEFAULT_LIMIT = 25;
+const MAX_LIMIT = 100;
 
 export interface CommonListQuery {
   search?: string;
@@ -63,10 +63,4 @@ export function pageOf<T>(items: readonly T[], query: CommonListQuery): { items:
   const skip = query.skip ?? 0;
   const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
   return { items: items.slice(skip, skip + limit), total: items.length };
-}
-
-/** A query member that may be given once or repeated, as a list. */
-export function listOf(value: string | string[] | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? value : [value];
 }

@@ -1,6 +1,6 @@
 /** The authoring interface's records, as kept in the store's JSON-serialisable data. */
 
-export type Capabilities = Record<string, unknown> & {
+type Capabilities = Record<string, unknown> & {
   browserName?: string;
   browserVersion?: string;
   platformName?: string;
@@ -37,7 +37,7 @@ export interface AuthoringUser {
   teamId: string;
 }
 
-export interface RevisionRecord {
+interface RevisionRecord {
   id: string;
   revisionNumber: number;
   name: string;

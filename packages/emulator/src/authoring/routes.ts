@@ -1,18 +1,22 @@
 /** The AI test authoring interface (seed 000) under its prefix, default `/v1/ai-authoring`. */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../plugin-options.ts';
+import { schemaTyped } from '../shared/schema-typed.ts';
 import { AuthoringError, codeForStatus, errorBody } from './errors.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { suiteRoutes } from './routes/suites.ts';
 import { testCaseRoutes } from './routes/test-cases.ts';
 import { useBasicAuthentication } from './session.ts';
+import type { AuthoringStore } from './store.ts';
 import { useAuthoringValidation } from './validation.ts';
 
-export async function authoringRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
-  const { ctx } = options;
+export async function authoringRoutes(
+  app: FastifyInstance,
+  options: { store: AuthoringStore },
+): Promise<void> {
+  const { store } = options;
   useAuthoringValidation(app);
-  useBasicAuthentication(app, ctx);
+  useBasicAuthentication(app, store.users);
 
   app.setErrorHandler((error: FastifyError | AuthoringError, _request, reply) => {
     if (error instanceof AuthoringError) {
@@ -32,8 +36,9 @@ export async function authoringRoutes(app: FastifyInstance, options: ServicePlug
       .send(errorBody('NOT_FOUND', `no operation ${request.method} ${request.url.split('?')[0]}`));
   });
 
-  testCaseRoutes(app, ctx);
-  suiteRoutes(app, ctx);
-  scheduleRoutes(app, ctx);
-  artifactRoutes(app, ctx);
+  const typed = schemaTyped(app);
+  testCaseRoutes(typed, store);
+  suiteRoutes(typed, store);
+  scheduleRoutes(typed, store);
+  artifactRoutes(typed, store.artifacts);
 }

@@ -20,7 +20,7 @@ export function cronProblem(cron: string): string | undefined {
   }
 }
 
-export interface TimingInput {
+interface TimingInput {
   cron: string;
   timezone: string;
   startDate?: string | undefined;

@@ -7,12 +7,8 @@ const name = { type: 'string', minLength: 1, pattern: '\\S' } as const;
 /** Query dates: a day or a full ISO 8601 date and time. */
 const queryDate = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
-const idList = (item: object) => ({ type: 'array', items: item, uniqueItems: true }) as const;
-
-/** The path of an operation on one record, as `hexIdParams` and `uuidParams` check it. */
-export interface IdParams {
-  id: string;
-}
+const idList = <const Item extends object>(item: Item) =>
+  ({ type: 'array', items: item, uniqueItems: true }) as const;
 
 export const hexIdParams = {
   type: 'object',

@@ -1,7 +1,7 @@
 /** What the authoring part of the seed holds, and the default seed (see the interface contract). */
 import type { ExpectedOutcome, RunSettings, ScheduleSettings, StateName } from './model.ts';
 
-export interface AuthoringSeedUser {
+interface AuthoringSeedUser {
   id: string;
   /** Automation account name; authoring and automation share accounts. */
   username: string;
@@ -9,7 +9,7 @@ export interface AuthoringSeedUser {
   teamId: string;
 }
 
-export interface AuthoringSeedTestCase {
+interface AuthoringSeedTestCase {
   /** 24-character hex. */
   id: string;
   name: string;
@@ -23,7 +23,7 @@ export interface AuthoringSeedTestCase {
   expectedOutcome?: ExpectedOutcome;
 }
 
-export interface AuthoringSeedTestSuite {
+interface AuthoringSeedTestSuite {
   /** UUID. */
   id: string;
   name: string;
@@ -32,7 +32,7 @@ export interface AuthoringSeedTestSuite {
   creationDate?: string;
 }
 
-export interface AuthoringSeedTestSchedule {
+interface AuthoringSeedTestSchedule {
   id: string;
   name: string;
   testSuiteIds: string[];
@@ -42,7 +42,7 @@ export interface AuthoringSeedTestSchedule {
   creationDate?: string;
 }
 
-export interface AuthoringSeedArtifact {
+interface AuthoringSeedArtifact {
   /** UUID. */
   id: string;
   fileName: string;

@@ -31,10 +31,10 @@ export function testCaseDetailView(store: AuthoringStore, testCase: TestCaseReco
     ...testCaseView(testCase),
     revisions: testCase.revisions.map((revision) => ({
       ...revision,
-      creatorUserName: store.userName(revision.creatorUserId),
+      creatorUserName: store.users.nameOf(revision.creatorUserId),
     })),
-    creatorUserName: store.userName(testCase.creatorUserId),
-    lastModifierUserName: store.userName(testCase.lastModifierUserId),
+    creatorUserName: store.users.nameOf(testCase.creatorUserId),
+    lastModifierUserName: store.users.nameOf(testCase.lastModifierUserId),
   };
 }
 
@@ -49,10 +49,10 @@ export function suiteView(store: AuthoringStore, suite: TestSuiteRecord, withRun
     creationDate: suite.creationDate,
     lastUpdate: suite.lastUpdate,
     creatorUserId: suite.creatorUserId,
-    creatorUserName: store.userName(suite.creatorUserId),
+    creatorUserName: store.users.nameOf(suite.creatorUserId),
     lastModifierUserId: suite.lastModifierUserId,
-    lastModifierUserName: store.userName(suite.lastModifierUserId),
-    testCaseCount: store.casesOfSuite(suite.id).length,
+    lastModifierUserName: store.users.nameOf(suite.lastModifierUserId),
+    testCaseCount: store.testCases.ofSuite(suite.id).length,
     ...(withRunCount ? { runCount: suite.runCount } : {}),
   };
 }
@@ -70,9 +70,9 @@ export function scheduleView(store: AuthoringStore, schedule: TestScheduleRecord
     creationDate: schedule.creationDate,
     lastUpdateDate: schedule.lastUpdateDate,
     creatorUserId: schedule.creatorUserId,
-    creatorUserName: store.userName(schedule.creatorUserId),
+    creatorUserName: store.users.nameOf(schedule.creatorUserId),
     lastModifierUserId: schedule.lastModifierUserId,
-    lastModifierUserName: store.userName(schedule.lastModifierUserId),
+    lastModifierUserName: store.users.nameOf(schedule.lastModifierUserId),
     testSuiteIds: schedule.testSuiteIds,
     settings,
     state: {

@@ -3,9 +3,9 @@
  * account (a user name and password in the request URL reach the server as the same header).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { basicAuthOf } from '../auth.ts';
-import type { EmulatorContext } from '../context.ts';
+import { basicAuthOf } from '../shared/credentials.ts';
 import { sendError } from './errors.ts';
+import type { AutomationAccounts } from './store/accounts.ts';
 
 const callers = new WeakMap<FastifyRequest, string>();
 
@@ -17,20 +17,21 @@ export function callerOf(request: FastifyRequest): string {
 }
 
 /**
- * onRequest hook of every operation but the public ones (registered apart, without it): 401 without valid credentials; 403 when the path's `:username` is neither the
- * caller nor one of its sub-accounts. 403 is answered whether or not that account exists, so that
- * the answer tells nothing about other customers' account names.
+ * onRequest hook of every operation but the public ones (registered apart, without it): 401
+ * without valid credentials; 403 when the path's `:username` is neither the caller nor one of its
+ * sub-accounts. 403 is answered whether or not that account exists, so that the answer tells
+ * nothing about other customers' account names.
  */
-export function authenticate(ctx: EmulatorContext) {
+export function authenticate(accounts: AutomationAccounts) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const credentials = basicAuthOf(request);
-    if (!credentials || !ctx.automation.verifyUser(credentials.user, credentials.password)) {
+    if (!credentials || !accounts.verify(credentials.user, credentials.password)) {
       reply.header('WWW-Authenticate', 'Basic realm="Sauce Labs REST API"');
       return sendError(reply, 401, 'Not authorized', 'unauthorized');
     }
     callers.set(request, credentials.user);
     const params = request.params as { username?: string } | undefined;
-    if (params?.username !== undefined && !ctx.automation.canActFor(credentials.user, params.username)) {
+    if (params?.username !== undefined && !accounts.canActFor(credentials.user, params.username)) {
       return sendError(reply, 403, `Not allowed to act for account ${params.username}`, 'forbidden');
     }
     return undefined;

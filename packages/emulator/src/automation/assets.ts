@@ -11,9 +11,9 @@ const SCREENSHOT_PNG = Buffer.from(
   'base64',
 );
 
-export const SAUCE_LOG = 'log.json';
-export const SELENIUM_LOG = 'selenium-server.log';
-export const SCREENSHOT = '0000screenshot.png';
+const SAUCE_LOG = 'log.json';
+const SELENIUM_LOG = 'selenium-server.log';
+const SCREENSHOT = '0000screenshot.png';
 
 /**
  * Asset names mapped to file names; null where the emulator captures nothing (video) or the job
@@ -35,7 +35,7 @@ export function assetList(job: JobRecord, nowMs: number): Record<string, string 
   };
 }
 
-export interface AssetContent {
+interface AssetContent {
   contentType: string;
   body: Buffer | string;
 }

@@ -1,7 +1,7 @@
 /** Error answers of the automation interface: `{ message, code }`, plus `fields` for invalid input. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
-export interface AutomationErrorBody {
+interface AutomationErrorBody {
   message: string;
   code?: string;
   fields?: Record<string, string>;

@@ -1,11 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /** 32 lower-case hex digits, the shape of real job, tunnel and user ids. */
 export function hexId(): string {
   return randomBytes(16).toString('hex');
-}
-
-/** A fresh access key in the service's UUID form. */
-export function newAccessKey(): string {
-  return randomUUID();
 }

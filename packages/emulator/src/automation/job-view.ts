@@ -4,12 +4,12 @@
  */
 import type { JobRecord } from './model.ts';
 
-export type JobStatus = 'queued' | 'in progress' | 'complete' | 'error';
+type JobStatus = 'queued' | 'in progress' | 'complete' | 'error';
 
 /** Part of the job duration spent queued before the simulated VM starts. */
 const QUEUED_SHARE = 0.2;
 
-export interface JobTimes {
+interface JobTimes {
   status: JobStatus;
   /** Milliseconds; null while the job has not reached that point. */
   startMs: number | null;

@@ -1,5 +1,8 @@
 /** Records the automation store keeps: plain JSON so that snapshots and resets are trivial. */
 
+/** The records keep the times the interface answers in Unix seconds. */
+export const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
+
 export interface AccountRecord {
   id: string;
   username: string;

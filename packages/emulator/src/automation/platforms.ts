@@ -1,6 +1,6 @@
 /** The platforms `/info/platforms/:automation_api` lists: a small, stable sample of the real list. */
 
-export interface Platform {
+interface Platform {
   api_name: string;
   long_name: string;
   short_version: string;

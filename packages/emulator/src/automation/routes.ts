@@ -1,7 +1,7 @@
 /** The automation REST interface, registered once under each of its path prefixes. */
 import type { FastifyInstance } from 'fastify';
-import { acceptEmptyJsonBodies } from '../json-body.ts';
-import type { ServicePluginOptions } from '../plugin-options.ts';
+import { acceptEmptyJsonBodies } from '../shared/json-body.ts';
+import { schemaTyped } from '../shared/schema-typed.ts';
 import { authenticate } from './access.ts';
 import { automationErrorHandler } from './errors.ts';
 import { bugRoutes, bugTypeRoutes } from './routes/bugs.ts';
@@ -12,29 +12,39 @@ import { sauceConnectListingRoutes } from './routes/sauce-connect.ts';
 import { temporaryStorageRoutes } from './routes/storage.ts';
 import { tunnelRoutes } from './routes/tunnels.ts';
 import { userRoutes } from './routes/users.ts';
+import type { AutomationStore } from './store.ts';
 
-export async function automationRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
-  const { ctx } = options;
+interface AutomationPluginOptions {
+  store: AutomationStore;
+  /** `/rest/v1`, `/rest/v1.1` or `/rest/v1.2`: a few answers differ by version. */
+  prefix: string;
+}
+
+export async function automationRoutes(
+  app: FastifyInstance,
+  options: AutomationPluginOptions,
+): Promise<void> {
+  const { store, prefix } = options;
   acceptEmptyJsonBodies(app, () =>
     Object.assign(new Error('Body is not valid JSON'), { statusCode: 400, code: 'invalid_json' }),
   );
   app.setErrorHandler(automationErrorHandler);
-  const prefix = options.prefix ?? '/rest/v1';
 
   // Information, bug types and Sauce Connect downloads are public; every other operation sits
   // behind the credential check.
   await app.register(async (open) => {
     infoRoutes(open);
-    sauceConnectListingRoutes(open, ctx);
-    bugTypeRoutes(open, ctx);
+    sauceConnectListingRoutes(schemaTyped(open), store.sauceConnect);
+    bugTypeRoutes(open, store.bugs);
   });
   await app.register(async (guarded) => {
-    guarded.addHook('onRequest', authenticate(ctx));
-    userRoutes(guarded, ctx, prefix);
-    jobRoutes(guarded, ctx, prefix);
-    tunnelRoutes(guarded, ctx);
-    jsTestRoutes(guarded, ctx);
-    bugRoutes(guarded, ctx);
-    await guarded.register(temporaryStorageRoutes, { ctx });
+    guarded.addHook('onRequest', authenticate(store.accounts));
+    const typed = schemaTyped(guarded);
+    userRoutes(typed, store, prefix);
+    jobRoutes(typed, store, prefix);
+    tunnelRoutes(typed, store);
+    jsTestRoutes(typed, store);
+    bugRoutes(typed, store);
+    await guarded.register(temporaryStorageRoutes, { store });
   });
 }

@@ -1,6 +1,6 @@
 /** What the automation part of the seed holds, and the default one. */
 
-export interface AccountSeed {
+interface AccountSeed {
   username: string;
   accessKey: string;
   name?: string;
@@ -20,7 +20,7 @@ export interface TunnelSeed {
   id?: string;
 }
 
-export interface JobSeed {
+interface JobSeed {
   owner: string;
   name: string;
   build?: string;
@@ -34,7 +34,7 @@ export interface JobSeed {
   id?: string;
 }
 
-export interface BugSeed {
+interface BugSeed {
   id: string;
   owner: string;
   type: string;

@@ -2,7 +2,7 @@
 import { jobTimes } from './job-view.ts';
 import type { JobRecord } from './model.ts';
 
-export interface ActivityCounts {
+interface ActivityCounts {
   'in progress': number;
   all: number;
   queued: number;

@@ -1,9 +1,5 @@
 /** Minimal HTML for the dashboard pages: every value goes through `escapeHtml` before it is written. */
-
-/** Escapes text for HTML content and quoted attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../shared/html.ts';
 
 /** A whole page; `title` is plain text, `body` is HTML built from escaped values. */
 export function page(title: string, body: string): string {

@@ -6,14 +6,21 @@
  * Every value is escaped; anything not found gets an HTML 404 page.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isLoopback } from '../auth.ts';
 import { assetContent, assetList } from '../automation/assets.ts';
 import { jobTimes, jobView } from '../automation/job-view.ts';
 import type { JobRecord } from '../automation/model.ts';
-import type { EmulatorContext } from '../context.ts';
-import type { Build, Project } from '../mobile/model.ts';
-import type { ServicePluginOptions } from '../plugin-options.ts';
-import { escapeHtml, link, list, page, table, time } from './html.ts';
+import type { AutomationJobs } from '../automation/store/jobs.ts';
+import type { Build, MobileData, Project } from '../mobile/model.ts';
+import { isLoopback } from '../shared/credentials.ts';
+import { escapeHtml } from '../shared/html.ts';
+import { link, list, page, table, time } from './html.ts';
+
+/** What the pages read, and nothing else: jobs, the mobile records, and the clock. */
+interface DashboardSources {
+  jobs: Pick<AutomationJobs, 'get'>;
+  mobile: { readonly data: Pick<MobileData, 'builds' | 'projects' | 'invites' | 'testers'> };
+  now(): number;
+}
 
 type Params = Record<string, string>;
 
@@ -29,8 +36,7 @@ const jobPath = (job: JobRecord): string => `/tests/${encodeURIComponent(job.id)
 const buildPath = (build: Build): string =>
   `/projects/${encodeURIComponent(String(build.projectId))}/builds/${encodeURIComponent(String(build.id))}`;
 
-function jobPage(ctx: EmulatorContext, job: JobRecord, baseUrl: string): string {
-  const now = ctx.now();
+function jobPage(now: number, job: JobRecord, baseUrl: string): string {
   const view = jobView(job, now, baseUrl);
   const times = jobTimes(job, now);
   const passed = view['passed'] === null ? 'not set' : view['passed'] ? 'yes' : 'no';
@@ -61,8 +67,8 @@ function jobPage(ctx: EmulatorContext, job: JobRecord, baseUrl: string): string 
   ].join('\n');
 }
 
-function buildPage(ctx: EmulatorContext, project: Project, build: Build): string {
-  const store = ctx.mobile.data;
+function buildPage(sources: DashboardSources, project: Project, build: Build): string {
+  const store = sources.mobile.data;
   const invited = store.invites
     .filter((invite) => invite.buildId === build.id)
     .sort((a, b) => a.time - b.time)
@@ -93,10 +99,13 @@ function buildPage(ctx: EmulatorContext, project: Project, build: Build): string
 }
 
 /** The build, or undefined when the ids are not numbers or name no build of that project. */
-function findBuild(ctx: EmulatorContext, params: Params): { project: Project; build: Build } | undefined {
+function findBuild(
+  sources: DashboardSources,
+  params: Params,
+): { project: Project; build: Build } | undefined {
   const { projectId = '', buildId = '' } = params;
   if (!/^\d{1,15}$/.test(projectId) || !/^\d{1,15}$/.test(buildId)) return undefined;
-  const store = ctx.mobile.data;
+  const store = sources.mobile.data;
   const build = store.builds.find(
     (candidate) => candidate.id === Number(buildId) && candidate.projectId === Number(projectId),
   );
@@ -104,8 +113,11 @@ function findBuild(ctx: EmulatorContext, params: Params): { project: Project; bu
   return build && project ? { project, build } : undefined;
 }
 
-export async function dashboardRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
-  const { ctx } = options;
+export async function dashboardRoutes(
+  app: FastifyInstance,
+  options: { sources: DashboardSources },
+): Promise<void> {
+  const { sources } = options;
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isLoopback(request.socket.remoteAddress)) {
@@ -118,32 +130,32 @@ export async function dashboardRoutes(app: FastifyInstance, options: ServicePlug
   );
 
   app.get<{ Params: Params }>('/tests/:jobId', async (request, reply) => {
-    const job = ctx.automation.job(request.params.jobId ?? '');
+    const job = sources.jobs.get(request.params.jobId ?? '');
     if (!job) return notFoundPage(reply, `Job ${request.params.jobId}`);
     const title = `Job ${job.name || job.id}`;
-    return sendPage(reply, 200, title, jobPage(ctx, job, `${request.protocol}://${request.host}`));
+    return sendPage(reply, 200, title, jobPage(sources.now(), job, `${request.protocol}://${request.host}`));
   });
 
   app.get<{ Params: Params }>('/tests/:jobId/assets/:file', async (request, reply) => {
-    const job = ctx.automation.job(request.params.jobId ?? '');
+    const job = sources.jobs.get(request.params.jobId ?? '');
     if (!job) return notFoundPage(reply, `Job ${request.params.jobId}`);
-    const asset = assetContent(job, request.params.file ?? '', ctx.now());
+    const asset = assetContent(job, request.params.file ?? '', sources.now());
     if (!asset) return notFoundPage(reply, `Asset ${request.params.file} of job ${job.id}`);
     return reply.type(asset.contentType).send(asset.body);
   });
 
   app.get<{ Params: Params }>('/projects/:projectId/builds/:buildId', async (request, reply) => {
-    const found = findBuild(ctx, request.params);
+    const found = findBuild(sources, request.params);
     if (!found)
       return notFoundPage(reply, `Build ${request.params.buildId} of project ${request.params.projectId}`);
     const { project, build } = found;
-    return sendPage(reply, 200, `${build.appName} ${build.appVersion}`, buildPage(ctx, project, build));
+    return sendPage(reply, 200, `${build.appName} ${build.appVersion}`, buildPage(sources, project, build));
   });
 
   app.get<{ Params: Params }>(
     '/projects/:projectId/builds/:buildId/invite-testers',
     async (request, reply) => {
-      const found = findBuild(ctx, request.params);
+      const found = findBuild(sources, request.params);
       if (!found)
         return notFoundPage(reply, `Build ${request.params.buildId} of project ${request.params.projectId}`);
       const { project, build } = found;
@@ -154,7 +166,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: ServicePlug
         reply,
         200,
         `Invite testers: ${build.appName} ${build.appVersion}`,
-        `${note}\n${buildPage(ctx, project, build)}`,
+        `${note}\n${buildPage(sources, project, build)}`,
       );
     },
   );

@@ -42,7 +42,7 @@ const root = protobuf.Root.fromJSON({
 
 const XmlNode = root.lookupType('aapt.XmlNode');
 
-export interface ProtoAttribute {
+interface ProtoAttribute {
   namespaceUri?: string;
   name: string;
   value?: string;
@@ -50,7 +50,7 @@ export interface ProtoAttribute {
   compiledItem?: { str?: { value: string }; prim?: { intDecimalValue: number } };
 }
 
-export interface ProtoElement {
+interface ProtoElement {
   namespaceUri?: string;
   name: string;
   attribute?: ProtoAttribute[];

@@ -1,6 +1,6 @@
 /** Who is calling: Basic email:api-key, or an OIDC bearer token with its X-OIDC-Config-Key. */
 import type { FastifyRequest } from 'fastify';
-import { basicAuthOf, bearerTokenOf } from '../auth.ts';
+import { basicAuthOf, bearerTokenOf } from '../shared/credentials.ts';
 import { CODE, MobileError } from './errors.ts';
 import type { MobileAccount } from './model.ts';
 import type { MobileAccounts } from './store/accounts.ts';

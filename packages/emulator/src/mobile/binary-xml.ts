@@ -7,7 +7,7 @@
 export const ANDROID_NS = 'http://schemas.android.com/apk/res/android';
 
 /** Resource ids of the framework attributes the sample manifests use. */
-export const ANDROID_ATTR = {
+const ANDROID_ATTR = {
   label: 0x01010001,
   icon: 0x01010002,
   name: 0x01010003,
@@ -16,14 +16,14 @@ export const ANDROID_ATTR = {
   versionName: 0x0101021c,
 } as const;
 
-export interface XmlAttr {
+interface XmlAttr {
   /** An android: attribute (with its resource id) or a plain one. */
   android: boolean;
   name: string;
   value: string | number;
 }
 
-export interface XmlElement {
+interface XmlElement {
   name: string;
   attrs: XmlAttr[];
   children: XmlElement[];

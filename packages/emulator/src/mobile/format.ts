@@ -21,7 +21,7 @@ export function isOn(value: unknown): boolean {
   return typeof value === 'string' && ['on', '1', 'true', 'yes'].includes(value.trim().toLowerCase());
 }
 
-export interface Pagination {
+interface Pagination {
   page: number;
   per_page: number;
   total: number;

@@ -16,7 +16,7 @@ export interface OidcConfig {
   issuer?: string | undefined;
 }
 
-export interface JwtClaims {
+interface JwtClaims {
   aud?: unknown;
   iss?: unknown;
   exp?: unknown;
@@ -24,7 +24,7 @@ export interface JwtClaims {
 }
 
 /** The claims of a token of JWT form; `undefined` for anything else. */
-export function jwtClaims(token: string): JwtClaims | undefined {
+function jwtClaims(token: string): JwtClaims | undefined {
   const parts = token.split('.');
   if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]+$/.test(part))) return undefined;
   const header = decodePart(parts[0] as string);

@@ -1,7 +1,6 @@
 /** The mobile distribution REST and upload interfaces, on the emulator's root. */
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ServicePluginOptions } from '../plugin-options.ts';
 import { setActor } from './actor.ts';
 import { restActor } from './auth.ts';
 import { CODE, MobileError, failureBody } from './errors.ts';
@@ -12,9 +11,10 @@ import { projectRoutes } from './routes/projects.ts';
 import { publicRoutes } from './routes/public.ts';
 import { testerRoutes } from './routes/testers.ts';
 import { uploadRoutes } from './routes/upload.ts';
+import type { MobileStore } from './store.ts';
 
-export async function mobileRoutes(app: FastifyInstance, options: ServicePluginOptions): Promise<void> {
-  const { ctx } = options;
+export async function mobileRoutes(app: FastifyInstance, options: { store: MobileStore }): Promise<void> {
+  const { store } = options;
   await app.register(multipart, {
     // Files stream to disk, so the size is not bounded here; the service's own limit is not public.
     limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 4, fields: 200, fieldSize: 1024 * 1024, parts: 300 },
@@ -30,14 +30,14 @@ export async function mobileRoutes(app: FastifyInstance, options: ServicePluginO
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config as { mobileRestAuth?: boolean } | undefined;
     if (config?.mobileRestAuth === false) return;
-    setActor(request, restActor(ctx.mobile.accounts, request));
+    setActor(request, restActor(store.accounts, request));
   });
 
-  projectRoutes(app, ctx);
-  buildRoutes(app, ctx);
-  testerRoutes(app, ctx);
-  groupRoutes(app, ctx);
-  accountRoutes(app, ctx);
-  uploadRoutes(app, ctx);
-  publicRoutes(app, ctx);
+  projectRoutes(app, store);
+  buildRoutes(app, store);
+  testerRoutes(app, store);
+  groupRoutes(app, store);
+  accountRoutes(app, store);
+  uploadRoutes(app, store);
+  publicRoutes(app, store);
 }

@@ -11,7 +11,7 @@ import yazl from 'yazl';
 import { encodeProtoManifest } from './aab-manifest.ts';
 import { ANDROID_NS, encodeBinaryXml } from './binary-xml.ts';
 
-export interface SamplePackage {
+interface SamplePackage {
   /** Android package name or iOS/macOS bundle identifier. */
   packageId: string;
   name: string;

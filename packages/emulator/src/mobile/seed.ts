@@ -5,7 +5,7 @@ import type { OidcConfig } from './oidc-token.ts';
 /** Roles seen in the permissions list; `tester` accounts can sign in but not manage builds. */
 export type MobileRole = 'account-owner' | 'account-manager' | 'admin' | 'member' | 'tester';
 
-export interface MobileAccountSeed {
+interface MobileAccountSeed {
   email: string;
   /** REST password (Basic email:api-key) and the upload form's `api_key`. */
   apiKey: string;
@@ -25,19 +25,19 @@ export interface MobileAccountSeed {
   permissions?: string[];
 }
 
-export interface MobileTesterSeed {
+interface MobileTesterSeed {
   email: string;
   /** Names of groups the tester belongs to (created when absent). */
   groups?: string[];
   blocked?: boolean;
 }
 
-export interface MobileGroupSeed {
+interface MobileGroupSeed {
   name: string;
   private?: boolean;
 }
 
-export interface MobileFeedbackSeed {
+interface MobileFeedbackSeed {
   text: string;
   buildId?: number;
   projectId?: number;

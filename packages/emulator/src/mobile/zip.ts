@@ -1,7 +1,7 @@
 /** Reading a few small entries out of a (possibly large) zip without reading the rest. */
 import yauzl from 'yauzl';
 
-export interface ZipContents {
+interface ZipContents {
   names: string[];
   /** Contents of the entries the caller picked. */
   entries: Map<string, Buffer>;

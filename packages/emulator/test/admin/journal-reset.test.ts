@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { SCREENSHOT_ARTIFACT_ID } from '../authoring/fixtures.ts';
+import { SCREENSHOT_ARTIFACT_ID, UNASSIGNED_CASE_IDS } from '../authoring/fixtures.ts';
 import { API_KEY, BASIC as MOBILE_BASIC, OIDC } from '../mobile/helpers.ts';
 import { basic, DEMO_ACCESS_KEY, DEMO_USER, withEmulator } from '../support/emulator.ts';
 import { call } from '../support/http.ts';
@@ -99,7 +99,7 @@ describe('admin journal, reset and tunnel control', () => {
 
   it('resets state, files, faults and the journal back to the seed', async () => {
     const ctx = handle.emulator.context;
-    const id = ctx.automation.createJob({
+    const id = ctx.automation.jobs.create({
       name: 'j',
       build: 'b',
       browser: 'chrome',
@@ -111,6 +111,16 @@ describe('admin journal, reset and tunnel control', () => {
       headers: { 'content-type': 'application/octet-stream' },
       body: 'x',
     });
+    // The other interfaces' routes, which hold their own stores, see the seed again too.
+    const testCase = `${handle.url}/v1/ai-authoring/testcases/${UNASSIGNED_CASE_IDS[0]}`;
+    expect((await call(testCase, { method: 'DELETE', auth: basic() })).status).toBe(204);
+    const groups = `${handle.url}/api/1/testers/groups`;
+    const group = await call(groups, {
+      method: 'POST',
+      auth: MOBILE_BASIC,
+      json: { groupName: 'before-reset' },
+    });
+    expect(group.status).toBe(200);
     await call(`${handle.url}/rest/v1/users/${DEMO_USER}/accesskey/change`, { method: 'POST' });
     await call(`${handle.url}/_emulator/faults`, {
       method: 'POST',
@@ -124,6 +134,8 @@ describe('admin journal, reset and tunnel control', () => {
     // The seed's own stored files are back with it.
     const artifact = await call(`${handle.url}/v1/ai-authoring/storage/${SCREENSHOT_ARTIFACT_ID}`);
     expect(artifact.status).toBe(200);
+    expect((await call(testCase, { auth: basic() })).status).toBe(200);
+    expect((await call(groups, { auth: MOBILE_BASIC })).text).not.toContain('before-reset');
     const faults = (await call(`${handle.url}/_emulator/faults`, { auth: null })).json as {
       faults: unknown[];
     };
@@ -139,14 +151,14 @@ describe('admin journal, reset and tunnel control', () => {
     expect(created.status).toBe(201);
     const { id } = created.json as { id: string };
     const store = handle.emulator.context.automation;
-    expect(store.hasRunningTunnel(DEMO_USER, 'ci-tunnel')).toBe(false);
+    expect(store.tunnels.hasRunning(DEMO_USER, 'ci-tunnel')).toBe(false);
     const patched = await call(`${handle.url}/_emulator/tunnels/${id}`, {
       method: 'PATCH',
       auth: null,
       json: { status: 'running' },
     });
     expect(patched.json).toMatchObject({ status: 'running' });
-    expect(store.hasRunningTunnel(DEMO_USER, 'ci-tunnel')).toBe(true);
+    expect(store.tunnels.hasRunning(DEMO_USER, 'ci-tunnel')).toBe(true);
     expect(
       (
         await call(`${handle.url}/_emulator/tunnels/${id}`, {

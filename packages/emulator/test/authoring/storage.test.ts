@@ -32,11 +32,17 @@ describe('authoring storage', () => {
     }
   });
 
-  it('comes back after a reset to the seed', async () => {
-    const { context } = handle.emulator;
-    context.authoring.data.artifacts.length = 0;
+  it('comes back, file and all, after the admin reset to the seed', async () => {
+    handle.emulator.context.authoring.data.artifacts.length = 0;
     expect((await download(SCREENSHOT_ARTIFACT_ID)).status).toBe(404);
-    context.load();
-    expect((await download(SCREENSHOT_ARTIFACT_ID)).status).toBe(200);
+    const reset = await fetch(new URL('/_emulator/reset', handle.url), { method: 'POST' });
+    expect(reset.status).toBe(200);
+    const response = await download(SCREENSHOT_ARTIFACT_ID);
+    expect(response.status).toBe(200);
+    expect(
+      Buffer.from(await response.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 });

@@ -37,7 +37,7 @@ describe('automation accounts', () => {
   });
 
   it('reads concurrency on v1 and on the client path v1.2', async () => {
-    handle.emulator.context.automation.createJob({
+    handle.emulator.context.automation.jobs.create({
       name: 'j',
       build: 'b',
       browser: 'chrome',
@@ -57,7 +57,7 @@ describe('automation accounts', () => {
     const ctx = handle.emulator.context;
     const now = Date.now();
     ctx.now = () => now;
-    ctx.automation.createJob({ name: 'j', build: 'b', browser: 'chrome', os: 'Linux', passes: true });
+    ctx.automation.jobs.create({ name: 'j', build: 'b', browser: 'chrome', os: 'Linux', passes: true });
     const live = (await call(rest(`/${DEMO_USER}/activity`))).json as {
       subaccounts: Record<string, { queued: number }>;
       totals: { queued: number; all: number };

@@ -23,7 +23,7 @@ describe('automation round trips through SauceClient', () => {
 
   it('lists, updates, stops and deletes jobs and their assets', async () => {
     const store = handle.emulator.context.automation;
-    const running = store.createJob({
+    const running = store.jobs.create({
       name: 'run',
       build: 'b',
       browser: 'chrome',
@@ -40,7 +40,7 @@ describe('automation round trips through SauceClient', () => {
     const stopped = await client.automation.jobs.stop(running);
     expect(stopped).toMatchObject({ status: 'error' });
 
-    const finished = store.createJob({
+    const finished = store.jobs.create({
       name: 'done',
       build: 'b',
       browser: 'chrome',

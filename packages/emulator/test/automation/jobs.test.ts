@@ -6,7 +6,7 @@ describe('automation jobs', () => {
   const handle = withEmulator({ jobDurationMs: 60 });
   const rest = (path: string) => `${handle.url}/rest/v1${path}`;
   const newJob = (passes = true, name = 'job') =>
-    handle.emulator.context.automation.createJob({
+    handle.emulator.context.automation.jobs.create({
       name,
       build: 'b1',
       browser: 'chrome',

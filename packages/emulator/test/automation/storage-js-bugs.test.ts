@@ -20,7 +20,7 @@ describe('automation storage, JS unit tests and bugs', () => {
     const md5 = createHash('md5').update(bytes).digest('hex');
     expect(stored.json).toMatchObject({ filename: 'app.zip', size: bytes.length, md5 });
     const store = handle.emulator.context.automation;
-    expect(await readFile(store.storagePath(DEMO_USER, 'app.zip'))).toEqual(bytes);
+    expect(await readFile(store.storage.path(DEMO_USER, 'app.zip'))).toEqual(bytes);
 
     const refused = await call(rest(`/storage/${DEMO_USER}/app.zip`), {
       method: 'POST',
@@ -28,7 +28,7 @@ describe('automation storage, JS unit tests and bugs', () => {
       body: 'x',
     });
     expect(refused.status).toBe(409);
-    expect(await readFile(store.storagePath(DEMO_USER, 'app.zip'))).toEqual(bytes);
+    expect(await readFile(store.storage.path(DEMO_USER, 'app.zip'))).toEqual(bytes);
     const replaced = await call(rest(`/storage/${DEMO_USER}/app.zip?overwrite=true`), {
       method: 'POST',
       headers: octets,
@@ -82,7 +82,7 @@ describe('automation storage, JS unit tests and bugs', () => {
     for (const test of done['js tests']) {
       expect(test.job_id).toMatch(/^[0-9a-f]{32}$/);
       expect(test.result).toMatchObject({ passed: 3, total: 3, failed: 0 });
-      expect(ctx.automation.job(test.job_id)?.build).toBe('js-1');
+      expect(ctx.automation.jobs.get(test.job_id)?.build).toBe('js-1');
     }
   });
 

@@ -144,7 +144,7 @@ describe('retention of job assets and stored files', () => {
   const rest = (path: string) => `${handle.url}/rest/v1${path}`;
 
   it('keeps a job’s assets 30 days after the job ends, then answers them as deleted', async () => {
-    const { id } = handle.emulator.context.automation.createJob({
+    const { id } = handle.emulator.context.automation.jobs.create({
       name: 'kept',
       build: 'b',
       browser: 'chrome',

@@ -34,7 +34,7 @@ describe('automation tunnels and information', () => {
   it('shuts a tunnel down with a JSON reason body, counting the jobs running through it', async () => {
     const ctx = handle.emulator.context;
     const [id] = (await call(rest(`/${DEMO_USER}/tunnels`))).json as string[];
-    ctx.automation.createJob({
+    ctx.automation.jobs.create({
       name: 'j',
       build: 'b',
       browser: 'chrome',
@@ -53,7 +53,7 @@ describe('automation tunnels and information', () => {
       user_shutdown: true,
     });
     expect((await call(rest(`/${DEMO_USER}/tunnels`))).json).toEqual([]);
-    expect(ctx.automation.hasRunningTunnel(DEMO_USER, 'demo-tunnel')).toBe(false);
+    expect(ctx.automation.tunnels.hasRunning(DEMO_USER, 'demo-tunnel')).toBe(false);
   });
 
   it('serves status and platforms without credentials', async () => {

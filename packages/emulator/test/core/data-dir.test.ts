@@ -18,7 +18,7 @@ describe('--data-dir', () => {
   it('keeps state and stored files across a restart', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'emulator-data-'));
     running = await startEmulator({ port: 0, dataDir: dir, jobDurationMs: 20 });
-    const jobId = running.context.automation.createJob({
+    const jobId = running.context.automation.jobs.create({
       name: 'kept',
       build: 'b',
       browser: 'chrome',
@@ -46,7 +46,7 @@ describe('--data-dir', () => {
     expect((await call(`${running.url}/rest/v1/storage/${DEMO_USER}`, { auth })).json).toMatchObject({
       files: [{ name: 'kept.txt', size: 10 }],
     });
-    expect(await readFile(running.context.automation.storagePath(DEMO_USER, 'kept.txt'), 'utf8')).toBe(
+    expect(await readFile(running.context.automation.storage.path(DEMO_USER, 'kept.txt'), 'utf8')).toBe(
       'kept bytes',
     );
   });
@@ -54,7 +54,7 @@ describe('--data-dir', () => {
   it('writes state shortly after a change, before close', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'emulator-data-'));
     running = await startEmulator({ port: 0, dataDir: dir });
-    running.context.automation.createTunnel({ owner: DEMO_USER, tunnel_identifier: 'saved' });
+    running.context.automation.tunnels.create({ owner: DEMO_USER, tunnel_identifier: 'saved' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const state = JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8'));
     const names = Object.values(state.automation.tunnels).map(

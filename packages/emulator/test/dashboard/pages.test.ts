@@ -42,7 +42,7 @@ afterEach(async () => {
 describe('dashboard pages', () => {
   it('shows a job at the link the actions write, with its assets once it ends', async () => {
     const ctx = h.emulator.context;
-    const { id } = ctx.automation.createJob({
+    const { id } = ctx.automation.jobs.create({
       name: HOSTILE,
       build: 'nightly 42',
       browser: 'firefox',
@@ -75,14 +75,14 @@ describe('dashboard pages', () => {
 
   it('shows a running job without end time or assets', async () => {
     const automation = h.emulator.context.automation;
-    const { id } = automation.createJob({
+    const { id } = automation.jobs.create({
       name: 'slow',
       build: '',
       browser: 'chrome',
       os: 'Linux',
       passes: true,
     });
-    automation.job(id)!.durationMs = 60_000;
+    automation.jobs.get(id)!.durationMs = 60_000;
     const page = await get(h, `/tests/${id}`);
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/<th>Passed<\/th><td>not set<\/td>/);
@@ -166,7 +166,7 @@ describe('dashboard pages', () => {
   it('refuses clients that are not on loopback', async () => {
     const app = await buildApp(h.emulator.context);
     try {
-      const { id } = h.emulator.context.automation.createJob({
+      const { id } = h.emulator.context.automation.jobs.create({
         name: 'j',
         build: 'b',
         browser: 'chrome',

@@ -1,74 +1,48 @@
 /** GET/DELETE /testcases, /testcases/{id}, POST /testcases/{id}/run and /rename. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
-import type { RunTarget } from '../model.ts';
-import { runTestCase } from '../runs.ts';
-import {
-  caseRunBody,
-  hexIdParams,
-  type IdParams,
-  renameBody,
-  revisionParams,
-  testCaseListQuery,
-} from '../schemas.ts';
+import type { FastifyRequest } from 'fastify';
+import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
+import { caseRunBody, hexIdParams, renameBody, revisionParams, testCaseListQuery } from '../schemas.ts';
 import { userOf } from '../session.ts';
-import type { TestCaseListQuery } from '../store.ts';
+import type { AuthoringStore } from '../store.ts';
+import type { CaseRunInput } from '../store/runs.ts';
 import { caseRunView, testCaseDetailView, testCaseView } from '../views.ts';
 
-interface RunBody {
-  buildName?: string;
-  targets?: RunTarget[];
-  scTunnelName?: string | null;
-}
-
-export function testCaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.get<{ Querystring: TestCaseListQuery }>(
-    '/testcases',
-    { schema: { querystring: testCaseListQuery } },
-    async (request) => {
-      const page = ctx.authoring.listTestCases(request.query);
-      return { data: { items: page.items.map(testCaseView), total: page.total } };
-    },
-  );
-
-  app.get<{ Params: IdParams }>('/testcases/:id', { schema: { params: hexIdParams } }, async (request) => {
-    const store = ctx.authoring;
-    return { data: testCaseDetailView(store, store.getTestCase(request.params.id)) };
+export function testCaseRoutes(app: SchemaTypedApp, store: AuthoringStore): void {
+  app.get('/testcases', { schema: { querystring: testCaseListQuery } }, async (request) => {
+    const page = store.testCases.list(request.query);
+    return { data: { items: page.items.map(testCaseView), total: page.total } };
   });
 
-  app.delete<{ Params: IdParams }>(
-    '/testcases/:id',
-    { schema: { params: hexIdParams } },
-    async (request, reply) => {
-      ctx.authoring.deleteTestCase(request.params.id);
-      return reply.code(204).send();
-    },
-  );
+  app.get('/testcases/:id', { schema: { params: hexIdParams } }, async (request) => ({
+    data: testCaseDetailView(store, store.testCases.get(request.params.id)),
+  }));
 
-  const run = (request: FastifyRequest, caseId: string, body: RunBody | undefined, revisionId?: string) => {
-    const input = { ...(body ?? {}), ...(revisionId === undefined ? {} : { revisionId }) };
-    return { data: caseRunView(runTestCase(ctx.authoring, ctx.automation, caseId, input, userOf(request))) };
-  };
+  app.delete('/testcases/:id', { schema: { params: hexIdParams } }, async (request, reply) => {
+    store.testCases.delete(request.params.id);
+    return reply.code(204).send();
+  });
 
-  app.post<{ Params: IdParams; Body: RunBody | undefined }>(
-    '/testcases/:id/run',
-    { schema: { params: hexIdParams, body: caseRunBody } },
-    async (request) => run(request, request.params.id, request.body),
+  const run = (request: FastifyRequest, caseId: string, input: CaseRunInput) => ({
+    data: caseRunView(store.runs.runCase(caseId, input, userOf(request))),
+  });
+
+  app.post('/testcases/:id/run', { schema: { params: hexIdParams, body: caseRunBody } }, async (request) =>
+    run(request, request.params.id, request.body),
   );
 
   // The seed leaves the place of revisionId open; it is the path segment after `run`.
-  app.post<{ Params: IdParams & { revisionId: string }; Body: RunBody | undefined }>(
+  app.post(
     '/testcases/:id/run/:revisionId',
     { schema: { params: revisionParams, body: caseRunBody } },
-    async (request) => run(request, request.params.id, request.body, request.params.revisionId),
+    async (request) =>
+      run(request, request.params.id, { ...request.body, revisionId: request.params.revisionId }),
   );
 
-  app.post<{ Params: IdParams; Body: { name: string } }>(
+  app.post(
     '/testcases/:id/rename',
     { schema: { params: hexIdParams, body: renameBody } },
     async (request) => {
-      const store = ctx.authoring;
-      const testCase = store.renameTestCase(request.params.id, request.body.name, userOf(request));
+      const testCase = store.testCases.rename(request.params.id, request.body.name, userOf(request));
       return { data: testCaseDetailView(store, testCase) };
     },
   );

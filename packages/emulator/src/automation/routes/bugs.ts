@@ -1,9 +1,11 @@
 /** Bug records: public types, and detail, query and update of the caller's bugs. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { callerOf } from '../access.ts';
 import { sendError } from '../errors.ts';
 import type { BugRecord } from '../model.ts';
+import type { AutomationStore } from '../store.ts';
+import type { Bugs } from '../store/bugs.ts';
 
 /** Only these properties of a bug can be changed, as the seed states. */
 const EDITABLE = new Set(['Title', 'Description']);
@@ -31,27 +33,23 @@ function jsonQuery(reply: FastifyReply, name: string, text: string): unknown {
 }
 
 /** Public: bug types and their fields. */
-export function bugTypeRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function bugTypeRoutes(app: FastifyInstance, bugs: Bugs): void {
   app.get('/bugs/types', async () =>
-    ctx.automation.data.bugTypes.map(({ id, name, description }) => ({ id, name, description })),
+    bugs.types().map(({ id, name, description }) => ({ id, name, description })),
   );
 
-  app.get<{ Params: { bug_id: string } }>(
-    '/bugs/types/:bug_id',
-
-    async (request, reply) => {
-      const type = ctx.automation.data.bugTypes.find((candidate) => candidate.id === request.params.bug_id);
-      if (!type) return sendError(reply, 404, 'Bug type not found', 'not_found');
-      return type;
-    },
-  );
+  app.get<{ Params: { bug_id: string } }>('/bugs/types/:bug_id', async (request, reply) => {
+    const type = bugs.types().find((candidate) => candidate.id === request.params.bug_id);
+    if (!type) return sendError(reply, 404, 'Bug type not found', 'not_found');
+    return type;
+  });
 }
 
 /** The caller's bugs. */
-export function bugRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function bugRoutes(app: SchemaTypedApp, store: AutomationStore): void {
   const visibleBug = (caller: string, id: string) => {
-    const bug = ctx.automation.bug(id);
-    return bug && ctx.automation.canActFor(caller, bug.owner) ? bug : undefined;
+    const bug = store.bugs.get(id);
+    return bug && store.accounts.canActFor(caller, bug.owner) ? bug : undefined;
   };
 
   app.get<{ Params: { bug_id: string } }>('/bugs/detail/:bug_id', async (request, reply) => {
@@ -60,10 +58,12 @@ export function bugRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return bugView(bug);
   });
 
-  app.get<{ Querystring: { ids: string } }>(
+  app.get(
     '/bugs/query',
     {
-      schema: { querystring: { type: 'object', properties: { ids: { type: 'string' } }, required: ['ids'] } },
+      schema: {
+        querystring: { type: 'object', properties: { ids: { type: 'string' } }, required: ['ids'] } as const,
+      },
     },
     async (request, reply) => {
       const ids = jsonQuery(reply, 'ids', request.query.ids);
@@ -80,20 +80,19 @@ export function bugRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     },
   );
 
-  app.put<{
-    Params: { bug_id: string };
-    Querystring: { update?: string };
-    Body: { update?: unknown } | undefined;
-  }>(
+  app.put(
     '/bugs/update/:bug_id',
     {
-      schema: { querystring: { type: 'object', properties: { update: { type: 'string' } } } },
+      schema: {
+        params: { type: 'object', properties: { bug_id: { type: 'string' } }, required: ['bug_id'] } as const,
+        querystring: { type: 'object', properties: { update: { type: 'string' } } } as const,
+      },
     },
     async (request, reply) => {
       const bug = visibleBug(callerOf(request), request.params.bug_id);
       if (!bug) return sendError(reply, 404, 'Bug not found', 'not_found');
       // The seed passes `update` in the query; a JSON body `{ "update": {...} }` is accepted too.
-      let update: unknown = request.body?.update;
+      let update: unknown = (request.body as { update?: unknown } | null | undefined)?.update;
       if (request.query.update !== undefined) {
         update = jsonQuery(reply, 'update', request.query.update);
         if (reply.sent) return reply;
@@ -119,7 +118,7 @@ export function bugRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       if (!entries.every(([, value]) => typeof value === 'string')) {
         return sendError(reply, 400, 'Title and Description must be text', 'invalid_request');
       }
-      return bugView(ctx.automation.updateBug(bug.id, Object.fromEntries(entries) as Record<string, string>));
+      return bugView(store.bugs.update(bug.id, Object.fromEntries(entries) as Record<string, string>));
     },
   );
 }

@@ -1,12 +1,13 @@
 /** Jobs and their assets. */
-import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { baseUrlOf } from '../access.ts';
 import { assetContent, assetList } from '../assets.ts';
 import { jobsCsv } from '../csv.ts';
 import { sendError } from '../errors.ts';
 import { jobView } from '../job-view.ts';
 import type { JobRecord } from '../model.ts';
+import type { AutomationStore } from '../store.ts';
+import { usernameParams } from './params.ts';
 
 const jobParams = {
   type: 'object',
@@ -14,31 +15,18 @@ const jobParams = {
   required: ['username', 'job_id'],
 } as const;
 
-interface ListQuery {
-  limit: number;
-  skip: number;
-  full: boolean;
-  from?: number;
-  to?: number;
-  format: 'json' | 'csv';
-}
-
-export function jobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: string): void {
+export function jobRoutes(app: SchemaTypedApp, store: AutomationStore, prefix: string): void {
   /** The job when the path's account owns it, directly or through one of its sub-accounts. */
   const jobFor = (username: string, id: string): JobRecord | undefined => {
-    const job = ctx.automation.job(id);
-    return job && ctx.automation.canActFor(username, job.owner) ? job : undefined;
+    const job = store.jobs.get(id);
+    return job && store.accounts.canActFor(username, job.owner) ? job : undefined;
   };
 
-  app.get<{ Params: { username: string }; Querystring: ListQuery }>(
+  app.get(
     '/:username/jobs',
     {
       schema: {
-        params: {
-          type: 'object',
-          properties: { username: { type: 'string', minLength: 1 } },
-          required: ['username'],
-        },
+        params: usernameParams,
         querystring: {
           type: 'object',
           properties: {
@@ -49,16 +37,16 @@ export function jobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: st
             to: { type: 'integer', minimum: 0 },
             format: { type: 'string', enum: ['json', 'csv'], default: 'json' },
           },
-        },
+        } as const,
       },
     },
     async (request, reply) => {
       const { limit, skip, full, from, to, format } = request.query;
-      const now = ctx.now();
+      const now = store.now();
       const baseUrl = baseUrlOf(request);
       // from and to are inclusive bounds on the creation time, in epoch seconds.
-      const page = ctx.automation
-        .jobsOf(request.params.username)
+      const page = store.jobs
+        .of(request.params.username)
         .filter((job) => {
           const created = Math.floor(job.createdMs / 1000);
           return (from === undefined || created >= from) && (to === undefined || created <= to);
@@ -75,27 +63,13 @@ export function jobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: st
     },
   );
 
-  app.get<{ Params: { username: string; job_id: string } }>(
-    '/:username/jobs/:job_id',
-    { schema: { params: jobParams } },
-    async (request, reply) => {
-      const job = jobFor(request.params.username, request.params.job_id);
-      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
-      return jobView(job, ctx.now(), baseUrlOf(request));
-    },
-  );
+  app.get('/:username/jobs/:job_id', { schema: { params: jobParams } }, async (request, reply) => {
+    const job = jobFor(request.params.username, request.params.job_id);
+    if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+    return jobView(job, store.now(), baseUrlOf(request));
+  });
 
-  app.put<{
-    Params: { username: string; job_id: string };
-    Body: {
-      tags?: string[];
-      name?: string;
-      'custom-data'?: Record<string, unknown> | null;
-      passed?: boolean;
-      build?: string;
-      public?: string | boolean;
-    };
-  }>(
+  app.put(
     '/:username/jobs/:job_id',
     {
       schema: {
@@ -112,14 +86,14 @@ export function jobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: st
             build: { type: 'string' },
             public: { type: ['string', 'boolean'] },
           },
-        },
+        } as const,
       },
     },
     async (request, reply) => {
       const job = jobFor(request.params.username, request.params.job_id);
       if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
       const body = request.body;
-      const updated = ctx.automation.updateJob(job.id, {
+      const updated = store.jobs.update(job.id, {
         ...(body.tags !== undefined ? { tags: body.tags } : {}),
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body['custom-data'] !== undefined ? { customData: body['custom-data'] } : {}),
@@ -129,44 +103,32 @@ export function jobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: st
           ? { public: typeof body.public === 'boolean' ? (body.public ? 'public' : 'team') : body.public }
           : {}),
       });
-      return jobView(updated, ctx.now(), baseUrlOf(request));
+      return jobView(updated, store.now(), baseUrlOf(request));
     },
   );
 
-  app.delete<{ Params: { username: string; job_id: string } }>(
-    '/:username/jobs/:job_id',
-    { schema: { params: jobParams } },
-    async (request, reply) => {
-      const job = jobFor(request.params.username, request.params.job_id);
-      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
-      ctx.automation.deleteJob(job.id);
-      // The seed shows no body; the emulator confirms which job went.
-      return { id: job.id, deleted: true };
-    },
-  );
+  app.delete('/:username/jobs/:job_id', { schema: { params: jobParams } }, async (request, reply) => {
+    const job = jobFor(request.params.username, request.params.job_id);
+    if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+    store.jobs.delete(job.id);
+    // The seed shows no body; the emulator confirms which job went.
+    return { id: job.id, deleted: true };
+  });
 
-  app.put<{ Params: { username: string; job_id: string } }>(
-    '/:username/jobs/:job_id/stop',
-    { schema: { params: jobParams } },
-    async (request, reply) => {
-      const job = jobFor(request.params.username, request.params.job_id);
-      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
-      // Stopping a finished job changes nothing and still answers the job, as stopping is idempotent.
-      return jobView(ctx.automation.stopJob(job.id), ctx.now(), baseUrlOf(request));
-    },
-  );
+  app.put('/:username/jobs/:job_id/stop', { schema: { params: jobParams } }, async (request, reply) => {
+    const job = jobFor(request.params.username, request.params.job_id);
+    if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+    // Stopping a finished job changes nothing and still answers the job, as stopping is idempotent.
+    return jobView(store.jobs.stop(job.id), store.now(), baseUrlOf(request));
+  });
 
-  app.get<{ Params: { username: string; job_id: string } }>(
-    '/:username/jobs/:job_id/assets',
-    { schema: { params: jobParams } },
-    async (request, reply) => {
-      const job = jobFor(request.params.username, request.params.job_id);
-      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
-      return assetList(job, ctx.now());
-    },
-  );
+  app.get('/:username/jobs/:job_id/assets', { schema: { params: jobParams } }, async (request, reply) => {
+    const job = jobFor(request.params.username, request.params.job_id);
+    if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+    return assetList(job, store.now());
+  });
 
-  app.get<{ Params: { username: string; job_id: string; file_name: string } }>(
+  app.get(
     '/:username/jobs/:job_id/assets/:file_name',
     {
       schema: {
@@ -174,26 +136,22 @@ export function jobRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: st
           type: 'object',
           properties: { ...jobParams.properties, file_name: { type: 'string', minLength: 1 } },
           required: ['username', 'job_id', 'file_name'],
-        },
+        } as const,
       },
     },
     async (request, reply) => {
       const job = jobFor(request.params.username, request.params.job_id);
       if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
-      const asset = assetContent(job, request.params.file_name, ctx.now());
+      const asset = assetContent(job, request.params.file_name, store.now());
       if (!asset) return sendError(reply, 404, `Asset ${request.params.file_name} not found`, 'not_found');
       return reply.type(asset.contentType).send(asset.body);
     },
   );
 
-  app.delete<{ Params: { username: string; job_id: string } }>(
-    '/:username/jobs/:job_id/assets',
-    { schema: { params: jobParams } },
-    async (request, reply) => {
-      const job = jobFor(request.params.username, request.params.job_id);
-      if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
-      ctx.automation.deleteAssets(job.id);
-      return { id: job.id, assets_deleted: true };
-    },
-  );
+  app.delete('/:username/jobs/:job_id/assets', { schema: { params: jobParams } }, async (request, reply) => {
+    const job = jobFor(request.params.username, request.params.job_id);
+    if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
+    store.jobs.deleteAssets(job.id);
+    return { id: job.id, assets_deleted: true };
+  });
 }

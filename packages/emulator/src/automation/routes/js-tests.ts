@@ -1,36 +1,17 @@
 /** JS unit tests: one simulated job per platform, reported in the framework's result shape. */
-import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { sendError } from '../errors.ts';
 import { hexId } from '../ids.ts';
 import { frameworkResult } from '../js-results.ts';
 import { jobError, jobTimes } from '../job-view.ts';
+import type { AutomationStore } from '../store.ts';
+import { usernameParams } from './params.ts';
 
 /** What `job_id` holds before the job is assigned, as the service answers. */
-export const JOB_NOT_READY = 'job not ready';
+const JOB_NOT_READY = 'job not ready';
 
-interface StartBody {
-  platforms: (string | number)[][];
-  url: string;
-  framework: string;
-  tunnelIdentifier?: string;
-  'tunnel-identifier'?: string;
-  parentTunnel?: string;
-  build?: string;
-  name?: string;
-  tags?: string[];
-  /** Seconds; the schema's default is the service's (180, seed 002 Limits). */
-  maxDuration: number;
-}
-
-const usernameParams = {
-  type: 'object',
-  properties: { username: { type: 'string', minLength: 1 } },
-  required: ['username'],
-} as const;
-
-export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.post<{ Params: { username: string }; Body: StartBody }>(
+export function jsTestRoutes(app: SchemaTypedApp, store: AutomationStore): void {
+  app.post(
     '/:username/js-tests',
     {
       schema: {
@@ -56,10 +37,11 @@ export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
             build: { type: 'string' },
             name: { type: 'string' },
             tags: { type: 'array', items: { type: 'string' } },
+            // Seconds; the default is the service's (seed 002, Limits).
             maxDuration: { type: 'integer', minimum: 1, default: 180 },
           },
           required: ['platforms', 'url', 'framework'],
-        },
+        } as const,
       },
     },
     async (request, reply) => {
@@ -68,7 +50,7 @@ export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       const tunnel = body.tunnelIdentifier ?? body['tunnel-identifier'];
       // A shared tunnel belongs to the parent account named by parentTunnel.
       const tunnelOwner = body.parentTunnel ?? owner;
-      if (tunnel && !ctx.automation.hasRunningTunnel(tunnelOwner, tunnel)) {
+      if (tunnel && !store.tunnels.hasRunning(tunnelOwner, tunnel)) {
         return sendError(reply, 400, `No running tunnel named ${tunnel}`, 'tunnel_not_found');
       }
       // The demo rule of the default seed: a test page whose URL contains "fail" fails everywhere.
@@ -76,7 +58,7 @@ export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       const ids: string[] = [];
       for (const triple of body.platforms) {
         const [os = '', browser = '', version = 'latest'] = triple.map(String);
-        const { id: jobId } = ctx.automation.createJob({
+        const { id: jobId } = store.jobs.create({
           name: body.name ?? `${body.framework} tests`,
           build: body.build ?? '',
           browser,
@@ -91,7 +73,7 @@ export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
           maxDurationMs: body.maxDuration * 1000,
         });
         const id = hexId();
-        ctx.automation.addJsTest({
+        store.jsTests.add({
           id,
           owner,
           url: body.url,
@@ -105,7 +87,7 @@ export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     },
   );
 
-  app.post<{ Params: { username: string }; Body: { 'js tests': string[] } }>(
+  app.post(
     '/:username/js-tests/status',
     {
       schema: {
@@ -114,19 +96,19 @@ export function jsTestRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
           type: 'object',
           properties: { 'js tests': { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } } },
           required: ['js tests'],
-        },
+        } as const,
       },
     },
     async (request, reply) => {
-      const now = ctx.now();
+      const now = store.now();
       const answers = [];
       let completed = true;
       for (const id of request.body['js tests']) {
-        const test = ctx.automation.jsTest(id);
-        if (!test || !ctx.automation.canActFor(request.params.username, test.owner)) {
+        const test = store.jsTests.get(id);
+        if (!test || !store.accounts.canActFor(request.params.username, test.owner)) {
           return sendError(reply, 404, `Unknown js test ${id}`, 'not_found');
         }
-        const job = ctx.automation.job(test.jobId);
+        const job = store.jobs.get(test.jobId);
         const times = job ? jobTimes(job, now) : undefined;
         const finished = !times || times.status === 'complete' || times.status === 'error';
         if (!finished) completed = false;

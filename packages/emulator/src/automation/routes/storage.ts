@@ -5,9 +5,12 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
-import { hexId } from '../ids.ts';
+import { schemaTyped } from '../../shared/schema-typed.ts';
 import { sendError } from '../errors.ts';
+import { hexId } from '../ids.ts';
+import { unixSeconds } from '../model.ts';
+import type { AutomationStore } from '../store.ts';
+import { usernameParams } from './params.ts';
 
 function badFileName(name: string): boolean {
   return name === '.' || name === '..' || name.length > 255 || /[/\\\0]/.test(name);
@@ -15,15 +18,16 @@ function badFileName(name: string): boolean {
 
 /** A plugin of its own, so that the raw body parsers below apply to these routes alone. */
 export async function temporaryStorageRoutes(
-  app: FastifyInstance,
-  options: { ctx: EmulatorContext },
+  plain: FastifyInstance,
+  options: { store: AutomationStore },
 ): Promise<void> {
-  const { ctx } = options;
+  const { storage } = options.store;
+  const app = schemaTyped(plain);
   // Whatever the declared type, the body is the file: nothing parses it, the handler streams it.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  app.post<{ Params: { username: string; file_name: string }; Querystring: { overwrite: boolean } }>(
+  app.post(
     '/storage/:username/:file_name',
     {
       schema: {
@@ -34,15 +38,17 @@ export async function temporaryStorageRoutes(
             file_name: { type: 'string', minLength: 1 },
           },
           required: ['username', 'file_name'],
-        },
-        querystring: { type: 'object', properties: { overwrite: { type: 'boolean', default: false } } },
+        } as const,
+        querystring: {
+          type: 'object',
+          properties: { overwrite: { type: 'boolean', default: false } },
+        } as const,
       },
     },
     async (request, reply) => {
       const { username, file_name: name } = request.params;
       if (badFileName(name)) return sendError(reply, 400, 'Invalid file name', 'invalid_request');
-      const store = ctx.automation;
-      if (store.storedFile(username, name) && !request.query.overwrite) {
+      if (storage.get(username, name) && !request.query.overwrite) {
         return sendError(
           reply,
           409,
@@ -50,7 +56,7 @@ export async function temporaryStorageRoutes(
           'file_exists',
         );
       }
-      const target = store.storagePath(username, name);
+      const target = storage.path(username, name);
       await mkdir(path.dirname(target), { recursive: true });
       // Written beside the target and renamed at the end, so a broken upload never replaces a file.
       const partial = `${target}.${hexId()}.part`;
@@ -75,23 +81,13 @@ export async function temporaryStorageRoutes(
       }
       const md5 = hash.digest('hex');
       // The emulator's clock, not the disk's: retention is counted from it.
-      const mtime = Math.floor(ctx.now() / 1000);
-      ctx.automation.recordStoredFile(username, { name, size, md5, mtime });
+      const mtime = unixSeconds(options.store.now());
+      storage.record(username, { name, size, md5, mtime });
       return { username, filename: name, size, md5, etag: md5 };
     },
   );
 
-  app.get<{ Params: { username: string } }>(
-    '/storage/:username',
-    {
-      schema: {
-        params: {
-          type: 'object',
-          properties: { username: { type: 'string', minLength: 1 } },
-          required: ['username'],
-        },
-      },
-    },
-    async (request) => ({ files: ctx.automation.storedFiles(request.params.username) }),
-  );
+  app.get('/storage/:username', { schema: { params: usernameParams } }, async (request) => ({
+    files: storage.list(request.params.username),
+  }));
 }

@@ -1,20 +1,16 @@
 /** Accounts: profile, sub-accounts, concurrency, activity, usage, access keys, partner subscriptions. */
-import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { callerOf } from '../access.ts';
 import { sendError } from '../errors.ts';
 import { isFinished } from '../job-view.ts';
 import type { AccountRecord } from '../model.ts';
+import type { AutomationStore } from '../store.ts';
+import type { AutomationAccounts } from '../store/accounts.ts';
 import { activityCounts, activitySummary, dailyUsage, utcDay } from '../usage.ts';
-
-const usernameParams = {
-  type: 'object',
-  properties: { username: { type: 'string', minLength: 1 } },
-  required: ['username'],
-} as const;
+import { usernameParams } from './params.ts';
 
 /** The profile; the access key is left out (it is answered only when an account is made or re-keyed). */
-function userView(ctx: EmulatorContext, user: AccountRecord) {
+function userView(accounts: AutomationAccounts, user: AccountRecord) {
   const [first, ...rest] = user.name.split(' ');
   return {
     id: user.id,
@@ -33,28 +29,22 @@ function userView(ctx: EmulatorContext, user: AccountRecord) {
       mac: user.concurrencyLimit.mac,
       real_device: user.concurrencyLimit.realDevice,
     },
-    subaccounts: ctx.automation.subAccountsOf(user.username).length,
+    subaccounts: accounts.subAccountsOf(user.username).length,
     creation_time: user.creationTime,
   };
 }
 
-export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: string): void {
-  const account = (username: string) => ctx.automation.user(username);
+export function userRoutes(app: SchemaTypedApp, store: AutomationStore, prefix: string): void {
+  const { accounts } = store;
+  const account = (username: string) => accounts.get(username);
 
-  app.get<{ Params: { username: string } }>(
-    '/users/:username',
-    { schema: { params: usernameParams } },
-    async (request, reply) => {
-      const user = account(request.params.username);
-      if (!user) return sendError(reply, 404, 'User not found', 'not_found');
-      return userView(ctx, user);
-    },
-  );
+  app.get('/users/:username', { schema: { params: usernameParams } }, async (request, reply) => {
+    const user = account(request.params.username);
+    if (!user) return sendError(reply, 404, 'User not found', 'not_found');
+    return userView(accounts, user);
+  });
 
-  app.post<{
-    Params: { username: string };
-    Body: { username: string; password: string; name: string; email: string; plan?: string };
-  }>(
+  app.post(
     '/users/:username',
     {
       schema: {
@@ -70,7 +60,7 @@ export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: s
             plan: { type: 'string', minLength: 1 },
           },
           required: ['username', 'password', 'name', 'email'],
-        },
+        } as const,
       },
     },
     async (request, reply) => {
@@ -81,80 +71,71 @@ export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: s
       }
       if (account(username)) return sendError(reply, 409, `Username ${username} is taken`, 'conflict');
       // The password is not kept: the emulator authenticates REST calls by access key only.
-      const created = ctx.automation.createSubAccount(parent, {
+      const created = accounts.createSubAccount(parent, {
         username,
         name,
         email,
         ...(plan ? { plan } : {}),
       });
-      return { ...userView(ctx, created), access_key: created.accessKey };
+      return { ...userView(accounts, created), access_key: created.accessKey };
     },
   );
 
-  app.get<{ Params: { username: string } }>(
-    '/users/:username/concurrency',
-    { schema: { params: usernameParams } },
-    async (request, reply) => {
-      const user = account(request.params.username);
-      if (!user) return sendError(reply, 404, 'User not found', 'not_found');
-      const now = ctx.now();
-      const countsOf = (owner: AccountRecord) => {
-        const running = ctx.automation.jobsOf(owner.username).filter((job) => !isFinished(job, now));
-        const mac = running.filter((job) => /mac|os x/i.test(job.os)).length;
-        const current = { overall: running.length, mac, manual: 0 };
-        const remaining = {
-          overall: Math.max(0, owner.concurrencyLimit.overall - running.length),
-          mac: Math.max(0, owner.concurrencyLimit.mac - mac),
-          manual: owner.concurrencyLimit.overall,
-        };
-        return { current, remaining };
+  app.get('/users/:username/concurrency', { schema: { params: usernameParams } }, async (request, reply) => {
+    const user = account(request.params.username);
+    if (!user) return sendError(reply, 404, 'User not found', 'not_found');
+    const now = store.now();
+    const countsOf = (owner: AccountRecord) => {
+      const running = store.jobs.of(owner.username).filter((job) => !isFinished(job, now));
+      const mac = running.filter((job) => /mac|os x/i.test(job.os)).length;
+      const current = { overall: running.length, mac, manual: 0 };
+      const remaining = {
+        overall: Math.max(0, owner.concurrencyLimit.overall - running.length),
+        mac: Math.max(0, owner.concurrencyLimit.mac - mac),
+        manual: owner.concurrencyLimit.overall,
       };
-      const timestamp = now / 1000;
-      if (prefix === '/rest/v1.2') {
-        // v1.2 reports by organization and team; the emulator's account plays both.
-        const { current, remaining } = countsOf(user);
-        const allowed = {
-          overall: user.concurrencyLimit.overall,
-          mac: user.concurrencyLimit.mac,
-          real_device: user.concurrencyLimit.realDevice,
-        };
-        return {
-          timestamp,
-          concurrency: {
-            organization: { id: user.id, current, remaining, allowed },
-            team: { id: user.id, current, remaining, allowed },
-          },
-        };
-      }
-      const concurrency: Record<string, unknown> = { [user.username]: countsOf(user) };
-      for (const sub of ctx.automation.subAccountsOf(user.username))
-        concurrency[sub.username] = countsOf(sub);
-      return { timestamp, concurrency };
-    },
-  );
+      return { current, remaining };
+    };
+    const timestamp = now / 1000;
+    if (prefix === '/rest/v1.2') {
+      // v1.2 reports by organization and team; the emulator's account plays both.
+      const { current, remaining } = countsOf(user);
+      const allowed = {
+        overall: user.concurrencyLimit.overall,
+        mac: user.concurrencyLimit.mac,
+        real_device: user.concurrencyLimit.realDevice,
+      };
+      return {
+        timestamp,
+        concurrency: {
+          organization: { id: user.id, current, remaining, allowed },
+          team: { id: user.id, current, remaining, allowed },
+        },
+      };
+    }
+    const concurrency: Record<string, unknown> = { [user.username]: countsOf(user) };
+    for (const sub of accounts.subAccountsOf(user.username)) concurrency[sub.username] = countsOf(sub);
+    return { timestamp, concurrency };
+  });
 
-  app.get<{ Params: { username: string } }>(
-    '/:username/activity',
-    { schema: { params: usernameParams } },
-    async (request, reply) => {
-      const user = account(request.params.username);
-      if (!user) return sendError(reply, 404, 'User not found', 'not_found');
-      const now = ctx.now();
-      const subaccounts: Record<string, ReturnType<typeof activityCounts>> = {};
-      for (const member of [user, ...ctx.automation.subAccountsOf(user.username)]) {
-        subaccounts[member.username] = activityCounts(ctx.automation.jobsOf(member.username), now);
-      }
-      const totals = { 'in progress': 0, all: 0, queued: 0 };
-      for (const counts of Object.values(subaccounts)) {
-        totals['in progress'] += counts['in progress'];
-        totals.all += counts.all;
-        totals.queued += counts.queued;
-      }
-      return { subaccounts, totals };
-    },
-  );
+  app.get('/:username/activity', { schema: { params: usernameParams } }, async (request, reply) => {
+    const user = account(request.params.username);
+    if (!user) return sendError(reply, 404, 'User not found', 'not_found');
+    const now = store.now();
+    const subaccounts: Record<string, ReturnType<typeof activityCounts>> = {};
+    for (const member of [user, ...accounts.subAccountsOf(user.username)]) {
+      subaccounts[member.username] = activityCounts(store.jobs.of(member.username), now);
+    }
+    const totals = { 'in progress': 0, all: 0, queued: 0 };
+    for (const counts of Object.values(subaccounts)) {
+      totals['in progress'] += counts['in progress'];
+      totals.all += counts.all;
+      totals.queued += counts.queued;
+    }
+    return { subaccounts, totals };
+  });
 
-  app.get<{ Params: { username: string }; Querystring: { duration: number } }>(
+  app.get(
     '/users/:username/activity',
     {
       schema: {
@@ -163,25 +144,25 @@ export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: s
         querystring: {
           type: 'object',
           properties: { duration: { type: 'integer', minimum: 1, maximum: 3650, default: 90 } },
-        },
+        } as const,
       },
     },
     async (request, reply) => {
       const user = account(request.params.username);
       if (!user) return sendError(reply, 404, 'User not found', 'not_found');
-      const now = ctx.now();
+      const now = store.now();
       const windowMs = request.query.duration * 86_400_000;
       return {
         username: user.username,
         start: utcDay(now - windowMs),
         end: utcDay(now),
         duration_days: request.query.duration,
-        ...activitySummary(ctx.automation.jobsOf(user.username), now, windowMs),
+        ...activitySummary(store.jobs.of(user.username), now, windowMs),
       };
     },
   );
 
-  app.get<{ Params: { username: string }; Querystring: { start?: string; end?: string } }>(
+  app.get(
     '/users/:username/usage',
     {
       schema: {
@@ -193,30 +174,30 @@ export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: s
             start: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
             end: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
           },
-        },
+        } as const,
       },
     },
     async (request, reply) => {
       const user = account(request.params.username);
       if (!user) return sendError(reply, 404, 'User not found', 'not_found');
-      const now = ctx.now();
+      const now = store.now();
       const end = request.query.end ?? utcDay(now);
       const start = request.query.start ?? utcDay(now - 90 * 86_400_000);
       if (start > end) return sendError(reply, 400, 'start must not be after end', 'invalid_request');
       return {
-        usage: dailyUsage(ctx.automation.jobsOf(user.username), now, start, end),
+        usage: dailyUsage(store.jobs.of(user.username), now, start, end),
         username: user.username,
       };
     },
   );
 
-  app.post<{ Params: { username: string } }>(
+  app.post(
     '/users/:username/accesskey/change',
     { schema: { params: usernameParams } },
     async (request, reply) => {
       const user = account(request.params.username);
       if (!user) return sendError(reply, 404, 'User not found', 'not_found');
-      return { username: user.username, access_key: ctx.automation.changeAccessKey(user.username) };
+      return { username: user.username, access_key: accounts.changeAccessKey(user.username) };
     },
   );
 
@@ -227,12 +208,16 @@ export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: s
     return undefined;
   };
 
-  app.post<{ Params: { username: string }; Body: { plan: string } }>(
+  app.post(
     '/users/:username/subscription',
     {
       schema: {
         params: usernameParams,
-        body: { type: 'object', properties: { plan: { type: 'string', minLength: 1 } }, required: ['plan'] },
+        body: {
+          type: 'object',
+          properties: { plan: { type: 'string', minLength: 1 } },
+          required: ['plan'],
+        } as const,
       },
     },
     async (request, reply) => {
@@ -240,12 +225,12 @@ export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: s
       if (!account(target)) return sendError(reply, 404, 'User not found', 'not_found');
       const refusal = subscriptionCheck(callerOf(request), target);
       if (refusal) return sendError(reply, 403, refusal, 'forbidden');
-      ctx.automation.setPlan(target, request.body.plan);
+      accounts.setPlan(target, request.body.plan);
       return { username: target, plan: request.body.plan, subscribed: true };
     },
   );
 
-  app.delete<{ Params: { username: string } }>(
+  app.delete(
     '/users/:username/subscription',
     { schema: { params: usernameParams } },
     async (request, reply) => {
@@ -253,7 +238,7 @@ export function userRoutes(app: FastifyInstance, ctx: EmulatorContext, prefix: s
       if (!account(target)) return sendError(reply, 404, 'User not found', 'not_found');
       const refusal = subscriptionCheck(callerOf(request), target);
       if (refusal) return sendError(reply, 403, refusal, 'forbidden');
-      ctx.automation.setPlan(target, null);
+      accounts.setPlan(target, null);
       return { username: target, plan: null, subscribed: false };
     },
   );

@@ -1,6 +1,6 @@
 /** Account-wide operations: feedbacks, audit trails, permissions, webhooks and sites. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { MobileStore } from '../store.ts';
 import { actorOf } from '../actor.ts';
 import { CODE, MobileError, invalid } from '../errors.ts';
 import { commaList, idParam, paginate } from '../format.ts';
@@ -30,11 +30,10 @@ function dateBound(name: string, value: unknown, endOfDay: boolean): number | un
  * account; admins only their own.
  */
 function auditList(
-  ctx: EmulatorContext,
+  store: MobileStore,
   request: FastifyRequest<{ Querystring: Query }>,
   trail?: 'tester' | 'admin',
 ) {
-  const store = ctx.mobile;
   const { account } = actorOf(request);
   if (!isAllProjectsAdmin(account)) {
     throw new MobileError(
@@ -93,10 +92,10 @@ function webhookInput(fields: Fields): WebhookInput {
   };
 }
 
-export function accountRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function accountRoutes(app: FastifyInstance, store: MobileStore): void {
   app.get('/api/1/feedbacks', async (request) => {
     const base = baseUrl(request);
-    const latest = [...ctx.mobile.data.feedbacks]
+    const latest = [...store.data.feedbacks]
       .sort((a, b) => b.recordedAt - a.recordedAt || b.id - a.id)
       .slice(0, FEEDBACK_LIMIT);
     return { status: 'ok', feedbacks: latest.map((feedback) => feedbackView(base, feedback)) };
@@ -104,54 +103,53 @@ export function accountRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
 
   app.get('/api/1/audits', async () => ({
     status: 'ok',
-    audits: [...ctx.mobile.data.events].reverse().map(auditV1),
+    audits: [...store.data.events].reverse().map(auditV1),
   }));
 
-  app.get<{ Querystring: Query }>('/api/2/audits', async (request) => auditList(ctx, request));
+  app.get<{ Querystring: Query }>('/api/2/audits', async (request) => auditList(store, request));
   app.get<{ Querystring: Query }>('/api/2/audits/admin-trail', async (request) =>
-    auditList(ctx, request, 'admin'),
+    auditList(store, request, 'admin'),
   );
   app.get<{ Querystring: Query }>('/api/2/audits/tester-trail', async (request) =>
-    auditList(ctx, request, 'tester'),
+    auditList(store, request, 'tester'),
   );
 
   app.get('/api/1/cpanel/permissions', async () => ({
     status: 'ok',
-    admins: ctx.mobile.data.accounts
+    admins: store.data.accounts
       .filter((account) => account.role !== 'tester')
       .map((account) => ({ email: account.email, role: account.role, permissions: account.permissions })),
   }));
 
   app.get('/api/1/webhooks', async () => ({
     status: 'ok',
-    webhooks: ctx.mobile.data.webhooks.map(webhookView),
+    webhooks: store.data.webhooks.map(webhookView),
   }));
 
   // The seed's output is the status alone; the new id is added so that a client can address it.
   app.post('/api/1/webhook', async (request) => {
-    const webhook = ctx.mobile.webhooks.create(actorOf(request), webhookInput(fieldsOf(request)));
+    const webhook = store.webhooks.create(actorOf(request), webhookInput(fieldsOf(request)));
     return { status: 'ok', id: webhook.id };
   });
 
   app.get<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
-    const webhook = ctx.mobile.webhooks.get(idParam('webhook-id', request.params.webhookId));
+    const webhook = store.webhooks.get(idParam('webhook-id', request.params.webhookId));
     return { status: 'ok', webhook: webhookView(webhook) };
   });
 
   app.post<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
-    const webhook = ctx.mobile.webhooks.get(idParam('webhook-id', request.params.webhookId));
-    ctx.mobile.webhooks.update(actorOf(request), webhook, webhookInput(fieldsOf(request)));
+    const webhook = store.webhooks.get(idParam('webhook-id', request.params.webhookId));
+    store.webhooks.update(actorOf(request), webhook, webhookInput(fieldsOf(request)));
     return { status: 'ok' };
   });
 
   app.delete<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
-    const webhook = ctx.mobile.webhooks.get(idParam('webhook-id', request.params.webhookId));
-    ctx.mobile.webhooks.delete(actorOf(request), webhook);
+    const webhook = store.webhooks.get(idParam('webhook-id', request.params.webhookId));
+    store.webhooks.delete(actorOf(request), webhook);
     return { status: 'ok' };
   });
 
   app.get('/api/1/site', async () => {
-    const store = ctx.mobile;
     const users = store.data.accounts.map((account) => ({ email: account.email, role: account.role }));
     return {
       status: 'ok',
@@ -187,12 +185,12 @@ export function accountRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     if (loginMethodText !== '0' && loginMethodText !== '1') {
       throw invalid('loginMethod', '0 (single sign-on) or 1 (credentials)');
     }
-    const site = ctx.mobile.sites.create(actorOf(request), name, Number(loginMethodText));
+    const site = store.sites.create(actorOf(request), name, Number(loginMethodText));
     return { status: 'ok', id: site.id };
   });
 
   app.delete<{ Params: Params }>('/api/1/site/:siteId', async (request) => {
-    ctx.mobile.sites.delete(actorOf(request), request.params.siteId ?? '');
+    store.sites.delete(actorOf(request), request.params.siteId ?? '');
     return { status: 'ok' };
   });
 }

@@ -1,10 +1,9 @@
 /** Operations on one build: update, copy, download, invitations, deletion. */
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { MobileStore } from '../store.ts';
 import { actorOf } from '../actor.ts';
 import { CODE, MobileError, invalid, notFound } from '../errors.ts';
-import { copyStored, removeStored, storedPath } from '../files.ts';
 import { commaList, idParam, isOn } from '../format.ts';
 import type { Build } from '../model.ts';
 import type { BuildChanges } from '../store/build-settings.ts';
@@ -12,15 +11,12 @@ import { fieldsOf, requiredText, text, type Fields } from './body.ts';
 
 type Params = Record<string, string>;
 
-function buildOf(ctx: EmulatorContext, params: Params): Build {
-  return ctx.mobile.projects.build(
-    idParam('project-id', params.projectId),
-    idParam('build-id', params.buildId),
-  );
+function buildOf(store: MobileStore, params: Params): Build {
+  return store.projects.build(idParam('project-id', params.projectId), idParam('build-id', params.buildId));
 }
 
 export function sendStored(
-  ctx: EmulatorContext,
+  store: MobileStore,
   reply: FastifyReply,
   stored: string,
   fileName: string,
@@ -29,7 +25,7 @@ export function sendStored(
   reply.header('content-type', 'application/octet-stream');
   reply.header('content-disposition', `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`);
   if (size !== undefined) reply.header('content-length', size);
-  return reply.send(createReadStream(storedPath(ctx, stored)));
+  return reply.send(createReadStream(store.files.path(stored)));
 }
 
 /** Only the supplied fields change; `groups` present but empty clears the groups. */
@@ -64,11 +60,11 @@ function parseId(name: string, value: string | undefined): number {
   return Number(value);
 }
 
-export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function buildRoutes(app: FastifyInstance, store: MobileStore): void {
   app.delete<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId', async (request) => {
-    const build = buildOf(ctx, request.params);
-    const files = ctx.mobile.builds.delete(actorOf(request), build);
-    await removeStored(ctx, files);
+    const build = buildOf(store, request.params);
+    const files = store.builds.delete(actorOf(request), build);
+    await store.files.remove(files);
     return { status: 'ok' };
   });
 
@@ -82,12 +78,12 @@ export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     }
     const actor = actorOf(request);
     const projectId = parseId('project-id', request.params.projectId);
-    const build = ctx.mobile.buildSettings.checkWrite(
+    const build = store.buildSettings.checkWrite(
       actor.account,
       projectId,
       parseId('build-id', request.params.buildId),
     );
-    const updated = ctx.mobile.buildSettings.update(actor, build, buildChanges(fieldsOf(request)));
+    const updated = store.buildSettings.update(actor, build, buildChanges(fieldsOf(request)));
     return {
       status: 'ok',
       build_id: updated.id,
@@ -100,15 +96,15 @@ export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.post<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId/copy', async (request) => {
-    const build = buildOf(ctx, request.params);
+    const build = buildOf(store, request.params);
     const fields = fieldsOf(request);
     // A name or a path; surrounding and repeated slashes are not part of the folder's name.
     const folderName = folderPath(requiredText(fields, 'folder_name'));
     const allowAll = text(fields, 'allowAllTesters');
     const groups = text(fields, 'groups');
     const projectGroups = text(fields, 'projectGroups');
-    const storedFile = await copyStored(ctx, build.storedFile);
-    const copy = ctx.mobile.builds.copy(
+    const storedFile = await store.files.copy(build.storedFile);
+    const copy = store.builds.copy(
       actorOf(request),
       build,
       {
@@ -135,9 +131,9 @@ export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Params: Params }>(
     '/api/1/projects/:projectId/builds/:buildId/download',
     async (request, reply) => {
-      const build = buildOf(ctx, request.params);
-      ctx.mobile.builds.recordDownload(actorOf(request), build);
-      return sendStored(ctx, reply, build.storedFile, build.fileName, build.fileSize);
+      const build = buildOf(store, request.params);
+      store.builds.recordDownload(actorOf(request), build);
+      return sendStored(store, reply, build.storedFile, build.fileName, build.fileSize);
     },
   );
 
@@ -145,19 +141,19 @@ export function buildRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Params: Params }>(
     '/api/1/projects/:projectId/builds/:buildId/symbols',
     async (request, reply) => {
-      const build = buildOf(ctx, request.params);
+      const build = buildOf(store, request.params);
       if (!build.symbolsFile) throw notFound(`symbols file of build ${build.id}`);
-      return sendStored(ctx, reply, build.symbolsFile, `symbols-${build.id}`);
+      return sendStored(store, reply, build.symbolsFile, `symbols-${build.id}`);
     },
   );
 
   app.post<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId/invites', async (request) => {
-    const build = buildOf(ctx, request.params);
+    const build = buildOf(store, request.params);
     const fields = fieldsOf(request);
-    const resolved = ctx.mobile.groups.resolve(commaList(requiredText(fields, 'groups')));
+    const resolved = store.groups.resolve(commaList(requiredText(fields, 'groups')));
     if (resolved.groups.length === 0)
       throw invalid('groups', `no such group: ${resolved.invalid.join(', ')}`);
-    const invited = ctx.mobile.invites.inviteGroups(
+    const invited = store.invites.inviteGroups(
       actorOf(request),
       build,
       resolved.groups,

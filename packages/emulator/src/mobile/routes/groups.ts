@@ -1,23 +1,23 @@
 /** Tester groups as the account sees them, with their testers and projects (paginated). */
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { MobileStore } from '../store.ts';
 import { idParam, paginate } from '../format.ts';
 import { groupView } from '../views.ts';
 
 type Params = Record<string, string>;
 type Query = Record<string, unknown>;
 
-export function groupRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.get('/api/1/groups', async () => ({ status: 'ok', groups: ctx.mobile.data.groups.map(groupView) }));
+export function groupRoutes(app: FastifyInstance, store: MobileStore): void {
+  app.get('/api/1/groups', async () => ({ status: 'ok', groups: store.data.groups.map(groupView) }));
 
   app.get<{ Params: Params }>('/api/1/groups/:groupId', async (request) => {
-    const group = ctx.mobile.groups.get(idParam('group-id', request.params.groupId));
+    const group = store.groups.get(idParam('group-id', request.params.groupId));
     return { status: 'ok', group: groupView(group) };
   });
 
   app.get<{ Params: Params; Querystring: Query }>('/api/1/groups/:groupId/testers', async (request) => {
-    const group = ctx.mobile.groups.get(idParam('group-id', request.params.groupId));
-    const page = paginate(ctx.mobile.groups.members(group), request.query, 50, 200);
+    const group = store.groups.get(idParam('group-id', request.params.groupId));
+    const page = paginate(store.groups.members(group), request.query, 50, 200);
     return {
       status: 'ok',
       testers: page.items.map((tester) => ({ email: tester.email })),
@@ -26,8 +26,8 @@ export function groupRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.get<{ Params: Params; Querystring: Query }>('/api/1/groups/:groupId/projects', async (request) => {
-    const group = ctx.mobile.groups.get(idParam('group-id', request.params.groupId));
-    const page = paginate(ctx.mobile.projects.ofGroup(group), request.query, 25, 100);
+    const group = store.groups.get(idParam('group-id', request.params.groupId));
+    const page = paginate(store.projects.ofGroup(group), request.query, 25, 100);
     return {
       status: 'ok',
       projects: page.items.map((project) => ({ id: project.id, name: project.name })),

@@ -1,21 +1,21 @@
 /** Projects and their build and tester lists (v1 and v2). */
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { MobileStore } from '../store.ts';
 import { idParam, paginate } from '../format.ts';
 import { baseUrl, buildV1, buildV2Item, projectV1, projectV2, projectV2Item } from '../views.ts';
 
 type Query = Record<string, unknown>;
 type Params = Record<string, string>;
 
-export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function projectRoutes(app: FastifyInstance, store: MobileStore): void {
   app.get('/api/1/projects', async (request) => {
     const base = baseUrl(request);
-    return { status: 'ok', projects: ctx.mobile.projects.list().map((project) => projectV1(base, project)) };
+    return { status: 'ok', projects: store.projects.list().map((project) => projectV1(base, project)) };
   });
 
   app.get<{ Querystring: Query }>('/api/2/projects', async (request) => {
     const base = baseUrl(request);
-    const page = paginate(ctx.mobile.projects.list(), request.query, 25, 100);
+    const page = paginate(store.projects.list(), request.query, 25, 100);
     return {
       status: 'ok',
       projects: page.items.map((project) => projectV2Item(base, project)),
@@ -24,12 +24,11 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
   });
 
   app.get<{ Params: Params }>('/api/2/projects/:projectId', async (request) => {
-    const project = ctx.mobile.projects.get(idParam('project-id', request.params.projectId));
+    const project = store.projects.get(idParam('project-id', request.params.projectId));
     return { status: 'ok', project: projectV2(baseUrl(request), project) };
   });
 
   app.get<{ Params: Params; Querystring: Query }>('/api/2/projects/:projectId/builds', async (request) => {
-    const store = ctx.mobile;
     const project = store.projects.get(idParam('project-id', request.params.projectId));
     const page = paginate(store.projects.buildsOf(project.id), request.query, 25, 100);
     const base = baseUrl(request);
@@ -41,7 +40,6 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
   });
 
   app.get<{ Params: Params; Querystring: Query }>('/api/2/projects/:projectId/testers', async (request) => {
-    const store = ctx.mobile;
     const project = store.projects.get(idParam('project-id', request.params.projectId));
     const page = paginate(store.projects.testersOf(project.id), request.query, 50, 200);
     return {
@@ -52,7 +50,6 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
   });
 
   app.get<{ Params: Params }>('/api/1/projects/:projectId/builds', async (request) => {
-    const store = ctx.mobile;
     const project = store.projects.get(idParam('project-id', request.params.projectId));
     const base = baseUrl(request);
     return {
@@ -62,7 +59,6 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
   });
 
   app.get<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId', async (request) => {
-    const store = ctx.mobile;
     const project = store.projects.get(idParam('project-id', request.params.projectId));
     const build = store.projects.build(project.id, idParam('build-id', request.params.buildId));
     return { status: 'ok', build: buildV1(baseUrl(request), store, project, build) };

@@ -5,12 +5,12 @@
  * open them. The dashboard links (build_url, invite_testers_url) are pages of `src/dashboard`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { MobileStore } from '../store.ts';
 import { NO_REST_AUTH } from '../actor.ts';
 import { MobileError, notFound } from '../errors.ts';
 import type { Build } from '../model.ts';
 import { sendStored } from './builds.ts';
-import { escapeHtml } from '../../dashboard/html.ts';
+import { escapeHtml } from '../../shared/html.ts';
 
 type Params = Record<string, string>;
 
@@ -20,8 +20,7 @@ const ICON = Buffer.from(
   'base64',
 );
 
-function buildForCode(ctx: EmulatorContext, code: string): Build {
-  const store = ctx.mobile;
+function buildForCode(store: MobileStore, code: string): Build {
   const invite = store.data.invites.find((candidate) => candidate.code === code);
   if (invite) {
     const tester = store.data.testers.find((candidate) => candidate.id === invite.testerId);
@@ -38,24 +37,23 @@ function buildForCode(ctx: EmulatorContext, code: string): Build {
   return build;
 }
 
-export function publicRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function publicRoutes(app: FastifyInstance, store: MobileStore): void {
   app.get('/download/:code', NO_REST_AUTH, async (request, reply) => {
-    const build = buildForCode(ctx, (request.params as Params).code ?? '');
+    const build = buildForCode(store, (request.params as Params).code ?? '');
     const name = escapeHtml(`${build.appName} ${build.appVersion} (${build.appVersionCode})`);
     reply.type('text/html; charset=utf-8');
     return `<!doctype html><title>${name}</title><h1>${name}</h1><p>${escapeHtml(build.changelog)}</p><a href="app">Download</a>\n`;
   });
 
   app.get('/download/:code/app', NO_REST_AUTH, async (request, reply) => {
-    const build = buildForCode(ctx, (request.params as Params).code ?? '');
-    build.downloads += 1;
-    ctx.changed();
-    return sendStored(ctx, reply, build.storedFile, build.fileName, build.fileSize);
+    const build = buildForCode(store, (request.params as Params).code ?? '');
+    store.builds.countLandingDownload(build);
+    return sendStored(store, reply, build.storedFile, build.fileName, build.fileSize);
   });
 
   app.get('/icons/:file', NO_REST_AUTH, async (request, reply) => {
     const code = ((request.params as Params).file ?? '').replace(/\.png$/, '');
-    if (!ctx.mobile.data.projects.some((project) => project.code === code)) throw notFound('icon');
+    if (!store.data.projects.some((project) => project.code === code)) throw notFound('icon');
     return reply.type('image/png').send(ICON);
   });
 }

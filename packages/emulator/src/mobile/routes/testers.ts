@@ -1,6 +1,6 @@
 /** Testers, blocking, and the tester-group membership operations. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { MobileStore } from '../store.ts';
 import { actorOf } from '../actor.ts';
 import { notFound } from '../errors.ts';
 import { commaList, idParam } from '../format.ts';
@@ -17,13 +17,12 @@ function emailsOf(request: FastifyRequest): string[] {
   return commaList(requiredText(fields, 'email'));
 }
 
-function memberList(ctx: EmulatorContext, group: Group) {
-  return ctx.mobile.groups.members(group).map((tester) => ({ email: tester.email }));
+function memberList(store: MobileStore, group: Group) {
+  return store.groups.members(group).map((tester) => ({ email: tester.email }));
 }
 
-export function testerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function testerRoutes(app: FastifyInstance, store: MobileStore): void {
   app.get<{ Querystring: Query }>('/api/1/testers', async (request) => {
-    const store = ctx.mobile;
     const buildIdText = request.query.buildId;
     if (buildIdText === undefined || buildIdText === '') {
       return { status: 'ok', testers: store.data.testers.map((tester) => testerListItem(store, tester)) };
@@ -41,61 +40,60 @@ export function testerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/api/1/testers', async (request) => {
     const fields = fieldsOf(request);
     const group = text(fields, 'group')?.trim() || undefined;
-    ctx.mobile.testers.add(actorOf(request), commaList(text(fields, 'email')), group);
+    store.testers.add(actorOf(request), commaList(text(fields, 'email')), group);
     return { status: 'ok' };
   });
 
   app.get<{ Params: Params }>('/api/1/testers/:testerId', async (request) => {
-    const tester = ctx.mobile.testers.get(idParam('tester-id', request.params.testerId));
-    return { status: 'ok', tester: testerSingle(ctx.mobile, tester) };
+    const tester = store.testers.get(idParam('tester-id', request.params.testerId));
+    return { status: 'ok', tester: testerSingle(store, tester) };
   });
 
   app.post<{ Params: Params }>('/api/1/testers/:testerId/block', async (request) => {
-    const tester = ctx.mobile.testers.get(idParam('tester-id', request.params.testerId));
-    ctx.mobile.testers.setBlocked(actorOf(request), tester, true);
+    const tester = store.testers.get(idParam('tester-id', request.params.testerId));
+    store.testers.setBlocked(actorOf(request), tester, true);
     return { status: 'ok' };
   });
 
   app.delete<{ Params: Params }>('/api/1/testers/:testerId/block', async (request) => {
-    const tester = ctx.mobile.testers.get(idParam('tester-id', request.params.testerId));
-    ctx.mobile.testers.setBlocked(actorOf(request), tester, false);
+    const tester = store.testers.get(idParam('tester-id', request.params.testerId));
+    store.testers.setBlocked(actorOf(request), tester, false);
     return { status: 'ok' };
   });
 
   app.delete<{ Params: Params }>('/api/1/testers/:testerId', async (request) => {
-    const tester = ctx.mobile.testers.get(idParam('tester-id', request.params.testerId));
-    ctx.mobile.testers.delete(actorOf(request), tester);
+    const tester = store.testers.get(idParam('tester-id', request.params.testerId));
+    store.testers.delete(actorOf(request), tester);
     return { status: 'ok' };
   });
 
   app.get('/api/1/testers/groups', async () => ({
     status: 'ok',
     // The seed's shape: `testers` is an array holding one array of {email}.
-    groups: ctx.mobile.data.groups.map((group) => ({
+    groups: store.data.groups.map((group) => ({
       id: group.id,
       name: group.name,
-      testers: [memberList(ctx, group)],
+      testers: [memberList(store, group)],
     })),
   }));
 
   app.post('/api/1/testers/groups', async (request) => {
     const name = requiredText(fieldsOf(request), 'groupName');
-    const group = ctx.mobile.groups.create(actorOf(request), name);
+    const group = store.groups.create(actorOf(request), name);
     return { status: 'ok', id: String(group.id), name: group.name };
   });
 
   app.post<{ Params: Params }>('/api/1/testers/groups/:groupId', async (request) => {
-    const group = ctx.mobile.groups.get(idParam('group-id', request.params.groupId));
-    ctx.mobile.testers.addToGroup(actorOf(request), group, emailsOf(request));
-    return { status: 'ok', testers: memberList(ctx, group) };
+    const group = store.groups.get(idParam('group-id', request.params.groupId));
+    store.testers.addToGroup(actorOf(request), group, emailsOf(request));
+    return { status: 'ok', testers: memberList(store, group) };
   });
 
   app.delete<{ Params: Params }>('/api/1/testers/groups/:groupId', async (request) => {
-    const store = ctx.mobile;
     const group = store.groups.get(idParam('group-id', request.params.groupId));
     const emails = emailsOf(request).map((email) => email.toLowerCase());
     const ids = store.data.testers.filter((t) => emails.includes(t.email.toLowerCase())).map((t) => t.id);
     store.groups.removeMembers(actorOf(request), group, ids);
-    return { status: 'ok', testers: memberList(ctx, group) };
+    return { status: 'ok', testers: memberList(store, group) };
   });
 }

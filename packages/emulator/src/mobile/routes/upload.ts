@@ -11,11 +11,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EmulatorContext } from '../../context.ts';
+import type { MobileStore } from '../store.ts';
 import { NO_REST_AUTH } from '../actor.ts';
 import { oidcAccount } from '../auth.ts';
 import { CODE, MobileError, invalid, missing } from '../errors.ts';
-import { newStoredFile, removeStored, storedPath } from '../files.ts';
 import { commaList, isOn } from '../format.ts';
 import type { Build, MobileAccount, Project } from '../model.ts';
 import { InvalidPackageError, readPackageInfo, type PackageInfo } from '../package-info.ts';
@@ -37,24 +36,24 @@ const OTHER_PLATFORMS: Record<string, string> = {
   macos: 'macOS',
 };
 
-async function store(ctx: EmulatorContext, part: MultipartFile): Promise<StoredUpload> {
-  const stored = await newStoredFile(ctx, path.extname(part.filename ?? '').slice(0, 8));
+async function keepUpload(store: MobileStore, part: MultipartFile): Promise<StoredUpload> {
+  const stored = await store.files.newFile(path.extname(part.filename ?? '').slice(0, 8));
   // A deep write buffer lets the file's chunks reach the disk many to a write: the upload is then
   // bounded by the disk, not by a round trip to the file system per 64 KiB.
-  const output = createWriteStream(storedPath(ctx, stored), { highWaterMark: 4 * 1024 * 1024 });
+  const output = createWriteStream(store.files.path(stored), { highWaterMark: 4 * 1024 * 1024 });
   await pipeline(part.file, output);
   return { stored, fileName: path.basename(part.filename || 'app'), size: output.bytesWritten };
 }
 
 function uploadAccount(
-  ctx: EmulatorContext,
+  store: MobileStore,
   request: FastifyRequest,
   apiKey: string | undefined,
 ): MobileAccount {
-  const bearer = oidcAccount(ctx.mobile.accounts, request);
+  const bearer = oidcAccount(store.accounts, request);
   if (bearer) return bearer;
   if (!apiKey) throw new MobileError(401, CODE.missingParameter, 'Missing parameter: api_key');
-  const account = ctx.mobile.accounts.byApiKey(apiKey);
+  const account = store.accounts.byApiKey(apiKey);
   if (!account) throw new MobileError(401, CODE.invalidApiKey, 'Invalid API key');
   return account;
 }
@@ -120,7 +119,7 @@ function uploadResult(request: FastifyRequest, project: Project, build: Build) {
   };
 }
 
-export function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+export function uploadRoutes(app: FastifyInstance, store: MobileStore): void {
   app.post('/api/upload', NO_REST_AUTH, async (request) => {
     if (!request.isMultipart()) throw missing('file');
     const fields: Record<string, string> = {};
@@ -133,10 +132,10 @@ export function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       for await (const part of request.parts()) {
         if (part.type === 'file') {
           if (part.fieldname === 'file' && !file) {
-            file = await store(ctx, part);
+            file = await keepUpload(store, part);
             saved.push(file.stored);
           } else if (part.fieldname === 'symbols_file' && !symbols) {
-            symbols = await store(ctx, part);
+            symbols = await keepUpload(store, part);
             saved.push(symbols.stored);
           } else {
             part.file.resume();
@@ -145,18 +144,18 @@ export function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
           fields[part.fieldname] = String(part.value ?? '');
         }
       }
-      const account = uploadAccount(ctx, request, fields.api_key?.trim());
+      const account = uploadAccount(store, request, fields.api_key?.trim());
       if (!file) throw missing('file');
       const actor: Actor = { account, ipAddress: request.ip };
 
       const appNameField = fields.app_name?.trim() || undefined;
-      const info = await packageInfo(storedPath(ctx, file.stored), fields.platform, appNameField);
-      const landingPageMode = landingMode(ctx, fields.landing_page_mode);
+      const info = await packageInfo(store.files.path(file.stored), fields.platform, appNameField);
+      const landingPageMode = landingMode(store, fields.landing_page_mode);
       const metadata: Record<string, string> = {};
       for (const [name, value] of Object.entries(fields)) {
         if (name.startsWith('metadata.') && name.length > 'metadata.'.length) metadata[name.slice(9)] = value;
       }
-      const { project, build } = ctx.mobile.builds.add(actor, {
+      const { project, build } = store.builds.add(actor, {
         appName: appNameField ?? info.appName ?? info.packageName,
         appVersion: info.appVersion,
         appVersionCode: info.appVersionCode,
@@ -179,7 +178,7 @@ export function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       done = true;
       return uploadResult(request, project, build);
     } finally {
-      if (!done) await removeStored(ctx, saved);
+      if (!done) await store.files.remove(saved);
     }
   });
 }
@@ -191,12 +190,12 @@ export function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
  * parameter the upload cannot take is its code 1, with a message naming the parameter, as every
  * other invalid upload field is answered here.
  */
-function landingMode(ctx: EmulatorContext, value: string | undefined): string {
+function landingMode(store: MobileStore, value: string | undefined): string {
   const mode = value?.trim().toLowerCase() || undefined;
   if (mode !== undefined && mode !== 'open' && mode !== 'closed') {
     throw invalid('landing_page_mode', 'must be open or closed');
   }
-  if (ctx.mobile.data.requireLogin) {
+  if (store.data.requireLogin) {
     if (mode === 'open') {
       throw invalid('landing_page_mode', 'cannot be open: the account settings require login');
     }

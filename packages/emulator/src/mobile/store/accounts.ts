@@ -1,7 +1,8 @@
 /** The accounts that call the interface: finding them by credential, and what they may do. */
 import { timingSafeEqual } from 'node:crypto';
-import type { MobileAccount, MobileData } from '../model.ts';
+import type { MobileAccount } from '../model.ts';
 import { oidcTokenProblem } from '../oidc-token.ts';
+import type { MobileState } from './state.ts';
 
 function sameSecret(given: string, expected: string | undefined): boolean {
   if (expected === undefined) return false;
@@ -11,16 +12,14 @@ function sameSecret(given: string, expected: string | undefined): boolean {
 }
 
 export class MobileAccounts {
-  readonly #data: MobileData;
-  readonly #now: () => number;
+  readonly #state: MobileState;
 
-  constructor(data: MobileData, now: () => number) {
-    this.#data = data;
-    this.#now = now;
+  constructor(state: MobileState) {
+    this.#state = state;
   }
 
   byApiKey(apiKey: string, email?: string): MobileAccount | undefined {
-    return this.#data.accounts.find(
+    return this.#state.data.accounts.find(
       (account) => (email === undefined || account.email === email) && sameSecret(apiKey, account.apiKey),
     );
   }
@@ -30,12 +29,21 @@ export class MobileAccounts {
    * (`oidc`) takes this configuration key and this token (a JWT for its audience, not expired).
    */
   byOidc(token: string, configKey: string): MobileAccount | undefined {
-    return this.#data.accounts.find(
+    return this.#state.data.accounts.find(
       (account) =>
         (sameSecret(token, account.oidcToken) && sameSecret(configKey, account.oidcConfigKey)) ||
         (account.oidc !== undefined &&
           sameSecret(configKey, account.oidc.configKey) &&
-          oidcTokenProblem(token, account.oidc, this.#now()) === undefined),
+          oidcTokenProblem(token, account.oidc, this.#state.now()) === undefined),
+    );
+  }
+
+  /** API keys and OIDC values, which nothing the emulator records may show. */
+  secrets(): string[] {
+    return this.#state.data.accounts.flatMap((account) =>
+      [account.apiKey, account.oidcToken, account.oidcConfigKey, account.oidc?.configKey].filter(
+        (secret): secret is string => Boolean(secret),
+      ),
     );
   }
 }

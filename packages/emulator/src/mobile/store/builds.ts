@@ -8,7 +8,7 @@ import type { MobileProjects } from './projects.ts';
 import { newPublicCode, type MobileState } from './state.ts';
 
 /** An upload: the build's own fields, and the folder that places a new project. */
-export type NewBuild = Pick<
+type NewBuild = Pick<
   Build,
   | 'appName'
   | 'appVersion'
@@ -30,7 +30,7 @@ export type NewBuild = Pick<
 > &
   Pick<Project, 'folderName'>;
 
-export interface CopyRequest {
+interface CopyRequest {
   folderName: string;
   appName?: string | undefined;
   groups?: string[] | undefined;
@@ -38,7 +38,7 @@ export interface CopyRequest {
   allowAllTesters?: boolean | undefined;
 }
 
-export interface CopiedBuild {
+interface CopiedBuild {
   build: Build;
   assignedGroups: string[];
   invalidGroups: string[];
@@ -196,6 +196,12 @@ export class MobileBuilds extends AuditedPart {
   recordDownload(actor: Actor, build: Build): void {
     build.downloads += 1;
     this.audits.recordEvent(actor, 'download_app', build);
+    this.state.changed();
+  }
+
+  /** A download from a landing page, which has no signed-in caller: counted, not audited. */
+  countLandingDownload(build: Build): void {
+    build.downloads += 1;
     this.state.changed();
   }
 }

@@ -5,7 +5,7 @@ import type { Group, Tester } from '../model.ts';
 import type { Actor } from './audits.ts';
 import { AuditedPart } from './audited-part.ts';
 
-export interface ResolvedGroups {
+interface ResolvedGroups {
   /** Names of the groups found. */
   found: string[];
   /** The names or ids that name no group. */

@@ -3,36 +3,39 @@
  * groups and testers that reach them.
  */
 import { notFound } from '../errors.ts';
-import type { Build, Group, MobileData, Project, Tester } from '../model.ts';
+import type { Build, Group, Project, Tester } from '../model.ts';
 import type { MobileGroups } from './groups.ts';
+import type { MobileState } from './state.ts';
 
 export class MobileProjects {
-  readonly #data: MobileData;
+  readonly #state: MobileState;
   readonly #groups: MobileGroups;
 
-  constructor(data: MobileData, groups: MobileGroups) {
-    this.#data = data;
+  constructor(state: MobileState, groups: MobileGroups) {
+    this.#state = state;
     this.#groups = groups;
   }
 
   /** Projects that still have a build, oldest first. */
   list(): Project[] {
-    return this.#data.projects.filter((project) => this.buildsOf(project.id).length > 0);
+    return this.#state.data.projects.filter((project) => this.buildsOf(project.id).length > 0);
   }
 
   get(id: number): Project {
-    const project = this.#data.projects.find((candidate) => candidate.id === id);
+    const project = this.#state.data.projects.find((candidate) => candidate.id === id);
     if (!project || this.buildsOf(id).length === 0) throw notFound(`project ${id}`);
     return project;
   }
 
   /** Builds of a project, newest first. */
   buildsOf(projectId: number): Build[] {
-    return this.#data.builds.filter((build) => build.projectId === projectId).sort((a, b) => b.id - a.id);
+    return this.#state.data.builds
+      .filter((build) => build.projectId === projectId)
+      .sort((a, b) => b.id - a.id);
   }
 
   build(projectId: number, buildId: number): Build {
-    const build = this.#data.builds.find(
+    const build = this.#state.data.builds.find(
       (candidate) => candidate.id === buildId && candidate.projectId === projectId,
     );
     if (!build) throw notFound(`build ${buildId} of project ${projectId}`);
@@ -54,7 +57,7 @@ export class MobileProjects {
   testersOf(projectId: number): Tester[] {
     const ids = new Set<number>();
     for (const build of this.buildsOf(projectId)) for (const id of this.#testerIdsOf(build)) ids.add(id);
-    return this.#data.testers.filter((tester) => ids.has(tester.id));
+    return this.#state.data.testers.filter((tester) => ids.has(tester.id));
   }
 
   /**
@@ -65,12 +68,12 @@ export class MobileProjects {
    */
   testersOfBuild(build: Build): Tester[] {
     const ids = this.#testerIdsOf(build);
-    return this.#data.testers.filter((tester) => ids.has(tester.id));
+    return this.#state.data.testers.filter((tester) => ids.has(tester.id));
   }
 
   #testerIdsOf(build: Build): Set<number> {
     const ids = new Set<number>();
-    for (const invite of this.#data.invites) if (invite.buildId === build.id) ids.add(invite.testerId);
+    for (const invite of this.#state.data.invites) if (invite.buildId === build.id) ids.add(invite.testerId);
     for (const name of [...build.groups, ...build.projectGroups]) {
       for (const id of this.#groups.byName(name)?.testerIds ?? []) ids.add(id);
     }

@@ -1,28 +1,12 @@
 /**
- * What the parts of the mobile store share: one data object, its id counters, the clock and the
- * notice of a change.
+ * What the parts of the mobile store share beyond the records, the clock and the notice of a
+ * change: the id counters.
  */
 import { randomBytes } from 'node:crypto';
-import type { StoreEnvironment } from '../../store-environment.ts';
+import { StoreState } from '../../shared/store-state.ts';
 import type { MobileData } from '../model.ts';
 
-export class MobileState {
-  readonly data: MobileData;
-  readonly #env: Pick<StoreEnvironment, 'now' | 'changed'>;
-
-  constructor(env: Pick<StoreEnvironment, 'now' | 'changed'>, data: MobileData) {
-    this.#env = env;
-    this.data = data;
-  }
-
-  now(): number {
-    return this.#env.now();
-  }
-
-  changed(): void {
-    this.#env.changed();
-  }
-
+export class MobileState extends StoreState<MobileData> {
   nextId(kind: keyof MobileData['nextId']): number {
     return this.data.nextId[kind]++;
   }

@@ -1,7 +1,7 @@
 /** `--data-dir`: the state snapshot kept in `state.json`, written shortly after changes and on close. */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { EmulatorContext, Snapshot } from '../context.ts';
+import type { EmulatorState, Snapshot } from './state.ts';
 
 const STATE_FILE = 'state.json';
 /** Changes arriving together are written once. */
@@ -25,13 +25,13 @@ export async function readSnapshot(dataDir: string): Promise<Snapshot | undefine
 }
 
 export class StatePersistence {
-  readonly #ctx: EmulatorContext;
+  readonly #state: EmulatorState;
   readonly #file: string;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(ctx: EmulatorContext, dataDir: string) {
-    this.#ctx = ctx;
+  constructor(state: EmulatorState, dataDir: string) {
+    this.#state = state;
     this.#file = path.join(dataDir, STATE_FILE);
   }
 
@@ -61,7 +61,7 @@ export class StatePersistence {
       .catch(() => undefined)
       .then(async () => {
         const partial = `${this.#file}.part`;
-        await writeFile(partial, JSON.stringify(this.#ctx.snapshot()));
+        await writeFile(partial, JSON.stringify(this.#state.snapshot()));
         await rename(partial, this.#file);
       });
     return this.#writing;

@@ -1,5 +1,5 @@
 /** The bug types the emulator knows; public through `/bugs/types`. */
-import type { BugTypeRecord } from './model.ts';
+import type { BugTypeRecord } from '../model.ts';
 
 export function defaultBugTypes(): BugTypeRecord[] {
   const common = [

@@ -1,7 +1,7 @@
 /** Reading credentials from requests. */
 import type { FastifyRequest } from 'fastify';
 
-export interface BasicAuth {
+interface BasicAuth {
   user: string;
   password: string;
 }
