@@ -2,13 +2,15 @@
  * The HTTP transport every operation goes through: undici with one keep-alive pool per origin,
  * proxy support from the environment, timeouts on every phase, an AbortSignal on every call,
  * retries where repeating is safe, pacing by the service's rate headers, and errors that never
- * carry a credential. One attempt (`attempt.ts`, loaded with undici) sends and reads; layers
- * around it (`layers/`), composed once per transport, decide when to wait and whether to send
- * again.
+ * carry a credential. One attempt (`attempt.ts`) sends and reads; layers around it (`layers/`)
+ * decide when to wait and whether to send again. Both load with undici on the first request, when
+ * the layers are composed, once per transport.
  */
 import type { Dispatcher } from 'undici';
 import type { Attempt } from './attempt.ts';
 import { authHeaders, redact, secretsOf, type Credentials } from './credentials.ts';
+import { requestDeadline } from './deadline.ts';
+import type { Call, Send } from './layers/layer.ts';
 import { accountKey } from './pacing.ts';
 import { ConnectionPools, loadUndici, proxyRouteOf } from './pools.ts';
 import { ProxyAddressError, type ProxyRoute } from './proxy.ts';
@@ -27,10 +29,6 @@ import { retryPolicy, type RetryPolicy } from './retry.ts';
 import { trimTrailingSlash } from './regions.ts';
 import { proxyAddressFailure } from './transport-errors.ts';
 import { USER_AGENT } from './version.ts';
-import { compose, sendAttempt, settle, type Call, type Send } from './layers/layer.ts';
-import { callDeadline, withDeadline } from './layers/with-deadline.ts';
-import { withPacing } from './layers/with-pacing.ts';
-import { failureRule, rateLimitRule, withRetry } from './layers/with-retry.ts';
 
 export {
   DEFAULT_MAX_ANSWER_BYTES,
@@ -76,7 +74,7 @@ export class HttpTransport {
   readonly #pools: ConnectionPools;
   readonly #ownsPools: boolean;
   readonly #origin: string;
-  readonly #send: Send;
+  #send: Send | undefined;
 
   constructor(options: TransportOptions) {
     this.baseUrl = trimTrailingSlash(stripUserInfo(options.baseUrl));
@@ -91,16 +89,6 @@ export class HttpTransport {
     this.#pools =
       options.pools ??
       new ConnectionPools({ dispatcher: options.dispatcher, connectMs: this.timeouts.connectMs });
-    const { retry: policy, logger } = this;
-    const pacer = policy.pacing ? this.#pools.pacer : undefined;
-    // Outermost first: the retry rules see what each attempt came to; the deadline is checked
-    // before each attempt, ahead of its pacing wait, so that a call ended neither paces nor sends.
-    this.#send = compose(sendAttempt(logger), [
-      withRetry(failureRule(policy), policy, logger),
-      withRetry(rateLimitRule(policy, pacer), policy, logger),
-      withDeadline,
-      ...(pacer ? [withPacing(pacer, policy, logger)] : []),
-    ]);
   }
 
   /** A transport for another base address sharing this one's dispatcher, policy and logger. */
@@ -128,18 +116,24 @@ export class HttpTransport {
 
   /** Sends a request and reads the answer as JSON (default), text, a stream or nothing. */
   async send<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
-    const call = await this.#callOf(spec);
-    return settle<T>(call, await this.#send(call, () => {}));
+    const [parts, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
+    this.#send ??= parts.transportLayers({
+      policy: this.retry,
+      logger: this.logger,
+      pacer: this.retry.pacing ? this.#pools.pacer : undefined,
+      transmit: (attempt, onHeaders) => parts.sendOnce(parts.request, dispatcher, attempt, onHeaders),
+    });
+    const call = this.#callOf(spec, dispatcher);
+    return parts.settle<T>(call, await this.#send(call, () => {}));
   }
 
-  /** The call of `spec`: the request as each attempt sends it, on the pools' dispatcher. */
-  async #callOf(spec: RequestSpec): Promise<Call> {
+  /** The call of `spec`: the request as each attempt sends it, and what its attempts came to. */
+  #callOf(spec: RequestSpec, dispatcher: Dispatcher): Call {
     const credentials = spec.credentials === null ? undefined : (spec.credentials ?? this.credentials);
     const secrets = secretsOf(credentials, this.credentials);
     const pathAndQuery = spec.path + queryString(spec.query);
     // What errors and logs show: a caller may have put a key in the query (legacy mobile calls do).
     const displayUrl = redact(pathAndQuery, secrets);
-    const [{ request, sendOnce }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
     const attempt: Attempt = {
       operation: spec.operation,
       method: spec.method,
@@ -165,9 +159,8 @@ export class HttpTransport {
     return {
       spec,
       attempt,
-      deadline: callDeadline(spec),
+      deadline: requestDeadline(spec),
       rateKey: this.retry.pacing ? accountKey(this.#origin, credentials) : '',
-      transmit: (onHeaders) => sendOnce(request, dispatcher, attempt, onHeaders),
       spent: { retries: 0, rateLimitRetries: 0 },
       pacedAhead: false,
       lastRefusal: undefined,

@@ -2,9 +2,10 @@
  * A call of the transport as layers around one attempt, the way undici composes interceptors
  * around `dispatch`: each layer is a `Send` made from the next one, deciding around it when to
  * wait and whether to send again. They share the call's state (`Call`): its deadline, the
- * retries spent and what the last attempt was answered.
+ * retries spent and what the last attempt was answered. Like the attempt, they load with undici
+ * on the first request (`undici-parts.ts`).
  */
-import type { AttemptOutcome, Attempt } from '../attempt.ts';
+import type { Attempt, AttemptOutcome } from '../attempt.ts';
 import { redact, redactDeep } from '../credentials.ts';
 import { ApiError, serviceErrorOf, type TransportError } from '../errors.ts';
 import type { ApiResponse, Headers, Logger, RequestSpec } from '../request.ts';
@@ -22,8 +23,6 @@ export interface Call {
   readonly deadline: number | undefined;
   /** Whose rate window the call spends (`accountKey`). */
   readonly rateKey: string;
-  /** Sends the request once and reads its answer (undici's, loaded with the first request). */
-  readonly transmit: (onHeaders: HeadersListener) => Promise<AttemptOutcome>;
   /** Retries spent, per budget of the policy: failures that may pass, and 429s. */
   readonly spent: { retries: number; rateLimitRetries: number };
   /** The next attempt was paced with the wait after a 429: one wait, told once. */
@@ -31,6 +30,9 @@ export interface Call {
   /** What the last attempt was answered, for an error when no further attempt is made. */
   lastRefusal: ApiError | TransportError | undefined;
 }
+
+/** Sends the request once and reads its answer (`sendOnce` on the transport's dispatcher). */
+export type Transmit = (attempt: Attempt, onHeaders: HeadersListener) => Promise<AttemptOutcome>;
 
 /** Sends a call: one attempt, or layers around it that may make several. */
 export type Send = (call: Call, onHeaders: HeadersListener) => Promise<AttemptOutcome>;
@@ -44,11 +46,11 @@ export function compose(send: Send, layers: readonly Layer[]): Send {
 }
 
 /** The innermost `Send`: one attempt, counted, its answer's status and time logged. */
-export function sendAttempt(logger: Logger): Send {
+export function sendAttempt(transmit: Transmit, logger: Logger): Send {
   return async (call, onHeaders) => {
     const started = performance.now();
     call.attempt.attempts++;
-    return call.transmit((status, headers) => {
+    return transmit(call.attempt, (status, headers) => {
       onHeaders(status, headers);
       logger.debug(
         `${call.spec.method} ${call.attempt.displayUrl} -> ${status} in ${Math.round(performance.now() - started)} ms`,

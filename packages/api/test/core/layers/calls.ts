@@ -9,7 +9,7 @@ import {
   type ProxyFailure,
   type UnusableAnswer,
 } from '../../../src/core/errors.ts';
-import type { Call } from '../../../src/core/layers/layer.ts';
+import type { Call, Transmit } from '../../../src/core/layers/layer.ts';
 import type { Headers, Logger, RequestSpec } from '../../../src/core/request.ts';
 import { retryPolicy, type RetryPolicy } from '../../../src/core/retry.ts';
 
@@ -45,14 +45,10 @@ export function garbled(unusable: UnusableAnswer): Of<'failed'> {
   return { kind: 'failed', failure };
 }
 
-/** A call of `spec` whose attempts come to `outcomes` in turn; `sent` counts the attempts made. */
-export function scriptedCall(
-  outcomes: Outcome[],
-  spec: Partial<RequestSpec> = {},
-): Call & { sent: () => number } {
-  const script = [...outcomes];
+/** A call of `spec`. */
+export function callOf(spec: Partial<RequestSpec> = {}): Call {
   const method = spec.method ?? 'GET';
-  const call = {
+  return {
     spec: { operation: 'probe', method, path: '/x', ...spec },
     attempt: {
       operation: spec.operation ?? 'probe',
@@ -61,7 +57,7 @@ export function scriptedCall(
       url: 'https://service.test/x',
       displayUrl: '/x',
       headers: {},
-      responseType: 'json' as const,
+      responseType: 'json',
       timeouts: { connectMs: 1000, headersMs: 1000, bodyMs: 1000 },
       maxAnswerBytes: 1024,
       idempotent: spec.idempotent ?? method !== 'POST',
@@ -71,18 +67,24 @@ export function scriptedCall(
     },
     deadline: spec.deadline,
     rateKey: 'https://service.test user:alice',
-    transmit: async (onHeaders: (status: number, headers: Headers) => void) => {
-      const outcome = script.shift();
+    spent: { retries: 0, rateLimitRetries: 0 },
+    pacedAhead: false,
+    lastRefusal: undefined,
+  };
+}
+
+/** Attempts that come to `outcomes` in turn; `sent` counts those made. */
+export function script(outcomes: Outcome[]): { transmit: Transmit; sent: () => number } {
+  const left = [...outcomes];
+  return {
+    transmit: async (_attempt, onHeaders) => {
+      const outcome = left.shift();
       if (!outcome) throw new Error('no attempt was scripted for this one');
       if (outcome.kind !== 'failed') onHeaders(outcome.status, outcome.headers);
       return outcome;
     },
-    spent: { retries: 0, rateLimitRetries: 0 },
-    pacedAhead: false,
-    lastRefusal: undefined,
-    sent: () => outcomes.length - script.length,
+    sent: () => outcomes.length - left.length,
   };
-  return call;
 }
 
 /** A retry policy with short, pinned waits. */

@@ -4,12 +4,23 @@
  * attempt on its way runs on.
  */
 import { describe, expect, it } from 'vitest';
-import { markDeadline } from '../../../src/core/deadline.ts';
+import { markDeadline, requestDeadline } from '../../../src/core/deadline.ts';
 import { ApiError, TransportError } from '../../../src/core/errors.ts';
-import { compose, sendAttempt, settle, type Call } from '../../../src/core/layers/layer.ts';
-import { callDeadline, waitBeforeAttempt, withDeadline } from '../../../src/core/layers/with-deadline.ts';
-import { failureRule, rateLimitRule, withRetry } from '../../../src/core/layers/with-retry.ts';
-import { answered, failed, policyOf, recordingLogger, refused, scriptedCall } from './calls.ts';
+import { sendAttempt, settle, type Call, type Transmit } from '../../../src/core/layers/layer.ts';
+import { transportLayers } from '../../../src/core/layers/stack.ts';
+import { waitBeforeAttempt, withDeadline } from '../../../src/core/layers/with-deadline.ts';
+import { RatePacer } from '../../../src/core/pacing.ts';
+import type { RequestSpec } from '../../../src/core/request.ts';
+import {
+  answered,
+  callOf,
+  failed,
+  policyOf,
+  recordingLogger,
+  refused,
+  script,
+  type Outcome,
+} from './calls.ts';
 
 const T = 1_800_000_000_000;
 
@@ -22,7 +33,7 @@ function signal(options: { endsAt?: number; aborted?: boolean } = {}): AbortSign
 }
 
 describe('when the call must be over', () => {
-  it.each<[string, () => Parameters<typeof callDeadline>[0], number | undefined]>([
+  it.each<[string, () => RequestSpec, number | undefined]>([
     ['nothing said', () => ({ operation: 'probe', method: 'GET', path: '/x' }), undefined],
     ['the deadline given', () => ({ operation: 'probe', method: 'GET', path: '/x', deadline: T }), T],
     [
@@ -64,7 +75,7 @@ describe('when the call must be over', () => {
       undefined,
     ],
   ])('%s', (_name, spec, deadline) => {
-    expect(callDeadline(spec())).toBe(deadline);
+    expect(requestDeadline(spec())).toBe(deadline);
   });
 });
 
@@ -109,20 +120,20 @@ describe('no attempt after the end', () => {
         'probe: request aborted before it was sent again; the last attempt failed (ECONNRESET) (GET /x)',
     },
   ])('$name', async ({ signal: signalAborted, sendUntil, last, message }) => {
-    const call = scriptedCall([answered()], {
+    const attempts = script([answered()]);
+    const call = callOf({
       ...(signalAborted !== undefined ? { signal: signal({ aborted: signalAborted }) } : {}),
       ...(sendUntil !== undefined ? { sendUntil: signal({ aborted: sendUntil }) } : {}),
     });
     call.lastRefusal = last?.();
-    const outcome = await withDeadline(sendAttempt(recordingLogger()))(call, () => {}).catch(
-      (error: unknown) => error,
-    );
+    const send = withDeadline(sendAttempt(attempts.transmit, recordingLogger()));
+    const outcome = await send(call, () => {}).catch((error: unknown) => error);
     if (!message) {
       expect(outcome).toMatchObject({ kind: 'answer' });
-      expect(call.sent()).toBe(1);
+      expect(attempts.sent()).toBe(1);
       return;
     }
-    expect(call.sent()).toBe(0);
+    expect(attempts.sent()).toBe(0);
     expect(outcome).toBeInstanceOf(TransportError);
     expect(outcome).toMatchObject({ kind: 'aborted', message });
     expect((outcome as TransportError).cause).toEqual(new Error('the step was cancelled'));
@@ -140,7 +151,7 @@ describe('waits cut short', () => {
     ],
   ])('%s', async (_name, aborting, message) => {
     const controllers = { signal: new AbortController(), sendUntil: new AbortController() };
-    const call = scriptedCall([], {
+    const call = callOf({
       signal: controllers.signal.signal,
       sendUntil: controllers.sendUntil.signal,
     });
@@ -159,19 +170,20 @@ describe('waits cut short', () => {
   });
 });
 
-describe('sendUntil through the retry layers', () => {
-  /** The transport's layers without pacing, on `call`. */
-  async function run(call: Call) {
+describe("through the transport's layers", () => {
+  /**
+   * Sends `call` through the transport's layers (no pacing), its attempts coming to `outcomes`;
+   * `during` runs while each attempt is on its way.
+   */
+  async function run(call: Call, outcomes: Outcome[], during: () => void = () => {}) {
     const policy = policyOf({ minDelayMs: 10_000, maxDelayMs: 10_000 });
-    const logger = recordingLogger();
-    const send = compose(sendAttempt(logger), [
-      withRetry(failureRule(policy), policy, logger),
-      withRetry(rateLimitRule(policy, undefined), policy, logger),
-      withDeadline,
-    ]);
-    return send(call, () => {})
+    const attempts = script(outcomes);
+    const transmit: Transmit = (attempt, onHeaders) => (during(), attempts.transmit(attempt, onHeaders));
+    const send = transportLayers({ policy, logger: recordingLogger(), pacer: undefined, transmit });
+    const result = await send(call, () => {})
       .then((outcome) => settle(call, outcome))
       .catch((error: unknown) => error);
+    return { result, sent: attempts.sent() };
   }
 
   it.each([
@@ -187,29 +199,54 @@ describe('sendUntil through the retry layers', () => {
     ],
   ])('ends the wait after %s at once, and sends nothing more', async (_name, first, message) => {
     const sendUntil = new AbortController();
-    const call = scriptedCall([first, answered()], { sendUntil: sendUntil.signal });
     const started = performance.now();
     setTimeout(() => sendUntil.abort(new Error('cancelled')), 10);
-    const result = await run(call);
+    const { result, sent } = await run(callOf({ sendUntil: sendUntil.signal }), [first, answered()]);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(call.sent()).toBe(1);
+    expect(sent).toBe(1);
     expect(result).toMatchObject({ kind: 'aborted', message });
   });
 
-  it('lets the attempt on its way bring its answer, and starts no wait after it', async () => {
-    const sendUntil = new AbortController();
-    const inFlight = scriptedCall([answered()], { sendUntil: sendUntil.signal });
-    const transmit = inFlight.transmit;
-    // sendUntil aborts while the attempt is on its way.
-    const call: Call = { ...inFlight, transmit: (onHeaders) => (sendUntil.abort(), transmit(onHeaders)) };
-    expect(await run(call)).toEqual({ status: 200, headers: {}, body: { ok: true } });
+  it.each([
+    ['the signal', 'signal', 'probe: request aborted (GET /x)'],
+    ['sendUntil', 'sendUntil', 'probe: request aborted before it was sent (GET /x)'],
+  ] as const)('with %s aborted before the call, neither paces nor sends', async (_name, which, message) => {
+    const ended = AbortSignal.abort(new Error('ended'));
+    const call = callOf(which === 'signal' ? { signal: ended } : { sendUntil: ended });
+    const pacer = new RatePacer();
+    pacer.observe(call.rateKey, 200, {
+      'x-ratelimit-limit': '10',
+      'x-ratelimit-remaining': '9',
+      'x-ratelimit-reset': '60',
+    });
+    const attempts = script([answered()]);
+    const send = transportLayers({
+      policy: policyOf(),
+      logger: recordingLogger(),
+      pacer,
+      transmit: attempts.transmit,
+    });
+    const result = await send(call, () => {}).catch((error: unknown) => error);
+    expect(result).toMatchObject({ kind: 'aborted', message });
+    expect(attempts.sent()).toBe(0);
+    // No start was counted against the account's window.
+    expect(pacer.windowOf(call.rateKey)?.remaining).toBe(9);
+  });
 
-    const refusedAfter = new AbortController();
-    const second = scriptedCall([refused(503), answered()], { sendUntil: refusedAfter.signal });
-    const then = second.transmit;
-    const result = await run({ ...second, transmit: (onHeaders) => (refusedAfter.abort(), then(onHeaders)) });
-    expect(second.sent()).toBe(1);
-    expect(result).toMatchObject({
+  it('lets the attempt on its way bring its answer, and starts no wait after it', async () => {
+    // sendUntil aborts while the attempt is on its way.
+    const whileAnswered = new AbortController();
+    const answer = await run(callOf({ sendUntil: whileAnswered.signal }), [answered()], () =>
+      whileAnswered.abort(),
+    );
+    expect(answer.result).toEqual({ status: 200, headers: {}, body: { ok: true } });
+
+    const whileRefused = new AbortController();
+    const refusal = await run(callOf({ sendUntil: whileRefused.signal }), [refused(503), answered()], () =>
+      whileRefused.abort(),
+    );
+    expect(refusal.sent).toBe(1);
+    expect(refusal.result).toMatchObject({
       message:
         'probe: request aborted before it was sent again; the last attempt was answered 503 Service Unavailable (GET /x)',
     });

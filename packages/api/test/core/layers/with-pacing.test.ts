@@ -4,12 +4,11 @@
  * from each answer's headers as they come.
  */
 import { describe, expect, it } from 'vitest';
-import { compose, sendAttempt, settle } from '../../../src/core/layers/layer.ts';
-import { withDeadline } from '../../../src/core/layers/with-deadline.ts';
+import { sendAttempt, settle } from '../../../src/core/layers/layer.ts';
+import { transportLayers } from '../../../src/core/layers/stack.ts';
 import { withPacing } from '../../../src/core/layers/with-pacing.ts';
-import { rateLimitRule, withRetry } from '../../../src/core/layers/with-retry.ts';
 import { RatePacer } from '../../../src/core/pacing.ts';
-import { answered, policyOf, recordingLogger, refused, scriptedCall } from './calls.ts';
+import { answered, callOf, policyOf, recordingLogger, refused, script } from './calls.ts';
 
 /** Rate headers: `remaining` of `limit` left, the window resetting in `resetSeconds`. */
 function rate(limit: number, remaining: number, resetSeconds: number): Record<string, string> {
@@ -46,17 +45,15 @@ describe('the wait before an attempt', () => {
     const policy = policyOf({ random: () => 0 });
     const logger = recordingLogger();
     const pacer = new RatePacer();
-    const call = scriptedCall(
-      [answered()],
-      deadlineInMs !== undefined ? { deadline: Date.now() + deadlineInMs } : {},
-    );
+    const attempts = script([answered()]);
+    const call = callOf(deadlineInMs !== undefined ? { deadline: Date.now() + deadlineInMs } : {});
     if (window) pacer.observe(call.rateKey, 200, window, { random: policy.random });
     call.pacedAhead = pacedAhead ?? false;
     const started = performance.now();
-    await withPacing(pacer, policy, logger)(sendAttempt(logger))(call, () => {});
+    await withPacing(pacer, policy, logger)(sendAttempt(attempts.transmit, logger))(call, () => {});
     const waitedMs = performance.now() - started;
     expect(call.pacedAhead).toBe(false);
-    expect(call.sent()).toBe(1);
+    expect(attempts.sent()).toBe(1);
     const told = logger.debugs.filter((line) => line.includes('paced'));
     if (paced) {
       expect(told).toEqual([expect.stringMatching(PACED)]);
@@ -72,12 +69,16 @@ describe('the wait before an attempt', () => {
   it("learns the account's window from each answer's headers, before its body is read", async () => {
     const policy = policyOf();
     const pacer = new RatePacer();
-    const call = scriptedCall([answered({ ok: true }, rate(50, 42, 30))]);
+    const call = callOf();
+    const attempts = script([answered({ ok: true }, rate(50, 42, 30))]);
     const seen: number[] = [];
-    await withPacing(pacer, policy, recordingLogger())(sendAttempt(recordingLogger()))(call, (status) => {
-      // The window is known when the outer layers hear of the answer.
-      seen.push(status, pacer.windowOf(call.rateKey)?.remaining ?? -1);
-    });
+    await withPacing(pacer, policy, recordingLogger())(sendAttempt(attempts.transmit, recordingLogger()))(
+      call,
+      (status) => {
+        // The window is known when the outer layers hear of the answer.
+        seen.push(status, pacer.windowOf(call.rateKey)?.remaining ?? -1);
+      },
+    );
     expect(seen).toEqual([200, 42]);
     expect(pacer.windowOf(call.rateKey)).toMatchObject({ limit: 50, remaining: 42 });
   });
@@ -86,17 +87,14 @@ describe('the wait before an attempt', () => {
     const policy = policyOf({ random: () => 0 });
     const logger = recordingLogger();
     const pacer = new RatePacer();
-    const call = scriptedCall([refused(429, 1), answered()]);
+    const call = callOf();
+    const attempts = script([refused(429, 1), answered()]);
     // The first short window seen: what is above its low mark is spread until its reset.
     pacer.observe(call.rateKey, 200, rate(10, 9, 0.2), { random: policy.random });
-    const send = compose(sendAttempt(logger), [
-      withRetry(rateLimitRule(policy, pacer), policy, logger),
-      withDeadline,
-      withPacing(pacer, policy, logger),
-    ]);
+    const send = transportLayers({ policy, logger, pacer, transmit: attempts.transmit });
     const answer = settle(call, await send(call, () => {}));
     expect(answer.body).toEqual({ ok: true });
-    expect(call.sent()).toBe(2);
+    expect(attempts.sent()).toBe(2);
     // The first attempt was paced; the retry only by the 429's wait, which told the whole of it.
     expect(logger.debugs.filter((line) => line.includes('paced'))).toHaveLength(1);
     expect(logger.warnings).toEqual([

@@ -4,20 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, TransportError } from '../../../src/core/errors.ts';
-import { compose, sendAttempt, settle, type Call } from '../../../src/core/layers/layer.ts';
-import { withDeadline } from '../../../src/core/layers/with-deadline.ts';
-import { failureRule, rateLimitRule, withRetry } from '../../../src/core/layers/with-retry.ts';
+import { settle } from '../../../src/core/layers/layer.ts';
+import { transportLayers } from '../../../src/core/layers/stack.ts';
+import { failureRule, rateLimitRule } from '../../../src/core/layers/with-retry.ts';
 import { RatePacer } from '../../../src/core/pacing.ts';
 import type { RequestSpec } from '../../../src/core/request.ts';
 import type { RetryPolicy } from '../../../src/core/retry.ts';
 import {
   answered,
+  callOf,
   failed,
   garbled,
   policyOf,
   recordingLogger,
   refused,
-  scriptedCall,
+  script,
   type Outcome,
 } from './calls.ts';
 
@@ -70,19 +71,24 @@ describe('what each rule covers', () => {
   });
 });
 
-/** Sends `call` through both retry layers, as the transport does, and settles it. */
-async function run(call: Call, overrides: Partial<RetryPolicy> = {}) {
+/**
+ * Sends a call of `spec` whose attempts come to `outcomes` through the transport's layers (no
+ * pacing), and settles it.
+ */
+async function run(
+  outcomes: Outcome[],
+  spec: Partial<RequestSpec> = {},
+  overrides: Partial<RetryPolicy> = {},
+) {
   const policy = policyOf(overrides);
   const logger = recordingLogger();
-  const send = compose(sendAttempt(logger), [
-    withRetry(failureRule(policy), policy, logger),
-    withRetry(rateLimitRule(policy, undefined), policy, logger),
-    withDeadline,
-  ]);
+  const attempts = script(outcomes);
+  const call = callOf(spec);
+  const send = transportLayers({ policy, logger, pacer: undefined, transmit: attempts.transmit });
   const result = await send(call, () => {})
     .then((outcome) => settle(call, outcome))
     .catch((error: unknown) => error);
-  return { result, warnings: logger.warnings };
+  return { result, warnings: logger.warnings, sent: attempts.sent(), call };
 }
 
 describe('retries and their budgets', () => {
@@ -210,9 +216,8 @@ describe('retries and their budgets', () => {
       warnings: [],
     },
   ])('$name', async ({ outcomes, spec, policy, sent, failure, warnings }) => {
-    const call = scriptedCall(outcomes, spec);
-    const { result, warnings: told } = await run(call, policy);
-    expect(call.sent()).toBe(sent);
+    const { result, warnings: told, sent: made, call } = await run(outcomes, spec, policy);
+    expect(made).toBe(sent);
     expect(call.attempt.attempts).toBe(sent);
     if (failure) {
       expect(result).toBeInstanceOf('status' in failure ? ApiError : TransportError);
@@ -284,14 +289,17 @@ describe('the wait before a retry', () => {
       refusal: { notRetriedBecause: 'wait-too-long', waitLimitMs: 100 },
     },
   ])('$name', async ({ outcome, policy, deadline, warning, refusal }) => {
-    const call = scriptedCall([outcome, answered()], deadline ? { deadline: deadline() } : {});
-    const { result, warnings } = await run(call, policy);
+    const { result, warnings, sent } = await run(
+      [outcome, answered()],
+      deadline ? { deadline: deadline() } : {},
+      policy,
+    );
     if (warning) {
       expect(warnings).toEqual([warning]);
-      expect(call.sent()).toBe(2);
+      expect(sent).toBe(2);
     } else {
       expect(warnings).toEqual([]);
-      expect(call.sent()).toBe(1);
+      expect(sent).toBe(1);
       expect(result).toBeInstanceOf(ApiError);
       expect(result).toMatchObject(refusal ?? {});
       if (refusal?.notRetriedBecause === 'wait-past-deadline' && deadline === inOneSecond) {
@@ -333,7 +341,7 @@ describe('the wait before a retry', () => {
     ],
   ])("after a 429, shares the account's pacing: %s", (_name, paced, askedMs, warning, pacedAhead) => {
     const policy = policyOf();
-    const call = scriptedCall([]);
+    const call = callOf();
     let pacer: RatePacer | undefined;
     if (paced) {
       // The first short window seen: what is above its low mark is spread until its reset.
