@@ -1,7 +1,7 @@
 /**
  * One attempt of a request: sent, answered and read within its timers, and told back as what it
- * came to (an answer, a refusal by the service, or a failure), with whether that failure may be
- * mended by sending the request again. Waiting, pacing and retrying are the transport's.
+ * came to (an answer, a refusal by the service, or a failure). Waiting, pacing and retrying are
+ * the layers' around it (`layers/`).
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -11,6 +11,7 @@ import { AttemptTimer } from './deadline.ts';
 import { ApiError, type TransportError } from './errors.ts';
 import type { ProxyRoute } from './proxy.ts';
 import type { Headers, RequestBody, ResponseType, Timeouts } from './request.ts';
+import { serverDelayMs } from './retry.ts';
 import { transportError, type FailedRequest } from './transport-errors.ts';
 
 export interface Attempt extends FailedRequest {
@@ -33,10 +34,13 @@ export interface Attempt extends FailedRequest {
 
 export type AttemptOutcome =
   | { kind: 'answer'; status: number; headers: Headers; body: unknown }
-  /** The service answered with a failure status; its body read, bounded, secrets masked. */
-  | { kind: 'refused'; status: number; headers: Headers; body: unknown }
-  /** No usable answer; `repeatable` when sending the request again is safe and may mend it. */
-  | { kind: 'failed'; failure: ApiError | TransportError; repeatable: boolean };
+  /**
+   * The service answered with a failure status; its body read, bounded, secrets masked, and the
+   * wait it asked for before another try (`Retry-After`; on a 429 also `X-Ratelimit-Reset`).
+   */
+  | { kind: 'refused'; status: number; headers: Headers; body: unknown; askedMs: number | undefined }
+  /** No usable answer. */
+  | { kind: 'failed'; failure: ApiError | TransportError };
 
 /** undici's `request`, on the dispatcher given. */
 export type SendRequest = (
@@ -71,8 +75,10 @@ export async function sendOnce(
     });
   } catch (error) {
     timer.clear();
-    const failure = transportError(attempt, attempt.displayUrl, error, attempt.secrets, state);
-    return { kind: 'failed', failure, repeatable: repeatable(failure, attempt.idempotent) };
+    return {
+      kind: 'failed',
+      failure: transportError(attempt, attempt.displayUrl, error, attempt.secrets, state),
+    };
   }
 
   const headers = response.headers as Headers;
@@ -99,36 +105,22 @@ export async function sendOnce(
     }
     if (status >= 300 && status < 400) {
       discard(response.body);
-      return { kind: 'failed', failure: redirectError(context, status, headers), repeatable: false };
+      return { kind: 'failed', failure: redirectError(context, status, headers) };
     }
     const body = redactDeep(await readErrorBody(response, timer), attempt.secrets);
-    return { kind: 'refused', status, headers, body };
+    // A reset time is sent with every answer; it is a reason to wait only when the limit was hit.
+    const askedMs = serverDelayMs(headers, Date.now(), { rateLimitReset: status === 429 });
+    return { kind: 'refused', status, headers, body, askedMs };
   } catch (error) {
-    if (error instanceof ApiError) {
-      // Cut short or garbled on the way, it may come whole next time; an HTML page, an answer
-      // over the limit or in an unknown encoding would come the same.
-      const again = error.unusable === 'not-json' || error.unusable === 'html';
-      return { kind: 'failed', failure: error, repeatable: again && attempt.idempotent };
-    }
-    const failure = transportError(attempt, attempt.displayUrl, error, attempt.secrets, {
-      ...state,
-      answered: status,
-    });
-    return { kind: 'failed', failure, repeatable: repeatable(failure, attempt.idempotent) };
+    if (error instanceof ApiError) return { kind: 'failed', failure: error };
+    const answered = { ...state, answered: status };
+    return {
+      kind: 'failed',
+      failure: transportError(attempt, attempt.displayUrl, error, attempt.secrets, answered),
+    };
   } finally {
     timer.clear();
   }
-}
-
-/**
- * A failure worth another attempt: a connection that failed before the request was sent (not a
- * proxy's refusal), or, where repeating is safe, a cut connection or a late answer.
- */
-function repeatable(failure: TransportError, idempotent: boolean): boolean {
-  if (failure.proxy) return failure.proxy.url !== undefined && (failure.proxy.status ?? 500) >= 500;
-  return (
-    failure.kind === 'connect' || (idempotent && (failure.kind === 'network' || failure.kind === 'timeout'))
-  );
 }
 
 function encodeBody(body: RequestBody | undefined): {

@@ -112,3 +112,13 @@ export function deadlineOf(signal: AbortSignal | undefined, deadline?: number): 
   if (marked === undefined) return deadline;
   return deadline === undefined ? marked : Math.min(marked, deadline);
 }
+
+/** When a request must be over: its `deadline`, or earlier when its signals are marked with one. */
+export function requestDeadline(request: {
+  signal?: AbortSignal | undefined;
+  sendUntil?: AbortSignal | undefined;
+  deadline?: number | undefined;
+}): number | undefined {
+  // `sendUntil` may carry the step's deadline where `signal` outlives it by a grace period.
+  return deadlineOf(request.signal, deadlineOf(request.sendUntil, request.deadline));
+}

@@ -2,15 +2,15 @@
  * The HTTP transport every operation goes through: undici with one keep-alive pool per origin,
  * proxy support from the environment, timeouts on every phase, an AbortSignal on every call,
  * retries where repeating is safe, pacing by the service's rate headers, and errors that never
- * carry a credential. One attempt (`attempt.ts`, loaded with undici) sends and reads; this
- * module decides around it when to wait, and whether to send again.
+ * carry a credential. One attempt (`attempt.ts`) sends and reads; layers around it (`layers/`)
+ * decide when to wait and whether to send again. Both load with undici on the first request, when
+ * the layers are composed, once per transport.
  */
 import type { Dispatcher } from 'undici';
 import type { Attempt } from './attempt.ts';
-import { authHeaders, redact, redactDeep, secretsOf, type Credentials } from './credentials.ts';
-import { deadlineOf } from './deadline.ts';
-import type { TransportError } from './errors.ts';
-import { ApiError, reasonPhrase, serviceErrorOf } from './errors.ts';
+import { authHeaders, redact, secretsOf, type Credentials } from './credentials.ts';
+import { requestDeadline } from './deadline.ts';
+import type { Call, Send } from './layers/layer.ts';
 import { accountKey } from './pacing.ts';
 import { ConnectionPools, loadUndici, proxyRouteOf } from './pools.ts';
 import { ProxyAddressError, type ProxyRoute } from './proxy.ts';
@@ -25,17 +25,9 @@ import {
   type RequestSpec,
   type Timeouts,
 } from './request.ts';
-import {
-  backoffDelay,
-  retryPlan,
-  retryPolicy,
-  serverDelayMs,
-  sleep,
-  type RetryPlan,
-  type RetryPolicy,
-} from './retry.ts';
+import { retryPolicy, type RetryPolicy } from './retry.ts';
 import { trimTrailingSlash } from './regions.ts';
-import { notSentError, proxyAddressFailure, transportError } from './transport-errors.ts';
+import { proxyAddressFailure } from './transport-errors.ts';
 import { USER_AGENT } from './version.ts';
 
 export {
@@ -82,6 +74,7 @@ export class HttpTransport {
   readonly #pools: ConnectionPools;
   readonly #ownsPools: boolean;
   readonly #origin: string;
+  #send: Send | undefined;
 
   constructor(options: TransportOptions) {
     this.baseUrl = trimTrailingSlash(stripUserInfo(options.baseUrl));
@@ -123,26 +116,24 @@ export class HttpTransport {
 
   /** Sends a request and reads the answer as JSON (default), text, a stream or nothing. */
   async send<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const [parts, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
+    this.#send ??= parts.transportLayers({
+      policy: this.retry,
+      logger: this.logger,
+      pacer: this.retry.pacing ? this.#pools.pacer : undefined,
+      transmit: (attempt, onHeaders) => parts.sendOnce(parts.request, dispatcher, attempt, onHeaders),
+    });
+    const call = this.#callOf(spec, dispatcher);
+    return parts.settle<T>(call, await this.#send(call, () => {}));
+  }
+
+  /** The call of `spec`: the request as each attempt sends it, and what its attempts came to. */
+  #callOf(spec: RequestSpec, dispatcher: Dispatcher): Call {
     const credentials = spec.credentials === null ? undefined : (spec.credentials ?? this.credentials);
     const secrets = secretsOf(credentials, this.credentials);
     const pathAndQuery = spec.path + queryString(spec.query);
     // What errors and logs show: a caller may have put a key in the query (legacy mobile calls do).
     const displayUrl = redact(pathAndQuery, secrets);
-    const idempotent = spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method);
-    // `sendUntil` may carry the step's deadline where `signal` outlives it by a grace period.
-    const deadline = deadlineOf(spec.signal, deadlineOf(spec.sendUntil, spec.deadline));
-    const policy = this.retry;
-    const pacer = policy.pacing ? this.#pools.pacer : undefined;
-    const rateKey = pacer ? accountKey(this.#origin, credentials) : '';
-    // Two budgets: failures that may pass (where repeating is safe), and 429s (always safe).
-    let retriesSpent = 0;
-    let rateLimitRetriesSpent = 0;
-    // The attempt after a 429 was paced with the wait for it: one wait, told once.
-    let pacedAhead = false;
-    // What the last attempt was answered, for an error when no further attempt is made.
-    let lastRefusal: ApiError | TransportError | undefined;
-
-    const [{ request, sendOnce }, dispatcher] = await Promise.all([loadUndici(), this.#pools.dispatcher()]);
     const attempt: Attempt = {
       operation: spec.operation,
       method: spec.method,
@@ -160,153 +151,20 @@ export class HttpTransport {
       timeouts: { ...this.timeouts, ...spec.timeouts },
       deadline: spec.deadline,
       maxAnswerBytes: spec.maxAnswerBytes ?? this.maxAnswerBytes,
-      idempotent,
+      idempotent: spec.idempotent ?? IDEMPOTENT_METHODS.has(spec.method),
       secrets,
       attempts: 0,
       proxy: this.#proxyRoute(dispatcher, spec, displayUrl),
     };
-    for (;;) {
-      if (spec.signal?.aborted) throw transportError(spec, displayUrl, spec.signal.reason, secrets);
-      if (spec.sendUntil?.aborted) throw notSentError(spec, displayUrl, lastRefusal);
-      if (pacer && !pacedAhead) {
-        // Never longer than the client would wait when asked by the service, nor past the deadline.
-        const now = Date.now();
-        const latestStart = Math.min(deadline ?? Infinity, now + policy.maxServerDelayMs);
-        const paced = pacer.schedule(rateKey, { now, random: policy.random, latestStart });
-        if (paced.delayMs > 0) {
-          this.logger.debug(
-            `${spec.operation}: paced ${formatMs(paced.delayMs)} (${paced.remaining} request(s) left in the rate window, which resets in ${formatMs(paced.resetInMs ?? 0)})`,
-          );
-          await this.#wait(paced.delayMs, spec, displayUrl, lastRefusal);
-        }
-      }
-      pacedAhead = false;
-      const started = performance.now();
-      attempt.attempts++;
-      const outcome = await sendOnce(request, dispatcher, attempt, (status, headers) => {
-        pacer?.observe(rateKey, status, headers, { random: policy.random });
-        this.logger.debug(
-          `${spec.method} ${displayUrl} -> ${status} in ${Math.round(performance.now() - started)} ms`,
-        );
-      });
-
-      if (outcome.kind === 'answer') {
-        const failure = spec.failureOf?.(outcome.body);
-        if (failure) {
-          throw new ApiError({
-            operation: spec.operation,
-            method: spec.method,
-            url: displayUrl,
-            ...(failure.code !== undefined ? { code: failure.code } : {}),
-            ...(failure.message ? { serviceMessage: redact(failure.message, secrets) } : {}),
-            attempts: attempt.attempts,
-            body: redactDeep(outcome.body, secrets),
-          });
-        }
-        return { status: outcome.status, headers: outcome.headers, body: outcome.body as T };
-      }
-
-      if (outcome.kind === 'failed') {
-        const { failure } = outcome;
-        if (!outcome.repeatable) throw failure;
-        const plan = retryPlan(
-          policy,
-          { askedMs: undefined, backoffMs: backoffDelay(policy, retriesSpent) },
-          { spent: retriesSpent, allowed: policy.retries },
-          deadline,
-        );
-        if (!('delayMs' in plan)) throw failure;
-        retriesSpent++;
-        lastRefusal = failure;
-        const what =
-          failure instanceof ApiError
-            ? `${failure.status ?? ''} answer unreadable (${failure.unusable ?? 'not JSON'})`.trim()
-            : (failure.code ?? failure.kind);
-        this.logger.warn(
-          `${spec.operation}: ${what}; retrying in ${formatMs(plan.delayMs)} (attempt ${retriesSpent + 1} of ${policy.retries + 1})`,
-        );
-        await this.#wait(plan.delayMs, spec, displayUrl, lastRefusal);
-        continue;
-      }
-
-      const { status, headers, body: errorBody } = outcome;
-      // A reset time is sent with every answer; it is a reason to wait only when the limit was hit.
-      const waitMs = serverDelayMs(headers, Date.now(), { rateLimitReset: status === 429 });
-      const { code, message } = serviceErrorOf(errorBody);
-      const refusal = (plan: RetryPlan): ApiError =>
-        new ApiError({
-          operation: spec.operation,
-          method: spec.method,
-          url: displayUrl,
-          status,
-          ...(code !== undefined ? { code } : {}),
-          ...(message ? { serviceMessage: redact(message, secrets) } : {}),
-          ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
-          attempts: attempt.attempts,
-          ...('stop' in plan && plan.stop !== undefined ? { notRetriedBecause: plan.stop } : {}),
-          ...('waitLimitMs' in plan && plan.waitLimitMs !== undefined
-            ? { waitLimitMs: plan.waitLimitMs }
-            : {}),
-          // A server error may come after the work was done (a gateway that gave up waiting).
-          ...(!idempotent && status >= 500 ? { mayHaveBeenProcessed: true } : {}),
-          body: errorBody,
-        });
-      let plan: RetryPlan = { stop: undefined };
-      if (status === 429) {
-        // The service refused the request for its rate without carrying it out: whatever the
-        // method, sending it again cannot make anything twice.
-        plan = retryPlan(
-          policy,
-          { askedMs: waitMs, backoffMs: backoffDelay(policy, rateLimitRetriesSpent) },
-          { spent: rateLimitRetriesSpent, allowed: policy.rateLimitRetries },
-          deadline,
-        );
-        if ('delayMs' in plan) {
-          rateLimitRetriesSpent++;
-          lastRefusal = refusal(plan);
-          // One wait: the service's, or the account's pacing when that ends later (it spreads the
-          // clients waiting for the same reset), told as the time it really is.
-          let delayMs = plan.delayMs;
-          if (pacer) {
-            const now = Date.now();
-            const latestStart = Math.min(deadline ?? Infinity, now + policy.maxServerDelayMs);
-            delayMs = Math.max(
-              delayMs,
-              pacer.schedule(rateKey, { now, random: policy.random, latestStart }).delayMs,
-            );
-            pacedAhead = true;
-          }
-          const why =
-            waitMs === undefined
-              ? ''
-              : delayMs > plan.delayMs
-                ? `, the ${formatMs(plan.delayMs)} the service asked and a share of the account's rate`
-                : ', as the service asked';
-          this.logger.warn(
-            `${spec.operation}: 429 ${reasonPhrase(429)}; retrying in ${formatMs(delayMs)}${why} (retry ${rateLimitRetriesSpent} of ${policy.rateLimitRetries} for the rate limit)`,
-          );
-          await this.#wait(delayMs, spec, displayUrl, lastRefusal);
-          continue;
-        }
-      } else if (idempotent && policy.retryStatuses.includes(status)) {
-        plan = retryPlan(
-          policy,
-          { askedMs: waitMs, backoffMs: backoffDelay(policy, retriesSpent) },
-          { spent: retriesSpent, allowed: policy.retries },
-          deadline,
-        );
-        if ('delayMs' in plan) {
-          retriesSpent++;
-          lastRefusal = refusal(plan);
-          this.logger.warn(
-            `${spec.operation}: ${status} ${reasonPhrase(status)}; retrying in ${formatMs(plan.delayMs)} (attempt ${retriesSpent + 1} of ${policy.retries + 1})`,
-          );
-          await this.#wait(plan.delayMs, spec, displayUrl, lastRefusal);
-          continue;
-        }
-      }
-      throw refusal(plan);
-    }
+    return {
+      spec,
+      attempt,
+      deadline: requestDeadline(spec),
+      rateKey: this.retry.pacing ? accountKey(this.#origin, credentials) : '',
+      spent: { retries: 0, rateLimitRetries: 0 },
+      pacedAhead: false,
+      lastRefusal: undefined,
+    };
   }
 
   /** The proxy the default dispatcher sends this transport's requests through, if any. */
@@ -316,23 +174,6 @@ export class HttpTransport {
     } catch (error) {
       if (error instanceof ProxyAddressError) throw proxyAddressFailure(spec, displayUrl, error);
       throw error;
-    }
-  }
-
-  /** Waits before an attempt; cut short by `signal`, and by `sendUntil`, after which nothing is sent. */
-  async #wait(
-    ms: number,
-    spec: RequestSpec,
-    displayUrl: string,
-    last?: ApiError | TransportError,
-  ): Promise<void> {
-    const signals = [spec.signal, spec.sendUntil].filter((s): s is AbortSignal => s !== undefined);
-    try {
-      await sleep(ms, signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
-    } catch (error) {
-      if (spec.signal?.aborted !== true && spec.sendUntil?.aborted)
-        throw notSentError(spec, displayUrl, last);
-      throw transportError(spec, displayUrl, error, []);
     }
   }
 
@@ -373,8 +214,4 @@ function stripUserInfo(url: string): string {
   } catch {
     throw new TypeError(`base address is not a valid URL: ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
   }
-}
-
-export function formatMs(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)}s`;
 }
