@@ -10,7 +10,7 @@ import {
   stoppedJobsResult,
   warnIfElsewhere,
   type PostInputs,
-} from '@sauce-actions/action-kit/post-step';
+} from '@sauce-actions/action-kit/test-run/post-step';
 import type { AutomationJobs, AutomationJsTests, SauceClient } from '@sauce-actions/api';
 import { readInputs } from './inputs.ts';
 import { hasJsTestsWork, parseJsTestsState, STATE_KEY } from './state.ts';

@@ -10,8 +10,8 @@ import {
   tallyJobs,
   writeResultsFile,
   type ReportedJob,
-} from '@sauce-actions/action-kit/job-report';
-import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
+} from '@sauce-actions/action-kit/test-run/job-report';
+import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/test-run/junit';
 import type { JsTestFramework, JsTestPlatform, JsTestStatus } from '@sauce-actions/api';
 import { reportedTests, type TestCounts } from './results.ts';
 

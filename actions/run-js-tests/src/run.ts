@@ -10,8 +10,12 @@ import {
   type StepDeps,
 } from '@sauce-actions/action-kit';
 import { graceAfter, withDeadline } from '@sauce-actions/action-kit/cancellation';
-import { failedJobAnnotations, flakyJobAnnotations, tallyJobs } from '@sauce-actions/action-kit/job-report';
-import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
+import {
+  failedJobAnnotations,
+  flakyJobAnnotations,
+  tallyJobs,
+} from '@sauce-actions/action-kit/test-run/job-report';
+import { writeJUnitFile } from '@sauce-actions/action-kit/test-run/junit';
 import { checkOutputFiles, type OutputFileOwner } from '@sauce-actions/action-kit/output-files';
 import {
   jsTestJobId,

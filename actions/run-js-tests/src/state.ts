@@ -10,7 +10,7 @@ import {
   savedStrings,
   SavedWorkSlot,
   type WorkPlace,
-} from '@sauce-actions/action-kit/post-step';
+} from '@sauce-actions/action-kit/test-run/post-step';
 
 /** The one state key: the serialized tests. */
 export const STATE_KEY = 'js-tests';

@@ -12,7 +12,7 @@ import {
 } from '@sauce-actions/api';
 import type { StatusSource } from './wait.ts';
 
-import type { JobStopper } from '@sauce-actions/action-kit/job-follower';
+import type { JobStopper } from '@sauce-actions/action-kit/test-run/job-follower';
 
 export interface StopJsTestsOptions {
   status: StatusSource;

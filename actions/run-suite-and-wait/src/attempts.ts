@@ -2,7 +2,11 @@
  * Runs of the same test case: which case each job ran, which cases to run again, and the report of
  * a case run more than once (its last run, with the earlier ones as its attempts).
  */
-import { isFailedJob, type JobAttempt, type ReportedJob } from '@sauce-actions/action-kit/job-report';
+import {
+  isFailedJob,
+  type JobAttempt,
+  type ReportedJob,
+} from '@sauce-actions/action-kit/test-run/job-report';
 import type { Job } from '@sauce-actions/api';
 
 /** A case by id and name, to tell which case a job ran. */

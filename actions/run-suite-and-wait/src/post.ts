@@ -4,13 +4,17 @@
  * that ended on its own cleared the state, and then the host does not even run this.
  */
 import type { ActionResult, PostDefinition, StepDeps, StepState } from '@sauce-actions/action-kit';
-import { stopRunJobs, type JobLister, type JobStopper } from '@sauce-actions/action-kit/job-follower';
+import {
+  stopRunJobs,
+  type JobLister,
+  type JobStopper,
+} from '@sauce-actions/action-kit/test-run/job-follower';
 import {
   connectionInputs,
   stoppedJobsResult,
   warnIfElsewhere,
   type PostInputs,
-} from '@sauce-actions/action-kit/post-step';
+} from '@sauce-actions/action-kit/test-run/post-step';
 import { readInputs } from './inputs.ts';
 import { hasRunWork, parseRunState, STATE_KEY } from './state.ts';
 

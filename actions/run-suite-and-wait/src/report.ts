@@ -11,15 +11,15 @@ import {
   type RunBuild,
   type Shard,
 } from '@sauce-actions/action-kit';
-import { reportedStatus } from '@sauce-actions/action-kit/job-follower';
+import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-follower';
 import {
   isFailedJob,
   renderJobsSummary,
   sortJobsForReport,
   type JobTally,
   type ReportedJob,
-} from '@sauce-actions/action-kit/job-report';
-import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
+} from '@sauce-actions/action-kit/test-run/job-report';
+import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/test-run/junit';
 import type { Job } from '@sauce-actions/api';
 import type { FoundSuite, Started } from './start.ts';
 

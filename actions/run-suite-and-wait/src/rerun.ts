@@ -5,7 +5,11 @@
  * is the same in every attempt), so no artifact and no extra permission is needed.
  */
 import type { WorkflowRun } from '@sauce-actions/action-kit';
-import { reportedStatus, RequestPacer, type JobLister } from '@sauce-actions/action-kit/job-follower';
+import {
+  reportedStatus,
+  RequestPacer,
+  type JobLister,
+} from '@sauce-actions/action-kit/test-run/job-follower';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
 import { platformOf } from './report.ts';

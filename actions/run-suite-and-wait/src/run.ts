@@ -20,7 +20,7 @@ import {
   type FollowProgress,
   type JobLister,
   type JobStopper,
-} from '@sauce-actions/action-kit/job-follower';
+} from '@sauce-actions/action-kit/test-run/job-follower';
 import {
   failedJobAnnotations,
   flakyJobAnnotations,
@@ -31,8 +31,8 @@ import {
   writeResultsFile,
   type JobTally,
   type ReportedJob,
-} from '@sauce-actions/action-kit/job-report';
-import { writeJUnitFile } from '@sauce-actions/action-kit/junit';
+} from '@sauce-actions/action-kit/test-run/job-report';
+import { writeJUnitFile } from '@sauce-actions/action-kit/test-run/junit';
 import { checkOutputFiles, type OutputFileOwner } from '@sauce-actions/action-kit/output-files';
 import { anySignal, type Job } from '@sauce-actions/api';
 import type { SuiteInputs } from './inputs.ts';

@@ -1,6 +1,6 @@
 /** Finds the suite and queues its runs (or the chosen cases'), noting what was started as it goes. */
 import { isId, refusedInput, type ActionError } from '@sauce-actions/action-kit';
-import { RequestPacer } from '@sauce-actions/action-kit/job-follower';
+import { RequestPacer } from '@sauce-actions/action-kit/test-run/job-follower';
 import {
   ApiError,
   ResponseShapeError,

@@ -9,7 +9,7 @@ import {
   savedStrings,
   SavedWorkSlot,
   type WorkPlace,
-} from '@sauce-actions/action-kit/post-step';
+} from '@sauce-actions/action-kit/test-run/post-step';
 import type { Started } from './start.ts';
 
 /** The one state key: the serialized run. */

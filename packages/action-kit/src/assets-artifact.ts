@@ -20,8 +20,8 @@ import {
 } from '@sauce-actions/api';
 import type { Artifacts } from './deps.ts';
 import { quoteValue } from './input-error.ts';
-import type { ReportedJob } from './job-report.ts';
-import { RequestPacer } from './job-follower.ts';
+import type { ReportedJob } from './test-run/job-report.ts';
+import { RequestPacer } from './test-run/job-follower.ts';
 import type { Logger } from './logger.ts';
 import { formatSize } from './size.ts';
 

@@ -4,12 +4,12 @@
  * credential), saved as soon as it is known and cleared when the main step ends having stopped
  * what it had to; the post step's inputs; its report of the jobs it stopped.
  */
-import type { SauceConnection } from './connection.ts';
-import type { StepState } from './deps.ts';
-import type { InputReader } from './inputs.ts';
-import type { Logger } from './logger.ts';
-import type { ActionResult } from './result.ts';
-import { SummaryBuilder } from './summary.ts';
+import type { SauceConnection } from '../connection.ts';
+import type { StepState } from '../deps.ts';
+import type { InputReader } from '../inputs.ts';
+import type { Logger } from '../logger.ts';
+import type { ActionResult } from '../result.ts';
+import { SummaryBuilder } from '../summary.ts';
 
 /** Where the saved work runs, to check that the post step talks to the same place. */
 export interface WorkPlace {

@@ -7,7 +7,7 @@ import {
   RequestPacer,
   stopJobs,
   stopRunJobs,
-} from '../src/job-follower.ts';
+} from '../../src/test-run/job-follower.ts';
 
 const job = (id: string, status: string, extra: Partial<Job> = {}): Job =>
   ({
