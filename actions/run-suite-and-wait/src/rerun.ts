@@ -12,7 +12,7 @@ import {
 } from '@sauce-actions/action-kit/test-run/job-follower';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
-import { platformOf } from './report.ts';
+import { platformOf } from './jobs.ts';
 import { defaultBuildName } from './selection.ts';
 
 /** GitHub re-runs a workflow run for 30 days after it ran: older jobs cannot be of an earlier attempt. */
