@@ -56,7 +56,7 @@ export interface PlacedPlatform {
 }
 
 /** How the wait ended, when it ended early: the deadline, or the status checks kept failing. */
-export type EarlyOutcome = 'timeout' | 'cancelled' | 'status-failed';
+type EarlyOutcome = 'timeout' | 'cancelled' | 'status-failed';
 
 export function earlyOutcome(end: EarlyEnd): EarlyOutcome {
   return end.why === 'timeout' || end.why === 'cancelled' ? end.why : 'status-failed';
@@ -93,7 +93,7 @@ export class UnmatchedStart extends Error {
   }
 }
 
-export interface JsTestsBatchOptions {
+interface JsTestsBatchOptions {
   inputs: JsTestsInputs;
   client: JsTestsClient;
   clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };

@@ -35,7 +35,7 @@ export interface PlatformResult {
   attempts?: Omit<PlatformResult, 'attempts'>[];
 }
 
-export interface StatusContext {
+interface StatusContext {
   /** The platforms started, in order: one test id each. */
   platforms: readonly JsTestPlatform[];
   ids: readonly string[];

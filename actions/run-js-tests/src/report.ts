@@ -16,7 +16,7 @@ import { reportedTests } from './results.ts';
  * How the wait ended: every platform final, the `timeout` or a cancellation (unfinished jobs were
  * then stopped), or the status checks kept failing (platforms as last seen).
  */
-export type Outcome = 'completed' | 'timeout' | 'cancelled' | 'status-failed';
+type Outcome = 'completed' | 'timeout' | 'cancelled' | 'status-failed';
 
 export interface JsTestsReport {
   outcome: Outcome;

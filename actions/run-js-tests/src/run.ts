@@ -2,7 +2,7 @@
  * Starts the JS unit tests on every platform, waits for them, judges and reports each platform:
  * the kit's test-run engine, with the platforms as its items.
  */
-import { present, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
+import { optionalProperty, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
 import type { Round, TestPlan, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
 import { runTests } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
@@ -22,20 +22,18 @@ export interface JsTestsDeps extends Pick<
   client: JsTestsClient;
 }
 
-export type JsTestsOutputs = TestRunOutputs;
-
 /** The platforms of this shard, each by its place in `platforms`, and when the run started. */
 interface JsTestsPlan extends TestPlan<PlacedPlatform> {
   startedAtMs: number;
 }
 
-export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<JsTestsOutputs>> {
+export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<TestRunOutputs>> {
   const options = {
     name: 'run-js-tests',
     timeoutMs: inputs.timeoutMs,
     retries: inputs.retries,
     failOnFailure: inputs.failOnFailure,
-    ...present('junitFile', inputs.junitFile),
+    ...optionalProperty('junitFile', inputs.junitFile),
     postStep: { key: STATE_KEY, place: workPlace(inputs.connection) },
   };
   try {
@@ -50,7 +48,7 @@ export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<Act
 function jsTestsAdapter(
   inputs: JsTestsInputs,
   deps: JsTestsDeps,
-): TestRunAdapter<JsTestsPlan, PlatformResult, JsTestsBatch, JsTestsOutputs> {
+): TestRunAdapter<JsTestsPlan, PlatformResult, JsTestsBatch, TestRunOutputs> {
   return {
     itemsName: 'platforms',
     junitWritten: (file) => `JUnit report written to ${file}`,
@@ -77,7 +75,7 @@ function jsTestsAdapter(
         summary: jsTestsSummary(report),
         resultsData: resultsData(report),
         junitSuites: () => junitSuites(report),
-        ...present(
+        ...optionalProperty(
           'failure',
           jsTestsFailure(report, testRun, { signal, failOnFailure: inputs.failOnFailure }),
         ),

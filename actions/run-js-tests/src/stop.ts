@@ -14,7 +14,7 @@ import type { StatusSource } from './wait.ts';
 
 import type { JobStopper } from '@sauce-actions/action-kit/test-run/job-follower';
 
-export interface StopJsTestsOptions {
+interface StopJsTestsOptions {
   status: StatusSource;
   jobs: JobStopper;
   /** Test ids, one per platform. */

@@ -15,12 +15,12 @@ import type {
 } from '@sauce-actions/action-kit/test-run/adapter';
 import {
   followJobs,
-  reportedStatus,
   stopRunJobs,
   type FollowProgress,
   type JobLister,
   type JobStopper,
 } from '@sauce-actions/action-kit/test-run/job-follower';
+import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import { START_GRACE_MS } from '@sauce-actions/action-kit/test-run/rounds';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder } from './attempts.ts';
@@ -54,7 +54,7 @@ const STOP_GRACE_MS: Record<EndReason, number> = {
 };
 
 /** What became of the unfinished jobs of a round that ended early. */
-export interface Stopped {
+interface Stopped {
   ids: Set<string>;
   /** Unfinished jobs that could not be stopped. */
   failed: { id: string; error: string }[];
@@ -64,7 +64,7 @@ export interface Stopped {
   asked: boolean;
 }
 
-export interface SuiteBatchOptions {
+interface SuiteBatchOptions {
   plan: SuitePlan;
   /** What this round runs: the plan's runs first, then the cases that failed. */
   selection: Plan;

@@ -1,5 +1,5 @@
 /** The service's jobs as the report shows them: name, platform, status, duration, link, why they failed. */
-import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-follower';
+import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import type { ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import type { Job } from '@sauce-actions/api';
 import type { Started } from './start.ts';

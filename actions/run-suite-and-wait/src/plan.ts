@@ -44,7 +44,7 @@ export interface SuitePlan extends TestPlan<CaseSelection> {
   startedAtMs: number;
 }
 
-export interface PlanContext {
+interface PlanContext {
   inputs: Pick<SuiteInputs, 'suite' | 'testCases' | 'targets' | 'shard' | 'buildName' | 'rerunFailed'>;
   client: { authoring: StartClient; automation: { jobs: JobLister } };
   workflow: WorkflowRun;

@@ -22,7 +22,7 @@ import type { FoundSuite } from './start.ts';
 
 export type SuiteOutputs = { 'build-name': string } & TestRunOutputs;
 
-export type SuiteRun = TestRun<Job | undefined, SuiteBatch>;
+type SuiteRun = TestRun<Job | undefined, SuiteBatch>;
 
 /** One JUnit suite for the run; every job a case, unfinished jobs errors since they have no result. */
 export function junitSuites(

@@ -3,7 +3,7 @@
  * test-run engine, with the suite's test cases as its items.
  */
 import path from 'node:path';
-import { present, type ActionResult, type Logger, type StepDeps } from '@sauce-actions/action-kit';
+import { optionalProperty, type ActionResult, type Logger, type StepDeps } from '@sauce-actions/action-kit';
 import { collectJobAssets } from '@sauce-actions/action-kit/assets-artifact';
 import type { Round, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
 import { runTests } from '@sauce-actions/action-kit/test-run/engine';
@@ -41,7 +41,7 @@ export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionR
     retries: inputs.retries,
     failFast: inputs.failFast,
     failOnFailure: inputs.failOnFailure,
-    ...present('junitFile', inputs.junitFile),
+    ...optionalProperty('junitFile', inputs.junitFile),
     // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
     ...(inputs.stopOnCancel ? { postStep: { key: STATE_KEY, place: workPlace(inputs.connection) } } : {}),
   };
@@ -88,7 +88,7 @@ function suiteAdapter(
         summary: suiteSummary(report, tally),
         resultsData: resultsData(report, tally),
         junitSuites: () => junitSuites(label, report.buildName, report.jobs, new Date(testRun.startedAtMs)),
-        ...present('failure', failure),
+        ...optionalProperty('failure', failure),
         ...(inputs.prComment ? { comment: suiteComment(inputs, report, tally) } : {}),
         tallyLine: `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}.`,
         artifacts: () => uploadAssets(inputs, deps, report.jobs),

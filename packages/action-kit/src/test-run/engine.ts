@@ -16,7 +16,7 @@ import { checkReportFiles, publishResults } from './publish.ts';
 import { testRun } from './results.ts';
 import { runRounds } from './rounds.ts';
 
-export type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;
+type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;
 
 export async function runTests<P extends TestPlan, R, B extends Batch<R>, O extends Outputs>(
   adapter: TestRunAdapter<P, R, B, O>,

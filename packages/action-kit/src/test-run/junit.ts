@@ -7,7 +7,7 @@ import { writeOutputFile } from '../output-files.ts';
 import { redactSecrets } from '../secrets.ts';
 import type * as XmlWriter from '../xml-writer.ts';
 
-export interface JUnitProblem {
+interface JUnitProblem {
   message: string;
   details?: string;
 }

@@ -113,7 +113,7 @@ export type Stopping = Omit<StoppedJobs, 'title' | 'jobUrl' | 'logger'>;
 type CleanupDeps = Pick<StepDeps, 'logger' | 'state'> & { client: { jobUrl(jobId: string): string } };
 
 /** A post step that stops what its main step left running. */
-export interface CleanupStep<D> {
+interface CleanupStep<D> {
   title: string;
   /** Whether the main step left work; if not, the post step does not even read its inputs. */
   hasWork(state: StepState): boolean;

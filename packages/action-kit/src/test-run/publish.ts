@@ -11,7 +11,7 @@ import type { ResultsReport, TestResults } from './adapter.ts';
 import { failedJobAnnotations, flakyJobAnnotations, writeResultsFile } from './job-report.ts';
 import { writeJUnitFile } from './junit.ts';
 
-export interface ReportFiles {
+interface ReportFiles {
   /** In the runner's temporary folder: the step writes it whatever its inputs. */
   resultsFile: string;
   /** The `junit-file` input, resolved against the workspace. */

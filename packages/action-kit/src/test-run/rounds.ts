@@ -26,7 +26,7 @@ export function surelyNotStarted(error: unknown): boolean {
 /** Least time between two progress lines that say nothing new. */
 const QUIET_PROGRESS_MS = 60_000;
 
-export interface RoundsContext {
+interface RoundsContext {
   /** The step's deadline. */
   signal: AbortSignal;
   retries: number;
