@@ -4,6 +4,7 @@
  * status is asked again, for a grace period on a deadline of its own, and each job is stopped as
  * its id shows.
  */
+import type { JobStopper } from '@sauce-actions/action-kit/test-run/job-follower';
 import {
   jsTestFinished,
   jsTestJobId,
@@ -11,8 +12,6 @@ import {
   type JsTestStatusAnswer,
 } from '@sauce-actions/api';
 import type { StatusSource } from './wait.ts';
-
-import type { JobStopper } from '@sauce-actions/action-kit/test-run/job-follower';
 
 interface StopJsTestsOptions {
   status: StatusSource;
