@@ -38,7 +38,7 @@ import {
 } from './judge.ts';
 import { platformName } from './platforms.ts';
 import { refusedStart } from './refusals.ts';
-import { startRequest } from './requests.ts';
+import { startRequest, type StartInputs } from './requests.ts';
 import { stopJsTestJobs, type StopJsTestsResult } from './stop.ts';
 import { waitForResults } from './wait.ts';
 
@@ -94,7 +94,8 @@ export class UnmatchedStart extends Error {
 }
 
 interface JsTestsBatchOptions {
-  inputs: JsTestsInputs;
+  /** What the start sends, the shard for the log, and the poll interval. */
+  inputs: StartInputs & Pick<JsTestsInputs, 'shard' | 'pollIntervalMs'>;
   client: JsTestsClient;
   clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
   logger: Logger;

@@ -18,7 +18,11 @@ import type { WorkRecord } from './post-step.ts';
  * names what it started, without which that cannot be found to be stopped.
  */
 export const START_GRACE_MS = 2500;
-/** Whether a failed start request surely started nothing: refused, or never sent; not so when the service may have carried it out. */
+
+/**
+ * Whether a failed start request surely started nothing: refused, or never sent; not so when the
+ * service may have carried it out.
+ */
 export function surelyNotStarted(error: unknown): boolean {
   return (error instanceof ApiError || error instanceof TransportError) && !error.mayHaveBeenProcessed;
 }
@@ -138,7 +142,10 @@ async function followBatch<R>(
   }
 }
 
-/** Why a start or a follow ended early: the step's deadline, else the error; a wait cut short without either was cancelled. */
+/**
+ * Why a start or a follow ended early: the step's deadline, else the error; a wait cut short
+ * without either was cancelled.
+ */
 function earlyEnd<R>(phase: EarlyEnd['phase'], signal: AbortSignal, error?: unknown): EarlyEnd<R> {
   const why = abortReasonOf(signal) ?? (error === undefined ? 'cancelled' : 'failed');
   return { why, phase, ...(error !== undefined ? { error } : {}) };
