@@ -18,21 +18,39 @@ export type TestRunOutputs = {
   'results-file': string;
 };
 
-/** The results of the rounds of a run. */
-export function testRun<R, B extends Batch<R>>(
-  rounds: Round<R, B>[],
+/**
+ * The results of runs, attempt by attempt: the rounds of a step, or the attempts of a workflow run
+ * gathered from the service, which the same report publishes.
+ */
+export function testResults<R>(
+  attempts: readonly (readonly Run<R>[])[],
   startedAtMs: number,
-  notRetried: string | undefined,
-): TestRun<R, B> {
-  const items = mergeAttempts(rounds.map((round) => round.runs));
+  notRetried?: string,
+): TestResults<R> {
+  const items = mergeAttempts(attempts);
   const jobs = items.map((item) => item.job);
   return {
-    rounds,
     items,
     jobs,
     tally: tallyJobs(jobs),
     startedAtMs,
     ...(notRetried !== undefined ? { notRetried } : {}),
+  };
+}
+
+/** The results of the rounds of a step. */
+export function testRun<R, B extends Batch<R>>(
+  rounds: Round<R, B>[],
+  startedAtMs: number,
+  notRetried: string | undefined,
+): TestRun<R, B> {
+  return {
+    rounds,
+    ...testResults(
+      rounds.map((round) => round.runs),
+      startedAtMs,
+      notRetried,
+    ),
   };
 }
 

@@ -23,7 +23,7 @@ import type {
 } from '../../src/test-run/adapter.ts';
 import { runTests } from '../../src/test-run/engine.ts';
 import type { ReportedJobStatus } from '../../src/test-run/job-report.ts';
-import { mergeAttempts, testRunOutputs, type TestRunOutputs } from '../../src/test-run/results.ts';
+import { testResults, testRunOutputs, type TestRunOutputs } from '../../src/test-run/results.ts';
 
 /** How an item's run comes out, attempt by attempt (the last one repeats). */
 type Script = Record<string, ReportedJobStatus[]>;
@@ -236,7 +236,7 @@ describe('the test-run engine', () => {
     ]);
   });
 
-  it('keeps merged runs apart by item and platform, and runs of no item alone', () => {
+  it('makes the results of runs gathered attempt by attempt: by item and platform, runs of no item alone', () => {
     const run = (
       id: string,
       item: string | undefined,
@@ -247,19 +247,23 @@ describe('the test-run engine', () => {
       job: { id, name: id, platform, status, url: '' },
       record: id,
     });
-    const merged = mergeAttempts([
+    const results = testResults(
       [
-        run('1', 'x', 'chrome', 'failed'),
-        run('2', 'x', 'firefox', 'passed'),
-        run('3', undefined, 'chrome', 'failed'),
+        [
+          run('1', 'x', 'chrome', 'failed'),
+          run('2', 'x', 'firefox', 'passed'),
+          run('3', undefined, 'chrome', 'failed'),
+        ],
+        [run('4', 'x', 'chrome', 'passed')],
       ],
-      [run('4', 'x', 'chrome', 'passed')],
-    ]);
-    expect(merged.map(({ job, earlier }) => [job.id, earlier.map((r) => r.job.id)])).toEqual([
+      0,
+    );
+    expect(results.items.map(({ job, earlier }) => [job.id, earlier.map((r) => r.job.id)])).toEqual([
       ['4', ['1']],
       ['2', []],
       ['3', []],
     ]);
+    expect(results.tally).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 1 });
   });
 
   it('passes, starting nothing, when the plan has no item', async () => {
