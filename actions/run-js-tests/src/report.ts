@@ -2,7 +2,7 @@
  * The report of a run of JS tests: every platform by its last run, with the runs before it, judged;
  * its results file, its JUnit suites, and why the step fails.
  */
-import { describeFailure, type Failure, type Shard } from '@sauce-actions/action-kit';
+import { describeFailure, optionalProperty, type Failure, type Shard } from '@sauce-actions/action-kit';
 import type { TestRun } from '@sauce-actions/action-kit/test-run/adapter';
 import type { ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/test-run/junit';
@@ -42,21 +42,21 @@ export function jsTestsReport(
   run: TestRun<PlatformResult, JsTestsBatch>,
   nowMs: number,
 ): JsTestsReport {
-  const last = run.rounds.at(-1);
+  const lastRound = run.rounds.at(-1);
   return {
-    outcome: last?.end !== undefined ? earlyOutcome(last.end) : 'completed',
+    outcome: lastRound?.end !== undefined ? earlyOutcome(lastRound.end) : 'completed',
     framework: inputs.framework,
     url: inputs.url,
-    ...(inputs.shard !== undefined ? { shard: inputs.shard } : {}),
-    ...(inputs.build !== undefined ? { build: inputs.build } : {}),
-    ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+    ...optionalProperty('shard', inputs.shard),
+    ...optionalProperty('build', inputs.build),
+    ...optionalProperty('name', inputs.name),
     ...(run.rounds.length > 1 ? { retries: inputs.retries } : {}),
     elapsedSeconds: Math.round((nowMs - run.startedAtMs) / 1000),
     platforms: run.items.map(({ last, earlier }) => {
       const attempts = earlier.map(({ record: { attempts: _earlier, ...attempt } }) => attempt);
       return attempts.length > 0 ? { ...last.record, attempts } : last.record;
     }),
-    stoppedJobs: last?.batch.stoppedJobs ?? [],
+    stoppedJobs: lastRound?.batch.stoppedJobs ?? [],
   };
 }
 

@@ -2,6 +2,7 @@
  * The request that starts the JS tests, as a pure function of the inputs: the optional members
  * are sent only when their input is given, so that the service's defaults apply otherwise.
  */
+import { optionalProperty } from '@sauce-actions/action-kit';
 import type { JsTestPlatform, StartJsTestsParams } from '@sauce-actions/api';
 import type { JsTestsInputs } from './inputs.ts';
 
@@ -16,9 +17,9 @@ export function startRequest(inputs: StartInputs, platforms: readonly JsTestPlat
     platforms: [...platforms],
     url: inputs.url,
     framework: inputs.framework,
-    ...(inputs.tunnelName !== undefined ? { tunnelIdentifier: inputs.tunnelName } : {}),
-    ...(inputs.build !== undefined ? { build: inputs.build } : {}),
-    ...(inputs.name !== undefined ? { name: inputs.name } : {}),
+    ...optionalProperty('tunnelIdentifier', inputs.tunnelName),
+    ...optionalProperty('build', inputs.build),
+    ...optionalProperty('name', inputs.name),
     ...(inputs.tags.length > 0 ? { tags: inputs.tags } : {}),
     ...(inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {}),
     ...(Object.keys(inputs.capabilities).length > 0 ? { capabilities: inputs.capabilities } : {}),
