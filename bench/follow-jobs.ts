@@ -12,7 +12,8 @@
  *   [--interval-ms 2000] [--jobs 6] [--rate-limit 4] [--stagger-ms 0] [--rounds 1]
  */
 import { parseArgs } from 'node:util';
-import { followJobs, isJobFinished } from '@sauce-actions/action-kit/job-follower';
+import { followJobs } from '@sauce-actions/action-kit/test-run/job-follower';
+import { isJobFinished } from '@sauce-actions/action-kit/test-run/job-status';
 import { SauceClient } from '@sauce-actions/api';
 import { defaultSeed, startEmulator } from '@sauce-actions/emulator';
 import { runMatrix, type MatrixResult } from './support/matrix.ts';

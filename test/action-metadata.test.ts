@@ -8,6 +8,12 @@ import { readActionMetadata } from '@sauce-actions/action-harness';
 import { describe, expect, it } from 'vitest';
 
 const ACTIONS = path.resolve(import.meta.dirname, '..', 'actions');
+/** The outputs every test action sets, which the kit's test-run engine declares once. */
+const TEST_RUN_RESULTS = path.resolve(
+  import.meta.dirname,
+  '..',
+  'packages/action-kit/src/test-run/results.ts',
+);
 
 /** Connection inputs the action kit reads (`readMobileConnection`, `readSauceConnection`). */
 const MOBILE_CONNECTION = [
@@ -148,11 +154,21 @@ function inputsRead(code: string): Set<string> {
   ]);
 }
 
-/** Keys of the action's one `...Outputs` type, the outputs its `run` returns. */
-function outputsSet(code: string): string[] {
-  const types = [...code.matchAll(/(?:type|interface)\s+\w*Outputs\s*=?\s*\{([^}]*)\}/g)];
-  expect(types, 'one type named ...Outputs lists the outputs').toHaveLength(1);
-  return [...types[0]![1]!.matchAll(/^\s*'?([a-z][a-z0-9-]*)'?\??:/gm)].map((m) => m[1] as string);
+/**
+ * Keys of the action's one `...Outputs` type, the outputs its `run` returns, with those of the
+ * kit's `TestRunOutputs` when the action sets them (the test actions).
+ */
+async function outputsSet(code: string): Promise<string[]> {
+  const typeBody = (text: string): string[] =>
+    [...text.matchAll(/(?:type|interface)\s+\w*Outputs\s*=?\s*\{([^}]*)\}/g)].map((m) => m[1]!);
+  const kit = /\bTestRunOutputs\b/.test(code) ? typeBody(await readFile(TEST_RUN_RESULTS, 'utf8')) : [];
+  const own = typeBody(code);
+  expect(own.length, 'one type named ...Outputs in the action, at most').toBeLessThanOrEqual(1);
+  const bodies = [...own, ...kit];
+  expect(bodies.length, 'a type named ...Outputs lists the outputs').toBeGreaterThan(0);
+  return bodies.flatMap((body) =>
+    [...body.matchAll(/^\s*'?([a-z][a-z0-9-]*)'?\??:/gm)].map((m) => m[1] as string),
+  );
 }
 
 /**
@@ -250,7 +266,7 @@ describe.each(Object.keys(CONTRACT))('%s', (name) => {
 
   it('sets only outputs that action.yml declares, and every one it declares', async () => {
     const meta = await readActionMetadata(dir);
-    const set = outputsSet(await sourceOf(dir));
+    const set = await outputsSet(await sourceOf(dir));
     expect(set.filter((output) => !(output in meta.outputs))).toEqual([]);
     expect(Object.keys(meta.outputs).filter((output) => !set.includes(output))).toEqual([]);
   });

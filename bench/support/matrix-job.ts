@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { isJobFinished } from '@sauce-actions/action-kit/job-follower';
+import { isJobFinished } from '@sauce-actions/action-kit/test-run/job-status';
 import { poll, SauceClient, type Job } from '@sauce-actions/api';
 import { noFigures } from './matrix.ts';
 

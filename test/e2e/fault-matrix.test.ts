@@ -195,6 +195,14 @@ function jobIdsOf(lab: Lab): string[] {
     .sort();
 }
 
+/** A step's outputs: exactly these, or at least these. */
+type ExpectedOutputs = { exactly: Record<string, string> } | { including: Record<string, string> };
+
+function expectOutputs(result: StepRun, outputs: ExpectedOutputs): void {
+  if ('exactly' in outputs) expect(result.outputs).toEqual(outputs.exactly);
+  else expect(result.outputs).toMatchObject(outputs.including);
+}
+
 describe.concurrent('bad inputs are refused before any request', { timeout: 60_000 }, () => {
   const cases: {
     action: ActionName;
@@ -346,81 +354,101 @@ describe.concurrent('bad inputs are refused before any request', { timeout: 60_0
 });
 
 describe.concurrent('429 on each POST: waited out, sent again, done once', { timeout: 60_000 }, () => {
-  const tooMany = (method: string, faultPath: string | RegExp): FaultSpec => ({
-    method,
-    path: faultPath,
-    status: 429,
-    retryAfter: 1,
-  });
+  const rows: {
+    name: string;
+    action: ActionName;
+    lab: () => Promise<Lab>;
+    inputs: Record<string, string>;
+    /** The POSTs answered 429 once: each is sent again, once. */
+    sentTwice: string[];
+    /** The answer the second time, when it is always the same. */
+    answered?: number;
+    outputs: ExpectedOutputs;
+    /** What the service is left with, and what the step said. */
+    then: (lab: Lab, result: StepRun) => void;
+  }[] = [
+    {
+      name: 'upload-build',
+      action: 'upload-build',
+      lab: () => openLab(),
+      inputs: UPLOAD_INPUTS,
+      sentTwice: [UPLOAD],
+      answered: 200,
+      outputs: {
+        including: { 'build-id': '1', 'project-id': '1', 'app-name': 'Demo Shop', 'app-version': '1.4.2' },
+      },
+      then: (lab, result) => {
+        expect(result.log).toContain(
+          'uploadBuild: 429 Too Many Requests; retrying in 1.0s, as the service asked',
+        );
+        expect(mobileState(lab).builds).toBe(1);
+      },
+    },
+    {
+      name: 'invite-testers: creating the group, adding the tester, inviting',
+      action: 'invite-testers',
+      lab: inviteLab,
+      inputs: INVITE_INPUTS,
+      sentTwice: [GROUPS, TESTERS, INVITES],
+      outputs: { exactly: INVITED },
+      then: (lab) => {
+        const state = mobileState(lab);
+        expect(state.groups('launch')).toBe(1);
+        expect(state.audits(AUDIT.added)).toBe(1);
+        expect(state.audits(AUDIT.invited)).toBe(1);
+      },
+    },
+    {
+      name: 'run-suite-and-wait: the suite run',
+      action: 'run-suite-and-wait',
+      lab: () => openLab({ jobDurationMs: SHORT_JOBS_MS }),
+      inputs: SUITE_GREEN,
+      sentTwice: [SUITE_RUN],
+      answered: 200,
+      outputs: { including: { 'build-name': SMOKE_BUILD, total: '3', passed: '2', failed: '1' } },
+      then: (lab, result) => {
+        expect(lab.emulator.context.authoring.data.suiteRuns).toHaveLength(1);
+        expect(lab.jobs()).toHaveLength(3);
+        expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
+        expect(lab.leftRunning()).toEqual([]);
+        expectIdlePost(result);
+      },
+    },
+    {
+      name: 'run-js-tests: the start',
+      action: 'run-js-tests',
+      lab: () => openLab({ jobDurationMs: SHORT_JOBS_MS }),
+      inputs: JS_INPUTS,
+      sentTwice: [JS_START],
+      answered: 200,
+      outputs: { including: { total: '2', passed: '2', failed: '0' } },
+      then: (lab, result) => {
+        expect(Object.keys(lab.emulator.context.automation.data.jsTests)).toHaveLength(2);
+        expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
+        expect(lab.leftRunning()).toEqual([]);
+        expectIdlePost(result);
+      },
+    },
+  ];
 
-  it('upload-build', async () => {
-    const lab = await openLab();
-    await lab.fault(tooMany('POST', UPLOAD));
-    const result = await step(lab, 'upload-build', UPLOAD_INPUTS);
-    expect(result.exitCode, result.log).toBe(0);
-    expect(result.outputs).toMatchObject({
-      'build-id': '1',
-      'project-id': '1',
-      'app-name': 'Demo Shop',
-      'app-version': '1.4.2',
-    });
-    expect(result.log).toContain(
-      'uploadBuild: 429 Too Many Requests; retrying in 1.0s, as the service asked',
+  it.each(rows)('$name', async ({ action, lab: open, inputs, sentTwice, answered, outputs, then }) => {
+    const lab = await open();
+    await lab.fault(
+      ...sentTwice.map((target): FaultSpec => ({ method: 'POST', path: target, status: 429, retryAfter: 1 })),
     );
-    expect(statusesOf(await lab.journal(), 'POST', UPLOAD)).toEqual([429, 200]);
-    expect(mobileState(lab).builds).toBe(1);
-  });
-
-  it('invite-testers: creating the group, adding the tester, inviting', async () => {
-    const lab = await inviteLab();
-    await lab.fault(tooMany('POST', GROUPS), tooMany('POST', TESTERS), tooMany('POST', INVITES));
-    const result = await step(lab, 'invite-testers', INVITE_INPUTS);
+    const result = await step(lab, action, inputs);
     expect(result.exitCode, result.log).toBe(0);
-    expect(result.outputs).toEqual(INVITED);
+    expectOutputs(result, outputs);
     const journal = await lab.journal();
-    for (const target of [GROUPS, TESTERS, INVITES]) {
+    for (const target of sentTwice) {
       const statuses = statusesOf(journal, 'POST', target);
       expect(statuses, target).toHaveLength(2);
       expect(statuses[0], target).toBe(429);
+      if (answered !== undefined) expect(statuses[1], target).toBe(answered);
       expect(statuses[1], target).toBeGreaterThanOrEqual(200);
       expect(statuses[1], target).toBeLessThan(300);
     }
-    const state = mobileState(lab);
-    expect(state.groups('launch')).toBe(1);
-    expect(state.audits(AUDIT.added)).toBe(1);
-    expect(state.audits(AUDIT.invited)).toBe(1);
-  });
-
-  it('run-suite-and-wait: the suite run', async () => {
-    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
-    await lab.fault(tooMany('POST', SUITE_RUN));
-    const result = await step(lab, 'run-suite-and-wait', SUITE_GREEN);
-    expect(result.exitCode, result.log).toBe(0);
-    expect(result.outputs).toMatchObject({
-      'build-name': SMOKE_BUILD,
-      total: '3',
-      passed: '2',
-      failed: '1',
-    });
-    expect(statusesOf(await lab.journal(), 'POST', SUITE_RUN)).toEqual([429, 200]);
-    expect(lab.emulator.context.authoring.data.suiteRuns).toHaveLength(1);
-    expect(lab.jobs()).toHaveLength(3);
-    expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
-    expect(lab.leftRunning()).toEqual([]);
-    expectIdlePost(result);
-  });
-
-  it('run-js-tests: the start', async () => {
-    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
-    await lab.fault(tooMany('POST', JS_START));
-    const result = await step(lab, 'run-js-tests', JS_INPUTS);
-    expect(result.exitCode, result.log).toBe(0);
-    expect(result.outputs).toMatchObject({ total: '2', passed: '2', failed: '0' });
-    expect(statusesOf(await lab.journal(), 'POST', JS_START)).toEqual([429, 200]);
-    expect(Object.keys(lab.emulator.context.automation.data.jsTests)).toHaveLength(2);
-    expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
-    expect(lab.leftRunning()).toEqual([]);
-    expectIdlePost(result);
+    then(lab, result);
   });
 });
 
@@ -637,45 +665,58 @@ describe.concurrent('503 and cut connections on POSTs that create: sent once', {
     },
   );
 
-  it.each(kinds)('run-suite-and-wait, the suite run: %s', async (kind) => {
-    const lab = await openLab();
-    await lab.fault(faults[kind](SUITE_RUN));
-    const result = await step(lab, 'run-suite-and-wait', SUITE_INPUTS);
-    expect(result.exitCode).toBe(1);
-    expect(failureOf(result)).toMatch(
-      mayHaveBeenDone(
-        kind,
-        'runSuite',
-        'started the suite run',
-        "the suite's runs in Sauce Labs AI test authoring (or the builds on the dashboard)",
-      ),
-    );
-    expect(result.outputs).toEqual({});
-    const journal = await lab.journal();
-    expect(statusesOf(journal, 'POST', SUITE_RUN)).toEqual([answered[kind]]);
-    expect(requestsTo(journal, 'GET', JOBS)).toEqual([]);
-    expect(lab.emulator.context.authoring.data.suiteRuns).toEqual([]);
-    expect(lab.jobs()).toEqual([]);
-    expect(lab.leftRunning()).toEqual([]);
-    expectIdlePost(result);
-  });
+  const starts: {
+    action: ActionName;
+    inputs: Record<string, string>;
+    start: string;
+    operation: string;
+    effect: string;
+    where: string;
+    /** The request that would follow what the start started: never sent. */
+    follow: { method: string; path: string };
+    nothingStarted: (lab: Lab) => void;
+  }[] = [
+    {
+      action: 'run-suite-and-wait',
+      inputs: SUITE_INPUTS,
+      start: SUITE_RUN,
+      operation: 'runSuite',
+      effect: 'started the suite run',
+      where: "the suite's runs in Sauce Labs AI test authoring (or the builds on the dashboard)",
+      follow: { method: 'GET', path: JOBS },
+      nothingStarted: (lab) => expect(lab.emulator.context.authoring.data.suiteRuns).toEqual([]),
+    },
+    {
+      action: 'run-js-tests',
+      inputs: JS_INPUTS,
+      start: JS_START,
+      operation: 'startJsTests',
+      effect: 'started the jobs',
+      where: 'the jobs on the Sauce Labs dashboard',
+      follow: { method: 'POST', path: JS_STATUS },
+      nothingStarted: (lab) => expect(lab.emulator.context.automation.data.jsTests).toEqual({}),
+    },
+  ];
+  const startCases = starts.flatMap((row) => kinds.map((kind) => ({ ...row, kind })));
 
-  it.each(kinds)('run-js-tests, the start: %s', async (kind) => {
-    const lab = await openLab();
-    await lab.fault(faults[kind](JS_START));
-    const result = await step(lab, 'run-js-tests', JS_INPUTS);
-    expect(result.exitCode).toBe(1);
-    expect(failureOf(result)).toMatch(
-      mayHaveBeenDone(kind, 'startJsTests', 'started the jobs', 'the jobs on the Sauce Labs dashboard'),
-    );
-    expect(result.outputs).toEqual({});
-    const journal = await lab.journal();
-    expect(statusesOf(journal, 'POST', JS_START)).toEqual([answered[kind]]);
-    expect(requestsTo(journal, 'POST', JS_STATUS)).toEqual([]);
-    expect(lab.emulator.context.automation.data.jsTests).toEqual({});
-    expect(lab.jobs()).toEqual([]);
-    expectIdlePost(result);
-  });
+  it.each(startCases)(
+    '$action, the start: $kind',
+    async ({ action, inputs, start, operation, effect, where, follow, nothingStarted, kind }) => {
+      const lab = await openLab();
+      await lab.fault(faults[kind](start));
+      const result = await step(lab, action, inputs);
+      expect(result.exitCode).toBe(1);
+      expect(failureOf(result)).toMatch(mayHaveBeenDone(kind, operation, effect, where));
+      expect(result.outputs).toEqual({});
+      const journal = await lab.journal();
+      expect(statusesOf(journal, 'POST', start)).toEqual([answered[kind]]);
+      expect(requestsTo(journal, follow.method, follow.path)).toEqual([]);
+      nothingStarted(lab);
+      expect(lab.jobs()).toEqual([]);
+      expect(lab.leftRunning()).toEqual([]);
+      expectIdlePost(result);
+    },
+  );
 });
 
 // The answers come long after the `timeout` of 3 s, so that the steps' ends tell the one from the
@@ -683,84 +724,111 @@ describe.concurrent('503 and cut connections on POSTs that create: sent once', {
 const LATE_MS = 20_000;
 
 describe.concurrent('an answer slower than `timeout`', { timeout: 60_000 }, () => {
-  it('upload-build: the upload is not taken in time', async () => {
-    const lab = await openLab();
-    await lab.fault({ method: 'POST', path: UPLOAD, delayMs: LATE_MS });
-    const result = await step(lab, 'upload-build', { ...UPLOAD_INPUTS, timeout: '3s' });
-    expect(result.exitCode).toBe(1);
-    expect(result.elapsedMs).toBeLessThan(12_000);
-    expect(failureOf(result)).toMatch(
-      /^The service did not take app-release\.apk within 3s of receiving it \(`timeout`\)\. It may still store the build: check the project's builds in Sauce Labs mobile app distribution before uploading again\. Raise `timeout`/,
-    );
-    expect(lastHeading(result)).toBe('Upload build: timed out');
-    expect(result.outputs).toEqual({});
-    expect(requestsTo(await lab.journal(), 'POST', UPLOAD)).toHaveLength(1);
-    expect(mobileState(lab).builds).toBe(0);
-  });
-
-  it('run-suite-and-wait: the job listing', async () => {
-    const lab = await openLab();
-    await lab.fault({ method: 'GET', path: JOBS, delayMs: LATE_MS });
-    const result = await step(lab, 'run-suite-and-wait', { ...SUITE_INPUTS, timeout: '3s' });
-    expect(result.exitCode).toBe(1);
-    expect(result.elapsedMs).toBeLessThan(14_000);
-    expect(failureOf(result)).toMatch(
-      new RegExp(
+  const TUNNEL_OUTPUTS = { exactly: { 'tunnel-id': '', tunnels: '[]', 'log-file': '' } };
+  const rows: {
+    name: string;
+    action: ActionName;
+    jobDurationMs?: number;
+    late: FaultSpec;
+    inputs: Record<string, string>;
+    /** The step ends on its own `timeout` of 3 s, well before the late answer. */
+    withinMs: number;
+    failure: RegExp;
+    heading?: string;
+    outputs: ExpectedOutputs;
+    then: (lab: Lab, result: StepRun) => Promise<void>;
+  }[] = [
+    {
+      name: 'upload-build: the upload is not taken in time',
+      action: 'upload-build',
+      late: { method: 'POST', path: UPLOAD, delayMs: LATE_MS },
+      inputs: UPLOAD_INPUTS,
+      withinMs: 12_000,
+      failure:
+        /^The service did not take app-release\.apk within 3s of receiving it \(`timeout`\)\. It may still store the build: check the project's builds in Sauce Labs mobile app distribution before uploading again\. Raise `timeout`/,
+      heading: 'Upload build: timed out',
+      outputs: { exactly: {} },
+      then: async (lab) => {
+        expect(requestsTo(await lab.journal(), 'POST', UPLOAD)).toHaveLength(1);
+        expect(mobileState(lab).builds).toBe(0);
+      },
+    },
+    {
+      name: 'run-suite-and-wait: the job listing',
+      action: 'run-suite-and-wait',
+      late: { method: 'GET', path: JOBS, delayMs: LATE_MS },
+      inputs: SUITE_INPUTS,
+      withinMs: 14_000,
+      failure: new RegExp(
         `^Timed out while waiting for build "${SMOKE_BUILD}": 0 of 3 job\\(s\\) finished \\(0 passed, 0 failed\\); 3 did not finish and 3 were stopped\\. Raise \`timeout\` \\(now 3s\\)`,
       ),
-    );
-    expect(lastHeading(result)).toBe('Run suite and wait: timed out');
-    expect(result.outputs).toMatchObject({ 'build-name': SMOKE_BUILD, total: '3', passed: '0', failed: '0' });
-    expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
-    expect(lab.jobs().map((job) => job.stoppedMs !== null)).toEqual([true, true, true]);
-    expect(lab.leftRunning()).toEqual([]);
-    expect(requestsTo(await lab.journal(), 'PUT', JOB_STOP)).toHaveLength(3);
-    expectIdlePost(result);
-  });
+      heading: 'Run suite and wait: timed out',
+      outputs: { including: { 'build-name': SMOKE_BUILD, total: '3', passed: '0', failed: '0' } },
+      then: async (lab, result) => {
+        expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
+        expect(lab.jobs().map((job) => job.stoppedMs !== null)).toEqual([true, true, true]);
+        expect(lab.leftRunning()).toEqual([]);
+        expect(requestsTo(await lab.journal(), 'PUT', JOB_STOP)).toHaveLength(3);
+        expectIdlePost(result);
+      },
+    },
+    {
+      name: 'run-js-tests: the status',
+      action: 'run-js-tests',
+      // Queued for the first 4 s: the stop waits for each job to be assigned.
+      jobDurationMs: 20_000,
+      late: { method: 'POST', path: JS_STATUS, delayMs: LATE_MS },
+      inputs: JS_INPUTS,
+      withinMs: 15_000,
+      failure:
+        /^The JS tests did not finish within the timeout \(\d+s\)\. No platform finished\. Did not finish: Windows 11 \/ chrome \/ latest \(stopped before it finished\); Linux \/ firefox \/ 126 \(stopped before it finished\)\. Raise `timeout`/,
+      heading: 'Run JS tests: timed out',
+      outputs: { including: { total: '2', passed: '0', failed: '0' } },
+      then: async (lab, result) => {
+        expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
+        expect(lab.jobs().map((job) => job.stoppedMs !== null)).toEqual([true, true]);
+        expect(lab.leftRunning()).toEqual([]);
+        expectIdlePost(result);
+      },
+    },
+    {
+      name: 'manage-tunnel list: the listing',
+      action: 'manage-tunnel',
+      late: { method: 'GET', path: TUNNELS, delayMs: LATE_MS },
+      inputs: { ...SAUCE, operation: 'list' },
+      withinMs: 12_000,
+      failure:
+        /^Timed out: the `timeout` of 3s passed during listTunnels\. Raise `timeout` if the step needs longer\.$/,
+      outputs: TUNNEL_OUTPUTS,
+      then: async (_lab, result) => expectIdlePost(result),
+    },
+    {
+      name: 'manage-tunnel wait: the listing',
+      action: 'manage-tunnel',
+      late: { method: 'GET', path: TUNNELS, delayMs: LATE_MS },
+      inputs: TUNNEL_INPUTS,
+      withinMs: 12_000,
+      failure:
+        /^The tunnel named "demo-tunnel" of user demo was not running within 3s \(no answer yet\)\. .*raise `timeout`/,
+      outputs: TUNNEL_OUTPUTS,
+      then: async (_lab, result) => expectIdlePost(result),
+    },
+  ];
 
-  it('run-js-tests: the status', async () => {
-    // Queued for the first 4 s: the stop waits for each job to be assigned.
-    const lab = await openLab({ jobDurationMs: 20_000 });
-    await lab.fault({ method: 'POST', path: JS_STATUS, delayMs: LATE_MS });
-    const result = await step(lab, 'run-js-tests', { ...JS_INPUTS, timeout: '3s' });
-    expect(result.exitCode).toBe(1);
-    expect(result.elapsedMs).toBeLessThan(15_000);
-    expect(failureOf(result)).toMatch(
-      /^The JS tests did not finish within the timeout \(\d+s\)\. No platform finished\. Did not finish: Windows 11 \/ chrome \/ latest \(stopped before it finished\); Linux \/ firefox \/ 126 \(stopped before it finished\)\. Raise `timeout`/,
-    );
-    expect(lastHeading(result)).toBe('Run JS tests: timed out');
-    expect(result.outputs).toMatchObject({ total: '2', passed: '0', failed: '0' });
-    expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
-    expect(lab.jobs().map((job) => job.stoppedMs !== null)).toEqual([true, true]);
-    expect(lab.leftRunning()).toEqual([]);
-    expectIdlePost(result);
-  });
-
-  it('manage-tunnel list: the listing', async () => {
-    const lab = await openLab();
-    await lab.fault({ method: 'GET', path: TUNNELS, delayMs: LATE_MS });
-    const result = await step(lab, 'manage-tunnel', { ...SAUCE, operation: 'list', timeout: '3s' });
-    expect(result.exitCode).toBe(1);
-    expect(result.elapsedMs).toBeLessThan(12_000);
-    expect(failureOf(result)).toMatch(
-      /^Timed out: the `timeout` of 3s passed during listTunnels\. Raise `timeout` if the step needs longer\.$/,
-    );
-    expect(result.outputs).toEqual({ 'tunnel-id': '', tunnels: '[]', 'log-file': '' });
-    expectIdlePost(result);
-  });
-
-  it('manage-tunnel wait: the listing', async () => {
-    const lab = await openLab();
-    await lab.fault({ method: 'GET', path: TUNNELS, delayMs: LATE_MS });
-    const result = await step(lab, 'manage-tunnel', { ...TUNNEL_INPUTS, timeout: '3s' });
-    expect(result.exitCode).toBe(1);
-    expect(result.elapsedMs).toBeLessThan(12_000);
-    expect(failureOf(result)).toMatch(
-      /^The tunnel named "demo-tunnel" of user demo was not running within 3s \(no answer yet\)\. .*raise `timeout`/,
-    );
-    expect(result.outputs).toEqual({ 'tunnel-id': '', tunnels: '[]', 'log-file': '' });
-    expectIdlePost(result);
-  });
+  it.each(rows)(
+    '$name',
+    async ({ action, jobDurationMs, late, inputs, withinMs, failure, heading, outputs, then }) => {
+      const lab = await openLab(jobDurationMs !== undefined ? { jobDurationMs } : {});
+      await lab.fault(late);
+      const result = await step(lab, action, { ...inputs, timeout: '3s' });
+      expect(result.exitCode).toBe(1);
+      expect(result.elapsedMs).toBeLessThan(withinMs);
+      expect(failureOf(result)).toMatch(failure);
+      if (heading !== undefined) expect(lastHeading(result)).toBe(heading);
+      expectOutputs(result, outputs);
+      await then(lab, result);
+    },
+  );
 });
 
 /** How the runner's cancellation reaches a step at one stage: faults that hold it there, and the trigger. */
@@ -968,30 +1036,47 @@ describe.concurrent('a start held by a 429 is not sent after a cancel', { timeou
   // The start request outlives a cancellation by a grace period, so that an answer on its way is
   // not lost; the cancellation still ends the client's wait for the Retry-After of a 429, and the
   // start is not sent again (the client's `sendUntil`).
-  it('run-suite-and-wait', async () => {
-    const lab = await openLab();
-    await lab.fault({ method: 'POST', path: SUITE_RUN, status: 429, retryAfter: 2 });
-    const result = await step(lab, 'run-suite-and-wait', SUITE_INPUTS, {
+  const rows: {
+    action: ActionName;
+    jobDurationMs?: number;
+    inputs: Record<string, string>;
+    start: string;
+    cancelOn: RegExp;
+    failure: RegExp;
+    nothingStarted: (lab: Lab) => void;
+  }[] = [
+    {
+      action: 'run-suite-and-wait',
+      inputs: SUITE_INPUTS,
+      start: SUITE_RUN,
       cancelOn: /^::debug::POST \S+\/run -> 429 /m,
-    });
-    expect(expectCancelled(result, 'SIGINT')).toBe(true);
-    expect(statusesOf(await lab.journal(), 'POST', SUITE_RUN)).toEqual([429]);
-    expect(lab.emulator.context.authoring.data.suiteRuns).toEqual([]);
-    expect(lab.jobs()).toEqual([]);
-    expect(failureOf(result)).toMatch(/^Cancelled: the run was cancelled \(SIGINT\) during runSuite\./);
-  });
-
-  it('run-js-tests', async () => {
-    const lab = await openLab({ jobDurationMs: 20_000 });
-    await lab.fault({ method: 'POST', path: JS_START, status: 429, retryAfter: 2 });
-    const result = await step(lab, 'run-js-tests', JS_INPUTS, {
+      failure: /^Cancelled: the run was cancelled \(SIGINT\) during runSuite\./,
+      nothingStarted: (lab) => expect(lab.emulator.context.authoring.data.suiteRuns).toEqual([]),
+    },
+    {
+      action: 'run-js-tests',
+      jobDurationMs: 20_000,
+      inputs: JS_INPUTS,
+      start: JS_START,
       cancelOn: /^::debug::POST \/rest\/v1\/demo\/js-tests -> 429 /m,
-    });
-    expect(expectCancelled(result, 'SIGINT')).toBe(true);
-    expect(statusesOf(await lab.journal(), 'POST', JS_START)).toEqual([429]);
-    expect(lab.jobs()).toEqual([]);
-    expect(failureOf(result)).toBe('Cancelled: the run was cancelled (SIGINT) during startJsTests.');
-  });
+      failure: /^Cancelled: the run was cancelled \(SIGINT\) during startJsTests\.$/,
+      nothingStarted: () => {},
+    },
+  ];
+
+  it.each(rows)(
+    '$action',
+    async ({ action, jobDurationMs, inputs, start, cancelOn, failure, nothingStarted }) => {
+      const lab = await openLab(jobDurationMs !== undefined ? { jobDurationMs } : {});
+      await lab.fault({ method: 'POST', path: start, status: 429, retryAfter: 2 });
+      const result = await step(lab, action, inputs, { cancelOn });
+      expect(expectCancelled(result, 'SIGINT')).toBe(true);
+      expect(statusesOf(await lab.journal(), 'POST', start)).toEqual([429]);
+      nothingStarted(lab);
+      expect(lab.jobs()).toEqual([]);
+      expect(failureOf(result)).toMatch(failure);
+    },
+  );
 });
 
 describe.concurrent('manage-tunnel wait cancelled by the runner', { timeout: 60_000 }, () => {
@@ -1049,45 +1134,52 @@ describe.concurrent('manage-tunnel wait cancelled by the runner', { timeout: 60_
 });
 
 describe.concurrent('the post step', { timeout: 60_000 }, () => {
-  it('run-suite-and-wait: stops the jobs of a main step killed while waiting', async () => {
-    const lab = await openLab();
-    const result = await step(lab, 'run-suite-and-wait', SUITE_INPUTS, {
+  const killed: {
+    action: ActionName;
+    jobDurationMs?: number;
+    inputs: Record<string, string>;
+    cancelOn: RegExp;
+    jobs: number;
+    postLog: string[];
+    postSummary?: string;
+  }[] = [
+    {
+      action: 'run-suite-and-wait',
+      inputs: SUITE_INPUTS,
       cancelOn: /^3 of 3 jobs: /m,
-      cancelSignal: 'SIGKILL',
-    });
-    expect(result.signal).toBe('SIGKILL');
-    expect(result.exitCode).toBeNull();
-    expect(result.post?.exitCode, result.post?.log).toBe(0);
-    expect(result.post?.log).toContain(`stopping the unfinished jobs of build "${SMOKE_BUILD}"`);
-    expect(result.post?.log).toContain('Stopped 3 unfinished job(s).');
-    expect(result.post?.summary).toContain('(3 job(s) found): 3 unfinished job(s) were stopped');
-    const jobs = lab.jobs();
-    expect(jobs).toHaveLength(3);
-    expect(jobs.map((job) => job.stoppedMs !== null)).toEqual([true, true, true]);
-    expect(lab.leftRunning()).toEqual([]);
-    const stops = requestsTo(await lab.journal(), 'PUT', JOB_STOP).map((entry) => entry.path);
-    expect(stops.sort()).toEqual(jobs.map((job) => `${JOBS}/${job.id}/stop`).sort());
-    expect(answeredRequests(result.stdout).filter((line) => line.startsWith('PUT '))).toEqual([]);
-  });
-
-  it('run-js-tests: stops the jobs of a main step killed while waiting', async () => {
-    const lab = await openLab({ jobDurationMs: 20_000 });
-    const result = await step(lab, 'run-js-tests', JS_INPUTS, {
+      jobs: 3,
+      postLog: [`stopping the unfinished jobs of build "${SMOKE_BUILD}"`, 'Stopped 3 unfinished job(s).'],
+      postSummary: '(3 job(s) found): 3 unfinished job(s) were stopped',
+    },
+    {
+      action: 'run-js-tests',
+      jobDurationMs: 20_000,
+      inputs: JS_INPUTS,
       cancelOn: /^\d+ of 2 platforms finished: /m,
-      cancelSignal: 'SIGKILL',
-    });
-    expect(result.signal).toBe('SIGKILL');
-    expect(result.exitCode).toBeNull();
-    expect(result.post?.exitCode, result.post?.log).toBe(0);
-    expect(result.post?.log).toContain('Stopped 2 unfinished job(s).');
-    const jobs = lab.jobs();
-    expect(jobs).toHaveLength(2);
-    expect(jobs.map((job) => job.stoppedMs !== null)).toEqual([true, true]);
-    expect(lab.leftRunning()).toEqual([]);
-    const stops = requestsTo(await lab.journal(), 'PUT', JOB_STOP).map((entry) => entry.path);
-    expect(stops.sort()).toEqual(jobs.map((job) => `${JOBS}/${job.id}/stop`).sort());
-    expect(answeredRequests(result.stdout).filter((line) => line.startsWith('PUT '))).toEqual([]);
-  });
+      jobs: 2,
+      postLog: ['Stopped 2 unfinished job(s).'],
+    },
+  ];
+
+  it.each(killed)(
+    '$action: stops the jobs of a main step killed while waiting',
+    async ({ action, jobDurationMs, inputs, cancelOn, jobs: count, postLog, postSummary }) => {
+      const lab = await openLab(jobDurationMs !== undefined ? { jobDurationMs } : {});
+      const result = await step(lab, action, inputs, { cancelOn, cancelSignal: 'SIGKILL' });
+      expect(result.signal).toBe('SIGKILL');
+      expect(result.exitCode).toBeNull();
+      expect(result.post?.exitCode, result.post?.log).toBe(0);
+      for (const line of postLog) expect(result.post?.log).toContain(line);
+      if (postSummary !== undefined) expect(result.post?.summary).toContain(postSummary);
+      const jobs = lab.jobs();
+      expect(jobs).toHaveLength(count);
+      expect(jobs.map((job) => job.stoppedMs !== null)).toEqual(jobs.map(() => true));
+      expect(lab.leftRunning()).toEqual([]);
+      const stops = requestsTo(await lab.journal(), 'PUT', JOB_STOP).map((entry) => entry.path);
+      expect(stops.sort()).toEqual(jobs.map((job) => `${JOBS}/${job.id}/stop`).sort());
+      expect(answeredRequests(result.stdout).filter((line) => line.startsWith('PUT '))).toEqual([]);
+    },
+  );
 
   it('manage-tunnel: a wait killed before finding its tunnel leaves nothing to stop', async () => {
     const lab = await openLab();

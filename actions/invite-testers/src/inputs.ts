@@ -1,7 +1,7 @@
 /** The inputs of invite-testers, read and checked before anything is sent. */
 import {
   InputError,
-  present,
+  optionalProperty,
   readMobileConnection,
   type InputReader,
   type MobileConnection,
@@ -54,9 +54,9 @@ export function readInputs(read: InputReader): InviteInputs {
     ...readBuild(read),
     groups,
     testers,
-    ...present('testerGroup', testerGroup),
+    ...optionalProperty('testerGroup', testerGroup),
     createGroups: read.boolean('create-groups', false),
-    ...present('comment', read.string('comment')),
+    ...optionalProperty('comment', read.string('comment')),
     notify: read.boolean('notify', false),
   };
 }

@@ -2,7 +2,7 @@
 import {
   InputError,
   POLL_INTERVAL_BOUNDS,
-  present,
+  optionalProperty,
   quoteValue,
   readSauceConnection,
   TIMEOUT_BOUNDS,
@@ -114,7 +114,7 @@ export function readInputs(read: InputReader): TunnelInputs {
   return {
     ...common,
     operation,
-    target: { ...present('name', tunnelName), ...present('id', tunnelId) },
+    target: { ...optionalProperty('name', tunnelName), ...optionalProperty('id', tunnelId) },
   };
 }
 
@@ -149,10 +149,10 @@ function readStartSettings(read: InputReader): StartSettings {
     );
   }
   return {
-    ...present('scPath', scPath),
+    ...optionalProperty('scPath', scPath),
     scVersion: version,
     ...download,
-    ...present('scChecksum', checksumText === undefined ? undefined : parseScChecksum(checksumText)),
+    ...optionalProperty('scChecksum', checksumText === undefined ? undefined : parseScChecksum(checksumText)),
     scArgs: splitArgs(read.string('sc-args') ?? ''),
     startRetries: read.integer('start-retries', 2, { min: 0, max: 10 }),
     statusAddress: checkAddress(read.string('status-address') ?? 'localhost:8032'),

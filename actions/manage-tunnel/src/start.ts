@@ -9,7 +9,7 @@ import {
   ActionError,
   formatDuration,
   InputError,
-  present,
+  optionalProperty,
   quoteValue,
   type StepDeps,
 } from '@sauce-actions/action-kit';
@@ -58,13 +58,13 @@ export async function startTunnel(inputs: StartInputs, logFile: string, deps: St
   }
   await checkNameFree(inputs, deps);
   const { executable, verified } = await locateSauceConnect({
-    ...present('scPath', start.scPath),
+    ...optionalProperty('scPath', start.scPath),
     version: start.scVersion,
-    ...present('downloadUrl', start.scDownloadUrl),
-    ...present('archive', start.scArchive),
-    ...present('checksum', start.scChecksum),
+    ...optionalProperty('downloadUrl', start.scDownloadUrl),
+    ...optionalProperty('archive', start.scArchive),
+    ...optionalProperty('checksum', start.scChecksum),
     listing: deps.listing,
-    ...present('plainHttpOrigin', plainHttpOrigin(inputs.connection.apiUrl)),
+    ...optionalProperty('plainHttpOrigin', plainHttpOrigin(inputs.connection.apiUrl)),
     tools: deps.tools,
     logger: deps.logger,
     signal: deps.signal,

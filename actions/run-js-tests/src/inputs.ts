@@ -3,7 +3,7 @@ import {
   InputError,
   MAX_DURATION_BOUNDS,
   POLL_INTERVAL_BOUNDS,
-  present,
+  optionalProperty,
   quoteValue,
   readSauceConnection,
   shareOf,
@@ -23,10 +23,10 @@ export const FRAMEWORKS = [
   'custom',
 ] as const satisfies readonly JsTestFramework[];
 
-export const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 /** Runs of a failed platform after its first, at most: each waits for the slowest platform of the one before. */
-export const MAX_RETRIES = 5;
-export const DEFAULT_POLL_INTERVAL_MS = 10_000;
+const MAX_RETRIES = 5;
+const DEFAULT_POLL_INTERVAL_MS = 10_000;
 
 const TEST_PAGE_FORM =
   'an http:// or https:// address of the test page, such as `https://example.com/tests.html`';
@@ -81,18 +81,18 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
     framework,
     platforms: split ? shareOf(platforms, shard, platformKey) : platforms,
     ...(split ? { shard: { ...shard, of: platforms.length } } : {}),
-    ...present('tunnelName', read.string('tunnel-name')),
-    ...present('build', read.string('build')),
-    ...present('name', read.string('name')),
+    ...optionalProperty('tunnelName', read.string('tunnel-name')),
+    ...optionalProperty('build', read.string('build')),
+    ...optionalProperty('name', read.string('name')),
     tags: read.list('tags'),
-    ...present(
+    ...optionalProperty(
       'maxDurationSeconds',
       maxDurationMs !== undefined ? Math.ceil(maxDurationMs / 1000) : undefined,
     ),
     capabilities: parseCapabilities(read.string('capabilities')),
     failOnFailure: read.boolean('fail-on-failure', true),
     retries: read.integer('retries', 0, { min: 0, max: MAX_RETRIES }),
-    ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
+    ...optionalProperty('junitFile', read.filePath('junit-file', { mustExist: false })),
     timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS, TIMEOUT_BOUNDS),
     pollIntervalMs: read.duration('poll-interval', DEFAULT_POLL_INTERVAL_MS, POLL_INTERVAL_BOUNDS),
   };

@@ -4,20 +4,12 @@
  * platform gets its job id only when assigned, and stops every job that still runs; a main step
  * that ended on its own cleared the state, and then the host does not even run this.
  */
-import type { ActionResult, PostDefinition, StepDeps, StepState } from '@sauce-actions/action-kit';
-import {
-  connectionInputs,
-  stoppedJobsResult,
-  warnIfElsewhere,
-  type PostInputs,
-} from '@sauce-actions/action-kit/post-step';
+import type { StepDeps } from '@sauce-actions/action-kit';
+import { cleanupStep, type Stopping } from '@sauce-actions/action-kit/test-run/post-step';
 import type { AutomationJobs, AutomationJsTests, SauceClient } from '@sauce-actions/api';
 import { readInputs } from './inputs.ts';
-import { hasJsTestsWork, parseJsTestsState, STATE_KEY } from './state.ts';
+import { SAVED_TESTS, type JsTestsState } from './state.ts';
 import { stopJsTestJobs } from './stop.ts';
-
-/** Time to wait for queued platforms to get a job, and stop them: the post step is not killed as soon. */
-export const POST_GRACE_MS = 60_000;
 
 export interface PostDeps extends Pick<StepDeps, 'logger' | 'state'> {
   client: Pick<SauceClient, 'jobUrl'> & {
@@ -25,23 +17,18 @@ export interface PostDeps extends Pick<StepDeps, 'logger' | 'state'> {
   };
 }
 
-export const post = {
-  title: 'Run JS tests: cleanup',
-  hasWork: (state: StepState): boolean => hasJsTestsWork(parseJsTestsState(state.get(STATE_KEY))),
-  readInputs: connectionInputs(readInputs),
-  run: runPost,
-} satisfies PostDefinition<PostInputs>;
+export const post = cleanupStep('Run JS tests: cleanup', SAVED_TESTS, readInputs, stopLeftTests);
 
-export async function runPost(inputs: PostInputs, deps: PostDeps): Promise<ActionResult> {
-  const state = parseJsTestsState(deps.state.get(STATE_KEY));
-  if (!hasJsTestsWork(state)) return { outputs: {}, summary: '', annotations: [] };
-  warnIfElsewhere(state, inputs.connection, deps.logger);
+export const runPost = post.run;
+
+/** Asks the status of the tests (their jobs, once assigned) and stops every job still running. */
+async function stopLeftTests(state: JsTestsState, deps: PostDeps, graceMs: number): Promise<Stopping> {
   deps.logger.info(`The step ended before its JS tests did: stopping their unfinished jobs.`);
   const stopping = await stopJsTestJobs({
     status: deps.client.automation.jsTests,
     jobs: deps.client.automation.jobs,
     ids: state.testIds,
-    graceMs: POST_GRACE_MS,
+    graceMs,
     intervalMs: 2000,
   });
   const stopped = new Set(stopping.stopped);
@@ -57,26 +44,23 @@ export async function runPost(inputs: PostInputs, deps: PostDeps): Promise<Actio
       }
     }
   }
+  const graceSeconds = graceMs / 1000;
   if (stopping.unassigned.length > 0) {
     deps.logger.warning(
-      `${stopping.unassigned.length} platform(s) still had no job assigned after ${POST_GRACE_MS / 1000}s: ${stopping.unassigned.join(', ')}`,
+      `${stopping.unassigned.length} platform(s) still had no job assigned after ${graceSeconds}s: ${stopping.unassigned.join(', ')}`,
     );
   }
-  return stoppedJobsResult({
-    title: post.title,
+  return {
     ended: 'The step ended before its JS tests did',
     stopped: [...stopped],
     failed,
     notes: stopping.unassigned.map(
-      (id) =>
-        `JS test ${id} had no job assigned after ${POST_GRACE_MS / 1000}s, so nothing could be stopped.`,
+      (id) => `JS test ${id} had no job assigned after ${graceSeconds}s, so nothing could be stopped.`,
     ),
     ...(stopping.answer === undefined && stopping.error !== undefined && stopped.size === 0
       ? {
           notFound: `Could not read the status of the JS tests the step left running: ${stopping.error}. Check the jobs on the Sauce Labs dashboard and stop what still runs.`,
         }
       : {}),
-    jobUrl: (id) => deps.client.jobUrl(id),
-    logger: deps.logger,
-  });
+  };
 }

@@ -1,44 +1,22 @@
 /**
- * The report of a run: what it holds, jobs for the kit's report helpers, the JUnit suites, the
- * results file and the step summary.
+ * The report of a run of JS tests: every platform by its last run, with the runs before it, judged;
+ * its results file, its JUnit suites, and why the step fails.
  */
-import { shardText, SummaryBuilder, type Shard } from '@sauce-actions/action-kit';
-import {
-  formatJobDuration,
-  renderJobsTable,
-  retryNote,
-  tallyJobs,
-  writeResultsFile,
-  type ReportedJob,
-} from '@sauce-actions/action-kit/job-report';
-import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/junit';
-import type { JsTestFramework, JsTestPlatform, JsTestStatus } from '@sauce-actions/api';
-import { reportedTests, type TestCounts } from './results.ts';
-
-export type PlatformStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
-
-export interface PlatformResult {
-  /** Id of the JS test of this platform. */
-  id: string;
-  platform: JsTestPlatform;
-  name: string;
-  jobId?: string;
-  url?: string;
-  status: PlatformStatus;
-  counts?: TestCounts;
-  durationSeconds?: number;
-  /** As the service answered: the page's report, a text why the job ended without one, or null. */
-  result: JsTestStatus['result'];
-  detail?: string;
-  /** Earlier runs of this platform, oldest first, when it failed and was run again. */
-  attempts?: Omit<PlatformResult, 'attempts'>[];
-}
+import { describeFailure, optionalProperty, type Failure, type Shard } from '@sauce-actions/action-kit';
+import type { TestRun } from '@sauce-actions/action-kit/test-run/adapter';
+import type { ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
+import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/test-run/junit';
+import type { JsTestFramework } from '@sauce-actions/api';
+import { earlyOutcome, type JsTestsBatch } from './batch.ts';
+import type { JsTestsInputs } from './inputs.ts';
+import { reportedJob, type PlatformResult } from './judge.ts';
+import { reportedTests } from './results.ts';
 
 /**
  * How the wait ended: every platform final, the `timeout` or a cancellation (unfinished jobs were
  * then stopped), or the status checks kept failing (platforms as last seen).
  */
-export type Outcome = 'completed' | 'timeout' | 'cancelled' | 'status-failed';
+type Outcome = 'completed' | 'timeout' | 'cancelled' | 'status-failed';
 
 export interface JsTestsReport {
   outcome: Outcome;
@@ -56,24 +34,42 @@ export interface JsTestsReport {
   stoppedJobs: string[];
 }
 
+type ReportInputs = Pick<JsTestsInputs, 'framework' | 'url' | 'shard' | 'build' | 'name' | 'retries'>;
+
+/** Every platform by its last run, with the runs before it as its attempts, and how the run ended. */
+export function jsTestsReport(
+  inputs: ReportInputs,
+  run: TestRun<PlatformResult, JsTestsBatch>,
+  nowMs: number,
+): JsTestsReport {
+  const lastRound = run.rounds.at(-1);
+  return {
+    outcome: lastRound?.end !== undefined ? earlyOutcome(lastRound.end) : 'completed',
+    framework: inputs.framework,
+    url: inputs.url,
+    ...optionalProperty('shard', inputs.shard),
+    ...optionalProperty('build', inputs.build),
+    ...optionalProperty('name', inputs.name),
+    ...(run.rounds.length > 1 ? { retries: inputs.retries } : {}),
+    elapsedSeconds: Math.round((nowMs - run.startedAtMs) / 1000),
+    platforms: run.items.map(({ last, earlier }) => {
+      const attempts = earlier.map(({ record: { attempts: _earlier, ...attempt } }) => attempt);
+      return attempts.length > 0 ? { ...last.record, attempts } : last.record;
+    }),
+    stoppedJobs: lastRound?.batch.stoppedJobs ?? [],
+  };
+}
+
 /** One job per platform; a platform whose job was never assigned is listed under its test id. */
 export function reportedJobs(report: JsTestsReport): ReportedJob[] {
   return report.platforms.map((p) => ({
-    id: p.jobId ?? p.id,
-    name: p.name,
-    platform: `${p.platform[1]} ${p.platform[2]}, ${p.platform[0]}`,
-    status: p.status,
-    url: p.url ?? '',
-    ...(p.durationSeconds !== undefined ? { durationSeconds: p.durationSeconds } : {}),
-    ...(p.detail !== undefined ? { detail: p.detail } : {}),
+    ...reportedJob(p),
     ...(p.attempts?.length
       ? {
-          attempts: p.attempts.map((run) => ({
-            id: run.jobId ?? run.id,
-            url: run.url ?? '',
-            status: run.status,
-            ...(run.detail !== undefined ? { detail: run.detail } : {}),
-          })),
+          attempts: p.attempts.map((run) => {
+            const { id, url, status, detail } = reportedJob(run);
+            return { id, url, status, ...(detail !== undefined ? { detail } : {}) };
+          }),
         }
       : {}),
   }));
@@ -166,8 +162,8 @@ function testReruns(
 }
 
 /** Every platform's full result, as the service gave it, with the verdict and the counts. */
-export async function writeResults(file: string, report: JsTestsReport): Promise<void> {
-  await writeResultsFile(file, {
+export function resultsData(report: JsTestsReport): unknown {
+  return {
     outcome: report.outcome,
     framework: report.framework,
     url: report.url,
@@ -185,7 +181,7 @@ export async function writeResults(file: string, report: JsTestsReport): Promise
       attempts: (p.attempts ?? []).map(runRecord),
     })),
     stoppedJobs: report.stoppedJobs,
-  });
+  };
 }
 
 /** One run of a platform in the results file. */
@@ -203,122 +199,42 @@ function runRecord(run: Omit<PlatformResult, 'attempts'>) {
 }
 
 /**
- * The step summary: totals, then a row per platform (failures first) with the test counts and
- * the job link.
+ * Why the step fails: the status checks kept failing or a retry was cut off (the error says it),
+ * the deadline passed, or platforms failed.
  */
-export function jsTestsSummary(report: JsTestsReport): string {
-  const jobs = reportedJobs(report);
-  const tally = tallyJobs(jobs);
-  const byJob = new Map(jobs.map((job, index) => [job, report.platforms[index] as PlatformResult]));
-  const totals = [`${tally.total} platforms`, `${tally.passed} passed`, `${tally.failed} failed`];
-  if (tally.running + tally.queued > 0) totals.push(`${tally.running + tally.queued} unfinished`);
-  if (tally.stopped > 0) totals.push(`${tally.stopped} stopped`);
-  if (tally.flaky > 0) totals.push(`${tally.flaky} flaky`);
-  const { shard } = report;
-  const builder = new SummaryBuilder()
-    .heading(
-      `JS unit tests (${report.framework})${shard ? `, shard ${shardText(shard)}` : ''}: ${headline(report, tally.failed)}`,
-    )
-    .facts([
-      ['Test page', report.url],
-      [
-        'Shard',
-        shard &&
-          `${shardText(shard)}: ${report.platforms.length} of the ${shard.of} platforms, split among ${shard.total} shards; the other shards run the rest`,
-      ],
-      ['Build', report.build],
-      ['Name', report.name],
-      ['Platforms', totals.join(', ')],
-      ['Time', formatJobDuration(report.elapsedSeconds)],
-    ]);
-  const note = outcomeNote(report);
-  if (note !== undefined) builder.paragraph(note);
-  if (report.retries !== undefined) {
-    builder.paragraph(retryNote(report.platforms, { what: 'platforms', retries: report.retries }));
+export function jsTestsFailure(
+  report: JsTestsReport,
+  run: Pick<TestRun<PlatformResult, JsTestsBatch>, 'rounds' | 'tally'>,
+  context: { signal: AbortSignal; failOnFailure: boolean },
+): Failure | undefined {
+  const error = run.rounds.at(-1)?.end?.error;
+  if (error !== undefined) return describeFailure(error, context.signal);
+  const { tally } = run;
+  const failed = report.platforms.filter((p) => p.status === 'failed' || p.status === 'error');
+  if (report.outcome === 'timeout' || report.outcome === 'cancelled') {
+    const why =
+      report.outcome === 'timeout'
+        ? `The JS tests did not finish within the timeout (${report.elapsedSeconds}s)`
+        : 'The run was cancelled before the JS tests finished';
+    const finished = report.platforms.filter((p) => p.status === 'passed' || failed.includes(p));
+    const unfinished = report.platforms.filter((p) => !finished.includes(p));
+    const finishedText =
+      finished.length > 0
+        ? `Finished: ${finished.map((p) => `${p.name} ${p.status}`).join('; ')}.`
+        : 'No platform finished.';
+    const next =
+      report.outcome === 'timeout'
+        ? ' Raise `timeout`, or lower `max-duration` so that the tests end sooner.'
+        : '';
+    return {
+      kind: report.outcome,
+      message: `${why}. ${finishedText} Did not finish: ${unfinished.map((p) => `${p.name} (${p.detail ?? p.status})`).join('; ')}.${next}`,
+    };
   }
-  if (jobs.length === 0) {
-    return builder
-      .paragraph(
-        "This shard's share of the platforms is empty: nothing ran, and every platform runs in another shard.",
-      )
-      .toString();
-  }
-  const count = (pick: (counts: TestCounts) => number) => (job: ReportedJob) => {
-    const counts = byJob.get(job)?.counts;
-    return counts ? String(pick(counts)) : '';
+  if (failed.length === 0 || !context.failOnFailure) return undefined;
+  const failedText = failed.map((p) => `${p.name}${p.url ? ` (${p.url})` : ''}`).join('; ');
+  return {
+    kind: 'tests-failed',
+    message: `${tally.failed} of ${tally.total} platforms failed the JS tests: ${failedText}. Open the job links to see the test page's results.`,
   };
-  return builder
-    .raw(
-      renderJobsTable(jobs, {
-        showPlatform: false,
-        extraColumns: [
-          { header: 'Passed', cell: count((c) => c.passed) },
-          { header: 'Failed', cell: count((c) => c.failed) },
-          { header: 'Total', cell: count((c) => c.total) },
-        ],
-      }),
-    )
-    .toString();
-}
-
-/** What the retries came to: platforms run again, passed then (flaky), failed every attempt. */
-/** Why the run ended early, and exactly what was stopped and what was not. */
-function outcomeNote(report: JsTestsReport): string | undefined {
-  if (report.outcome === 'completed') return undefined;
-  const unfinished = report.platforms.filter((p) => p.status === 'queued' || p.status === 'running');
-  const stopped = report.platforms.filter((p) => p.status === 'stopped').length;
-  const unassigned = unfinished.filter((p) => p.jobId === undefined).length;
-  const unstopped = unfinished.length - unassigned;
-  const lead =
-    report.outcome === 'timeout'
-      ? 'The wait timed out'
-      : report.outcome === 'cancelled'
-        ? 'The run was cancelled'
-        : 'Checking the status kept failing, so the platforms are shown as last seen';
-  const parts = [
-    ...(stopped > 0 ? [`${stopped} unfinished job${stopped === 1 ? ' was' : 's were'} stopped`] : []),
-    ...(unassigned > 0
-      ? [
-          `${unassigned} platform${unassigned === 1 ? '' : 's'} had no job assigned in time, so nothing could be stopped there and ${unassigned === 1 ? 'its job' : 'their jobs'} may still run`,
-        ]
-      : []),
-    ...(unstopped > 0
-      ? [`${unstopped} job${unstopped === 1 ? '' : 's'} could not be stopped and may still be running`]
-      : []),
-  ];
-  return `${lead}: ${parts.length > 0 ? parts.join('; ') : 'no job was left to stop'}.`;
-}
-
-function headline(report: JsTestsReport, failed: number): string {
-  switch (report.outcome) {
-    case 'timeout':
-      return 'timed out';
-    case 'cancelled':
-      return 'cancelled';
-    case 'status-failed':
-      return 'status unknown';
-    case 'completed':
-      if (report.platforms.length === 0) return 'nothing to run';
-      return failed > 0 ? `${failed} failed` : 'all passed';
-  }
-}
-
-/** The summary when the service's answer to the start cannot be matched to the platforms. */
-export function unmatchedStartSummary(
-  framework: JsTestFramework,
-  url: string,
-  platforms: readonly JsTestPlatform[],
-  testIds: readonly string[],
-): string {
-  return new SummaryBuilder()
-    .heading(`JS unit tests (${framework}): not followed`)
-    .facts([
-      ['Test page', url],
-      ['Platforms', String(platforms.length)],
-      ['Test ids', testIds.join(', ') || 'none'],
-    ])
-    .paragraph(
-      'Sauce Labs did not answer with one test id per platform, so the tests could not be followed. Tests it started may show on the dashboard.',
-    )
-    .toString();
 }

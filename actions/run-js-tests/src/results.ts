@@ -10,7 +10,7 @@ export interface TestCounts {
   total: number;
 }
 
-export interface ReportedTest {
+interface ReportedTest {
   name: string;
   passed: boolean;
   message?: string;

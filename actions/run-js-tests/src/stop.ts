@@ -4,6 +4,7 @@
  * status is asked again, for a grace period on a deadline of its own, and each job is stopped as
  * its id shows.
  */
+import type { JobStopper } from '@sauce-actions/action-kit/test-run/job-follower';
 import {
   jsTestFinished,
   jsTestJobId,
@@ -12,9 +13,7 @@ import {
 } from '@sauce-actions/api';
 import type { StatusSource } from './wait.ts';
 
-import type { JobStopper } from '@sauce-actions/action-kit/job-follower';
-
-export interface StopJsTestsOptions {
+interface StopJsTestsOptions {
   status: StatusSource;
   jobs: JobStopper;
   /** Test ids, one per platform. */

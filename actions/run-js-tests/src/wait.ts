@@ -13,7 +13,7 @@ export interface StatusSource {
   ): Promise<JsTestStatusAnswer>;
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   ids: readonly string[];
   intervalMs: number;
   signal?: AbortSignal;
@@ -27,12 +27,12 @@ export interface WaitOptions {
   maxFailedPolls?: number;
 }
 
-export type WaitResult =
+type WaitResult =
   | { ended: 'finished'; answer: JsTestStatusAnswer }
   | { ended: 'aborted'; answer: JsTestStatusAnswer | undefined };
 
 /** Answers that may go away on their own: the service is busy or down, or the network hiccuped. */
-export function isTransient(error: unknown): boolean {
+function isTransient(error: unknown): boolean {
   if (error instanceof ApiError) return error.isServiceError;
   if (error instanceof TransportError) return error.kind !== 'aborted';
   return false;

@@ -1,4 +1,4 @@
-/** A refused start names the input behind it. */
+/** A refused start names the input behind it: a row per service error, the input and the words. */
 import { ActionError } from '@sauce-actions/action-kit';
 import { ApiError } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
@@ -56,10 +56,8 @@ describe('refusedStart', () => {
     expect((error as ActionError).message).toContain(check);
   });
 
-  it('leaves credentials, rights and service errors to the common wording', () => {
-    for (const status of [401, 403, 429, 503]) {
-      const error = refusal('no', undefined, status);
-      expect(refusedStart(error, sent)).toBe(error);
-    }
+  it.each([401, 403, 429, 503])('leaves a %i to the common wording', (status) => {
+    const error = refusal('no', undefined, status);
+    expect(refusedStart(error, sent)).toBe(error);
   });
 });

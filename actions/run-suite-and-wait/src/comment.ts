@@ -10,7 +10,7 @@ import {
   sortJobsForReport,
   type JobTally,
   type ReportedJob,
-} from '@sauce-actions/action-kit/job-report';
+} from '@sauce-actions/action-kit/test-run/job-report';
 import {
   markdownCode,
   markdownLink,

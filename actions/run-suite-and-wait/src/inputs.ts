@@ -3,7 +3,7 @@ import {
   ASSETS_SIZE_BOUNDS,
   InputError,
   POLL_INTERVAL_BOUNDS,
-  present,
+  optionalProperty,
   readSauceConnection,
   TIMEOUT_BOUNDS,
   type InputReader,
@@ -13,7 +13,7 @@ import {
 import type { AuthoringRunTarget } from '@sauce-actions/api';
 import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts';
 
-export type DownloadAssets = 'none' | 'failed' | 'all';
+type DownloadAssets = 'none' | 'failed' | 'all';
 
 /**
  * `max-assets-size` when not given: the Actions storage GitHub Free includes (500 MB), so that
@@ -22,7 +22,7 @@ export type DownloadAssets = 'none' | 'failed' | 'all';
 export const DEFAULT_MAX_ASSETS_BYTES = 500_000_000;
 
 /** Runs of a failed case after its first, at most: each waits for the slowest job of the one before. */
-export const MAX_RETRIES = 5;
+const MAX_RETRIES = 5;
 
 export interface SuiteInputs {
   connection: SauceConnection;
@@ -70,12 +70,15 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
   const targetsText = read.string('targets');
   return {
     connection,
-    ...present('suite', suite),
-    ...present('testCases', testCasesText !== undefined ? await parseTestCases(testCasesText) : undefined),
-    ...present('targets', targetsText !== undefined ? await parseTargets(targetsText) : undefined),
-    ...present('buildName', read.string('build-name')),
-    ...present('tunnelName', read.string('tunnel-name')),
-    ...present('shard', read.shard('shard')),
+    ...optionalProperty('suite', suite),
+    ...optionalProperty(
+      'testCases',
+      testCasesText !== undefined ? await parseTestCases(testCasesText) : undefined,
+    ),
+    ...optionalProperty('targets', targetsText !== undefined ? await parseTargets(targetsText) : undefined),
+    ...optionalProperty('buildName', read.string('build-name')),
+    ...optionalProperty('tunnelName', read.string('tunnel-name')),
+    ...optionalProperty('shard', read.shard('shard')),
     retries: read.integer('retries', 0, { min: 0, max: MAX_RETRIES }),
     failFast: read.boolean('fail-fast', false),
     rerunFailed: read.boolean('rerun-failed', true),
@@ -83,10 +86,10 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     stopOnCancel: read.boolean('stop-on-cancel', true),
     downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),
     maxAssetsBytes: read.size('max-assets-size', DEFAULT_MAX_ASSETS_BYTES, ASSETS_SIZE_BOUNDS),
-    ...present('junitFile', read.filePath('junit-file', { mustExist: false })),
+    ...optionalProperty('junitFile', read.filePath('junit-file', { mustExist: false })),
     pollIntervalMs: read.duration('poll-interval', 10_000, POLL_INTERVAL_BOUNDS),
     timeoutMs: read.duration('timeout', 60 * 60_000, TIMEOUT_BOUNDS),
     prComment: read.boolean('pr-comment', false),
-    ...present('githubToken', read.secret('github-token')),
+    ...optionalProperty('githubToken', read.secret('github-token')),
   };
 }

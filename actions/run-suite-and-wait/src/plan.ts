@@ -1,11 +1,24 @@
 /**
  * What this step runs: the whole suite in one suite run, or cases one by one (chosen test cases,
- * a suite's cases on `targets` of their own, or this shard's share of them).
+ * a suite's cases on `targets` of their own, or this shard's share of them), less what passed in
+ * an earlier attempt of the workflow run, in the build it names.
  */
-import { shareOf, type Shard } from '@sauce-actions/action-kit';
+import { shareOf, type Logger, type Shard, type WorkflowRun } from '@sauce-actions/action-kit';
+import type { TestPlan } from '@sauce-actions/action-kit/test-run/adapter';
+import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
+import type { KnownCase } from './attempts.ts';
 import type { SuiteInputs } from './inputs.ts';
-import type { CaseSelection } from './selection.ts';
-import { emptySuite, listSuiteCases, type FoundSuite, type StartClient, type SuiteCase } from './start.ts';
+import { earlierBuildNames, findEarlierResults, type EarlierResults } from './rerun.ts';
+import { defaultBuildName, type CaseSelection } from './selection.ts';
+import {
+  emptySuite,
+  findSuite,
+  listSuiteCases,
+  MAX_REQUESTS_PER_SECOND,
+  type FoundSuite,
+  type StartClient,
+  type SuiteCase,
+} from './start.ts';
 
 export interface Plan {
   /** The suite's cases as listed, when a suite runs. */
@@ -17,7 +30,95 @@ export interface Plan {
   shard?: Shard;
 }
 
-export async function planRuns(
+/** What the step runs, as the engine starts it: the cases to run, and how and where. */
+export interface SuitePlan extends TestPlan<CaseSelection> {
+  suite: FoundSuite | undefined;
+  /** The runs, less what passed in an earlier attempt. */
+  runs: Plan;
+  /** The runs before `rerun-failed` left out what passed in an earlier attempt. */
+  planned: Plan;
+  /** With `rerun-failed`, on a later attempt of the workflow run: what the earlier ones left. */
+  earlier?: EarlierResults;
+  /** The build asked for: `build-name`, or one unique to the workflow run and its attempt. */
+  buildName: string;
+  startedAtMs: number;
+}
+
+interface PlanContext {
+  inputs: Pick<SuiteInputs, 'suite' | 'testCases' | 'targets' | 'shard' | 'buildName' | 'rerunFailed'>;
+  client: { authoring: StartClient; automation: { jobs: JobLister } };
+  workflow: WorkflowRun;
+  logger: Logger;
+}
+
+export async function planSuite(
+  context: PlanContext,
+  signal: AbortSignal,
+  startedAtMs: number,
+): Promise<SuitePlan> {
+  const { inputs, client } = context;
+  const suite =
+    inputs.suite !== undefined ? await findSuite(client.authoring, inputs.suite, signal) : undefined;
+  const label = suite?.name ?? 'Test cases';
+  const buildName = inputs.buildName ?? defaultBuildName(label, context.workflow, new Date(startedAtMs));
+  const planned = await planRuns(client.authoring, inputs, suite, signal);
+  const earlier = await earlierAttempts(context, signal, { label, plan: planned, startedAtMs });
+  const runs = withoutCases(planned, new Set(earlier?.passed.map(({ testCase }) => testCase.id)));
+  // A shard with no case to run has no round: nothing to wait for, and it passes.
+  return {
+    items: selectedCases(runs),
+    suite,
+    runs,
+    planned,
+    ...(earlier ? { earlier } : {}),
+    buildName,
+    startedAtMs,
+  };
+}
+
+/**
+ * With `rerun-failed`, on an attempt after the first: the earlier attempts' results of the planned
+ * cases. None when there is nothing to look for; a search that fails is told and everything runs.
+ */
+async function earlierAttempts(
+  { inputs, client, workflow, logger }: PlanContext,
+  signal: AbortSignal,
+  context: { label: string; plan: Plan; startedAtMs: number },
+): Promise<EarlierResults | undefined> {
+  if (!inputs.rerunFailed || plannedCases(context.plan) === 0) return undefined;
+  const now = new Date(context.startedAtMs);
+  const earlier = earlierBuildNames(context.label, inputs.buildName, workflow, now);
+  if (earlier === undefined) {
+    if (Number(workflow.runAttempt ?? '1') > 1) {
+      logger.warning(
+        'This is a re-run, but without the run number the build names of the earlier attempts cannot be known: every case runs.',
+      );
+    }
+    return undefined;
+  }
+  try {
+    const results = await findEarlierResults(client.automation.jobs, {
+      cases: selectedCases(context.plan),
+      known: knownCases(context.plan),
+      ...earlier,
+      nowMs: context.startedAtMs,
+      signal,
+      maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+    });
+    logger.info(
+      `Attempt ${earlier.attempt}: ${results.found} job(s) of earlier attempts found in build(s) "${earlier.builds.join('", "')}"; ${results.passed.length} of ${plannedCases(context.plan)} case(s) passed there and are not run again.`,
+    );
+    return results;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    logger.warning(
+      `Could not read the results of the earlier attempts (${(error as Error).message}): every case runs.`,
+    );
+    return undefined;
+  }
+}
+
+async function planRuns(
   client: StartClient,
   inputs: Pick<SuiteInputs, 'testCases' | 'targets' | 'shard'>,
   suite: FoundSuite | undefined,
@@ -46,13 +147,18 @@ export async function planRuns(
   };
 }
 
+/** The cases of the plan by id and name, to tell which case each job ran. */
+export function knownCases(plan: Plan): KnownCase[] {
+  return plan.suiteCases ?? plan.testCases ?? [];
+}
+
 /** The cases the plan runs, as selections to run one by one. */
 export function selectedCases(plan: Plan): CaseSelection[] {
   return plan.testCases ?? plan.suiteCases?.map(({ id, name }) => ({ id, name })) ?? [];
 }
 
 /** The plan without the cases that passed in an earlier attempt: the rest run one by one. */
-export function withoutCases(plan: Plan, passed: ReadonlySet<string>): Plan {
+function withoutCases(plan: Plan, passed: ReadonlySet<string>): Plan {
   if (passed.size === 0) return plan;
   return { ...plan, testCases: selectedCases(plan).filter((testCase) => !passed.has(testCase.id)) };
 }

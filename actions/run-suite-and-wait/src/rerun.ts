@@ -5,10 +5,12 @@
  * is the same in every attempt), so no artifact and no extra permission is needed.
  */
 import type { WorkflowRun } from '@sauce-actions/action-kit';
-import { reportedStatus, RequestPacer, type JobLister } from '@sauce-actions/action-kit/job-follower';
+import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
+import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
+import { RequestPacer } from '@sauce-actions/action-kit/test-run/request-pacer';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
-import { platformOf } from './report.ts';
+import { platformOf } from './jobs.ts';
 import { defaultBuildName } from './selection.ts';
 
 /** GitHub re-runs a workflow run for 30 days after it ran: older jobs cannot be of an earlier attempt. */
@@ -18,7 +20,7 @@ const PAGE_SIZE = 100;
 const MAX_PAGES = 50;
 
 /** A job of an earlier attempt, for the summary's links. */
-export interface EarlierJob {
+interface EarlierJob {
   id: string;
   platform: string;
   build: string;

@@ -1,17 +1,20 @@
 /** Finds the suite and queues its runs (or the chosen cases'), noting what was started as it goes. */
 import { isId, refusedInput, type ActionError } from '@sauce-actions/action-kit';
-import { RequestPacer } from '@sauce-actions/action-kit/job-follower';
+import { RequestPacer } from '@sauce-actions/action-kit/test-run/request-pacer';
+import { surelyNotStarted } from '@sauce-actions/action-kit/test-run/rounds';
 import {
   ApiError,
   ResponseShapeError,
-  TransportError,
-  type AuthoringRunTarget,
   type AuthoringTestCases,
   type AuthoringTestSuites,
   type TestSuite,
 } from '@sauce-actions/api';
 import { refusedStart } from './refusals.ts';
+import { caseRunRequest, suiteRunRequest, type RunSettings } from './requests.ts';
 import type { CaseSelection } from './selection.ts';
+
+/** Requests started a second at most: half the service's documented limit, leaving room for other steps on the account. */
+export const MAX_REQUESTS_PER_SECOND = 5;
 
 export interface StartClient {
   testSuites: Pick<AuthoringTestSuites, 'get' | 'iterate' | 'run'>;
@@ -28,17 +31,13 @@ export interface SuiteCase {
   jobCount: number;
 }
 
-export interface StartRequest {
+interface StartRequest extends RunSettings {
   /** The suite the cases come from. */
   suite?: FoundSuite;
   /** With `suite` and no `testCases`: its cases as listed, to count the jobs of the suite run. */
   suiteCases?: readonly SuiteCase[];
   /** Cases run one by one; without them the suite runs in one suite run. */
   testCases?: readonly CaseSelection[];
-  targets?: readonly AuthoringRunTarget[];
-  buildName: string;
-  tunnelName?: string;
-  maxRequestsPerSecond: number;
   /** The step's signal: once it aborts, no further run is queued. */
   signal: AbortSignal;
   /**
@@ -131,17 +130,12 @@ export async function startRuns(client: StartClient, request: StartRequest, star
   }
   const selection: readonly CaseSelection[] = request.testCases ?? [];
   started.expectedCount ??= 0;
-  const pacer = new RequestPacer(request.maxRequestsPerSecond);
+  const pacer = new RequestPacer(MAX_REQUESTS_PER_SECOND);
   for (const chosen of selection) {
     await pacer.take(signal);
     signal.throwIfAborted();
-    const targets = chosen.targets ?? request.targets;
-    const buildName = chosen.buildName ?? request.buildName;
-    const body = {
-      buildName,
-      scTunnelName: request.tunnelName ?? null,
-      ...(targets ? { targets: [...targets] } : {}),
-    };
+    const body = caseRunRequest(request, chosen);
+    const { buildName } = body;
     started.unanswered = buildName;
     const caseRun = await client.testCases
       .run(chosen.id, body, { signal: request.requestSignal ?? signal, sendUntil: signal })
@@ -155,7 +149,7 @@ export async function startRuns(client: StartClient, request: StartRequest, star
           );
         }
         if (error instanceof ResponseShapeError) keepWhatWasQueued(error, buildName, started, request);
-        if (wasNotQueued(error)) delete started.unanswered;
+        if (surelyNotStarted(error)) delete started.unanswered;
         throw refusedStart(error, request, chosen);
       });
     delete started.unanswered;
@@ -186,13 +180,13 @@ async function startSuite(
   // How many jobs to expect: one per target of each case that has targets.
   const perCase = cases.filter((testCase) => testCase.jobCount > 0).map((testCase) => testCase.jobCount);
   signal.throwIfAborted();
-  const body = { buildName: request.buildName, scTunnelName: request.tunnelName ?? null };
+  const body = suiteRunRequest(request);
   started.unanswered = request.buildName;
   const answer = await client.testSuites
     .run(suite.id, body, { signal: request.requestSignal ?? signal, sendUntil: signal })
     .catch((error: unknown) => {
       if (error instanceof ResponseShapeError) keepWhatWasQueued(error, request.buildName, started, request);
-      if (wasNotQueued(error)) delete started.unanswered;
+      if (surelyNotStarted(error)) delete started.unanswered;
       throw refusedStart(error, request);
     });
   delete started.unanswered;
@@ -229,11 +223,6 @@ function keepWhatWasQueued(
     if (typeof id === 'string' && id !== '' && !started.jobIds.includes(id)) started.jobIds.push(id);
   }
   request.onQueued?.();
-}
-
-/** Whether a failed request surely queued nothing: refused, or never sent; not so when the service may have carried it out. */
-function wasNotQueued(error: unknown): boolean {
-  return (error instanceof ApiError || error instanceof TransportError) && !error.mayHaveBeenProcessed;
 }
 
 export function emptySuite(suite: FoundSuite): ActionError {

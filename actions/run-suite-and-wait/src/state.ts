@@ -2,14 +2,12 @@
  * What the post step needs to stop the run's jobs when the main step is killed outright (the
  * kit's saved work): the builds and job ids the start answered, the jobs each poll saw.
  */
-import type { SauceConnection, StepState } from '@sauce-actions/action-kit';
 import {
   parseSavedWork,
-  placeOf,
   savedStrings,
-  SavedWorkSlot,
+  type SavedWork,
   type WorkPlace,
-} from '@sauce-actions/action-kit/post-step';
+} from '@sauce-actions/action-kit/test-run/post-step';
 import type { Started } from './start.ts';
 
 /** The one state key: the serialized run. */
@@ -32,14 +30,12 @@ export interface RunState extends WorkPlace {
   minimumCount?: number;
 }
 
-/** Whether the saved state names anything to stop. */
-export function hasRunWork(state: RunState | undefined): state is RunState {
-  return state !== undefined && (state.builds.length > 0 || state.jobIds.length > 0);
-}
+/** Where the run is kept for the post step. */
+export const SAVED_RUN: SavedWork<RunState> = { key: STATE_KEY, read: savedRun };
 
-/** Reads the saved state; anything malformed counts as nothing to stop. */
-export function parseRunState(text: string): RunState | undefined {
-  return parseSavedWork(text, (record) => {
+/** The saved run, when it names anything to stop; anything malformed counts as nothing. */
+function savedRun(text: string): RunState | undefined {
+  const state = parseSavedWork(text, (record) => {
     if (typeof record.startedAtMs !== 'number') return undefined;
     const count = (n: unknown): number | undefined =>
       typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
@@ -53,51 +49,46 @@ export function parseRunState(text: string): RunState | undefined {
       ...(minimumCount !== undefined ? { minimumCount } : {}),
     };
   });
+  return state !== undefined && (state.builds.length > 0 || state.jobIds.length > 0) ? state : undefined;
 }
 
-/** Saves the run's state whenever what it names grows, and clears it at the end. */
-export class RunStateRecorder {
-  readonly #slot: SavedWorkSlot;
-  readonly #base: Pick<RunState, 'region' | 'apiUrl' | 'startedAtMs'>;
+/** The run's work as it grows: what was started, and the ids of the jobs seen, up to `MAX_RECORDED_IDS`. */
+export class RunWork {
+  readonly #startedAtMs: number;
   readonly #jobIds = new Set<string>();
 
-  constructor(state: StepState, connection: SauceConnection, startedAtMs: number) {
-    this.#slot = new SavedWorkSlot(state, STATE_KEY);
-    this.#base = { ...placeOf(connection), startedAtMs };
+  constructor(startedAtMs: number) {
+    this.#startedAtMs = startedAtMs;
   }
 
-  /** Records what was started, and the ids of jobs seen since. */
-  record(started: Started, seenIds: Iterable<string> = []): void {
+  /** What was started, and the ids of jobs seen since; undefined while nothing is named. */
+  now(started: Started, seenIds: Iterable<string> = []): Omit<RunState, keyof WorkPlace> | undefined {
     for (const id of [...started.jobIds, ...seenIds]) {
       if (this.#jobIds.size >= MAX_RECORDED_IDS) break;
       this.#jobIds.add(id);
     }
-    const state: RunState = {
-      ...this.#base,
+    if (started.builds.length === 0 && this.#jobIds.size === 0) return undefined;
+    return {
+      startedAtMs: this.#startedAtMs,
       builds: [...started.builds],
       jobIds: [...this.#jobIds],
       ...(started.expectedCount !== undefined ? { expectedCount: started.expectedCount } : {}),
       ...(started.minimumCount !== undefined ? { minimumCount: started.minimumCount } : {}),
     };
-    if (!hasRunWork(state)) return;
-    this.#slot.save(state);
   }
 
   /**
    * The main step is done. Jobs it could not stop are left to the post step, by id; when jobs it
    * expected never showed, the builds too, so that the post step looks for them again. With
-   * neither, the state is cleared and the post step does nothing.
+   * neither, nothing is left.
    */
-  finish(started: Started, leftRunning: readonly string[], missing: number): void {
-    if (missing > 0) {
-      this.record(started, leftRunning);
-      return;
-    }
-    if (leftRunning.length === 0) {
-      this.#slot.clear();
-      return;
-    }
-    const state: RunState = { ...this.#base, builds: [], jobIds: leftRunning.slice(0, MAX_RECORDED_IDS) };
-    this.#slot.save(state);
+  left(
+    started: Started,
+    leftRunning: readonly string[],
+    missing: number,
+  ): Omit<RunState, keyof WorkPlace> | undefined {
+    if (missing > 0) return this.now(started, leftRunning);
+    if (leftRunning.length === 0) return undefined;
+    return { startedAtMs: this.#startedAtMs, builds: [], jobIds: leftRunning.slice(0, MAX_RECORDED_IDS) };
   }
 }

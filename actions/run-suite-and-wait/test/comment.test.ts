@@ -1,6 +1,6 @@
 /** The pull-request comment of a run: counts, failed cases with links, flaky cases, names escaped. */
 import { clearSecrets, InputReader, inputSource, redactSecrets } from '@sauce-actions/action-kit';
-import { tallyJobs, type ReportedJob } from '@sauce-actions/action-kit/job-report';
+import { tallyJobs, type ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { describe, expect, it } from 'vitest';
 import { commentBody, commentIdentity, suiteComment } from '../src/comment.ts';
 import { readInputs } from '../src/inputs.ts';

@@ -1,13 +1,15 @@
-/** A refused start names the input behind it. */
+/** A refused start names the input behind it: a row per service error, the input and the words. */
 import { ActionError } from '@sauce-actions/action-kit';
 import { ApiError } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import { refusedStart } from '../src/refusals.ts';
+import type { CaseSelection } from '../src/selection.ts';
 
 const refusal = (serviceMessage: string, status = 400, operation = 'runSuite'): ApiError =>
   new ApiError({ operation, method: 'POST', url: '/v1/ai-authoring/x/run', status, serviceMessage });
 
 const suiteRun = { suite: { name: 'Smoke' }, buildName: 'Nightly', tunnelName: 'tunnel-7' };
+const CASE: CaseSelection = { id: 'aaaaaaaaaaaaaaaaaaaaaa01', targets: [{ capabilities: {} }] };
 
 describe('refusedStart', () => {
   it.each([
@@ -28,27 +30,33 @@ describe('refusedStart', () => {
     expect((error as ActionError).message).not.toContain('check the inputs named above');
   });
 
-  it('names the targets of a test case, or the targets input, for a target the service refuses', () => {
-    const ownTargets = refusedStart(
-      refusal('body/targets/0/capabilities must be object', 400, 'runTestCase'),
+  it.each<[string, string, Parameters<typeof refusedStart>[1], CaseSelection | undefined, string]>([
+    [
+      'the targets of a test case',
+      'body/targets/0/capabilities must be object',
       { buildName: 'B' },
-      { id: 'aaaaaaaaaaaaaaaaaaaaaa01', targets: [{ capabilities: {} }] },
-    );
-    expect((ownTargets as Error).message).toContain(
+      CASE,
       'Check the targets of test case aaaaaaaaaaaaaaaaaaaaaa01 in `test-cases`.',
-    );
-    const given = refusedStart(refusal('test case x has no run targets configured', 400, 'runTestCase'), {
-      buildName: 'B',
-      targets: [{}],
-    });
-    expect((given as Error).message).toContain('Check `targets`');
+    ],
+    [
+      'the targets input',
+      'test case x has no run targets configured',
+      { buildName: 'B', targets: [{}] },
+      undefined,
+      'Check `targets`',
+    ],
+  ])('names %s for a target the service refuses', (_what, said, sent, testCase, check) => {
+    const error = refusedStart(refusal(said, 400, 'runTestCase'), sent, testCase);
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as Error).message).toContain(check);
   });
 
-  it('leaves credentials, rights and service errors to the common wording', () => {
-    for (const status of [401, 403, 429, 500]) {
-      const error = refusal('no', status);
-      expect(refusedStart(error, suiteRun)).toBe(error);
-    }
+  it.each([401, 403, 429, 500])('leaves a %i to the common wording', (status) => {
+    const error = refusal('no', status);
+    expect(refusedStart(error, suiteRun)).toBe(error);
+  });
+
+  it('leaves an error that is not the service answering to the common wording', () => {
     const other = new Error('boom');
     expect(refusedStart(other, suiteRun)).toBe(other);
   });

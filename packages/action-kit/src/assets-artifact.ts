@@ -20,10 +20,10 @@ import {
 } from '@sauce-actions/api';
 import type { Artifacts } from './deps.ts';
 import { quoteValue } from './input-error.ts';
-import type { ReportedJob } from './job-report.ts';
-import { RequestPacer } from './job-follower.ts';
 import type { Logger } from './logger.ts';
 import { formatSize } from './size.ts';
+import type { ReportedJob } from './test-run/job-report.ts';
+import { RequestPacer } from './test-run/request-pacer.ts';
 
 export interface AssetSource {
   list(jobId: string, params?: object, options?: CallOptions): Promise<JobAssetList>;

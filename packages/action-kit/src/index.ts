@@ -14,4 +14,4 @@ export * from './result.ts';
 export * from './secrets.ts';
 export * from './size.ts';
 export * from './summary.ts';
-export * from './present.ts';
+export * from './optional-property.ts';

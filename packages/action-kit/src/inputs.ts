@@ -14,7 +14,7 @@ import {
 } from './duration.ts';
 import { InputError, quoteValue } from './input-error.ts';
 import { checkId, EMAIL_FORM, idAllowed, isEmail, pathFormHint, type IdForm } from './input-forms.ts';
-import { present } from './present.ts';
+import { optionalProperty } from './optional-property.ts';
 import { registerSecret } from './secrets.ts';
 import { formatSize, formatSizeBounds, parseSize, SIZE_FORM, type SizeBounds } from './size.ts';
 
@@ -225,7 +225,7 @@ export class InputReader {
   id(name: string, form: IdForm, options: IdOptions = {}): string | undefined {
     const value = this.#read(name, options.required, idAllowed(form, options.hint));
     if (value === undefined) return undefined;
-    return checkId(name, value, form, present('hint', options.hint));
+    return checkId(name, value, form, optionalProperty('hint', options.hint));
   }
 
   /** An email address (`name@host`); `undefined` when empty. */

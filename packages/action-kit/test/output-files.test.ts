@@ -16,8 +16,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionError } from '../src/failure.ts';
 import { InputError } from '../src/input-error.ts';
-import { writeResultsFile } from '../src/job-report.ts';
-import { writeJUnitFile } from '../src/junit.ts';
+import { writeResultsFile } from '../src/test-run/job-report.ts';
+import { writeJUnitFile } from '../src/test-run/junit.ts';
 import { checkOutputFile, checkOutputFiles, ensureFolder, writeOutputFile } from '../src/output-files.ts';
 
 /** A folder that exists but refuses every new child with ENOENT: Node's recursive mkdir loops forever under it. */

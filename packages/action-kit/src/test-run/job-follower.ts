@@ -28,9 +28,6 @@ import {
 import { isJobFinished, isKnownJobStatus, unknownStatusWarning } from './job-status.ts';
 import { RequestPacer } from './request-pacer.ts';
 
-export { isJobFinished, isKnownJobStatus, reportedStatus, unknownStatusWarning } from './job-status.ts';
-export { RequestPacer } from './request-pacer.ts';
-
 export interface JobLister {
   list(params: ListJobsParams & { full: true }, options?: CallOptions): Promise<Job[]>;
 }
@@ -39,7 +36,7 @@ export interface JobStopper {
   stop(jobId: string, params?: object, options?: CallOptions): Promise<unknown>;
 }
 
-export interface FollowJobsOptions {
+interface FollowJobsOptions {
   jobs: JobLister;
   /** Build names whose jobs belong to the run. */
   builds: readonly string[];
@@ -85,7 +82,7 @@ export interface FollowProgress {
   contended: boolean;
 }
 
-export interface FollowResult {
+interface FollowResult {
   /** The run's jobs as last seen, in the order they were first seen (oldest first). */
   jobs: Job[];
   /** True when every expected job was seen finished; false when the signal stopped the wait. */
@@ -262,7 +259,7 @@ export async function stopJobs(
   return { stopped, failed };
 }
 
-export interface StopRunJobsOptions {
+interface StopRunJobsOptions {
   jobs: JobLister & JobStopper;
   /** Build names whose jobs belong to the run. */
   builds: readonly string[];
@@ -291,7 +288,7 @@ export interface StopRunJobsOptions {
   now?: () => number;
 }
 
-export interface StopRunJobsResult {
+interface StopRunJobsResult {
   /** Every job of the run found, as last listed, in the order first seen. */
   jobs: Job[];
   /** Ids of the jobs stopped now. */

@@ -1,13 +1,8 @@
 import type { Job, ListJobsParams } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
-import {
-  followJobs,
-  isKnownJobStatus,
-  reportedStatus,
-  RequestPacer,
-  stopJobs,
-  stopRunJobs,
-} from '../src/job-follower.ts';
+import { followJobs, stopJobs, stopRunJobs } from '../../src/test-run/job-follower.ts';
+import { isKnownJobStatus, reportedStatus } from '../../src/test-run/job-status.ts';
+import { RequestPacer } from '../../src/test-run/request-pacer.ts';
 
 const job = (id: string, status: string, extra: Partial<Job> = {}): Job =>
   ({

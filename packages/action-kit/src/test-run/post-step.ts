@@ -2,14 +2,17 @@
  * What the post steps that stop jobs share, the safety net for a main step killed outright: the
  * work the main step keeps in the step's state (where it runs and what names it, never a
  * credential), saved as soon as it is known and cleared when the main step ends having stopped
- * what it had to; the post step's inputs; its report of the jobs it stopped.
+ * what it had to; the post step's definition, which reads it back; its report of the jobs it stopped.
  */
-import type { SauceConnection } from './connection.ts';
-import type { StepState } from './deps.ts';
-import type { InputReader } from './inputs.ts';
-import type { Logger } from './logger.ts';
-import type { ActionResult } from './result.ts';
-import { SummaryBuilder } from './summary.ts';
+import type { SauceConnection } from '../connection.ts';
+import type { StepDeps, StepState } from '../deps.ts';
+import type { InputReader } from '../inputs.ts';
+import type { Logger } from '../logger.ts';
+import type { ActionResult } from '../result.ts';
+import { SummaryBuilder } from '../summary.ts';
+
+/** Time a post step has to find what the main step left running and stop it: it is not killed as soon. */
+const POST_STEP_GRACE_MS = 60_000;
 
 /** Where the saved work runs, to check that the post step talks to the same place. */
 export interface WorkPlace {
@@ -17,7 +20,7 @@ export interface WorkPlace {
   apiUrl?: string;
 }
 
-export function placeOf(connection: SauceConnection): WorkPlace {
+export function workPlace(connection: SauceConnection): WorkPlace {
   return {
     region: connection.region,
     ...(connection.apiUrl !== undefined ? { apiUrl: connection.apiUrl } : {}),
@@ -58,24 +61,31 @@ export function parseSavedWork<T extends object>(
   };
 }
 
-/** One key of the step's state, written only when what it holds changes. */
-export class SavedWorkSlot {
+/**
+ * The work a main step keeps for its post step, under one key of the step's state, with the place
+ * it runs: saved whenever it changes, and at the end only what is left, or nothing.
+ */
+export class WorkRecord {
   readonly #state: StepState;
   readonly #key: string;
+  readonly #place: WorkPlace;
   #saved = '';
 
-  constructor(state: StepState, key: string) {
+  constructor(state: StepState, key: string, place: WorkPlace) {
     this.#state = state;
     this.#key = key;
+    this.#place = place;
   }
 
-  save(work: object): void {
-    this.#write(JSON.stringify(work));
+  /** Saves what the post step would have to stop now; undefined changes nothing. */
+  save(work: object | undefined): void {
+    if (work !== undefined) this.#write(JSON.stringify({ ...this.#place, ...work }));
   }
 
-  /** Nothing is left to stop: the post step does nothing. Nothing saved yet is nothing to clear. */
-  clear(): void {
-    this.#write('');
+  /** The main step is done: what it leaves to the post step, or nothing, and then the post step does nothing. */
+  finish(leftover: object | undefined): void {
+    if (leftover === undefined) this.#write('');
+    else this.save(leftover);
   }
 
   #write(text: string): void {
@@ -89,26 +99,69 @@ export interface PostInputs {
   connection: SauceConnection;
 }
 
+/** Where a main step keeps its work for the post step, and how the post step reads it back. */
+export interface SavedWork<W extends WorkPlace> {
+  /** The key of the step's state that the main step's `WorkRecord` saves under. */
+  key: string;
+  /** The saved work; undefined when it names nothing to stop, or cannot be read. */
+  read(text: string): W | undefined;
+}
+
+/** What a post step stopped, for its report: `StoppedJobs` less what the definition knows. */
+export type Stopping = Omit<StoppedJobs, 'title' | 'jobUrl' | 'logger'>;
+
+type CleanupDeps = Pick<StepDeps, 'logger' | 'state'> & { client: { jobUrl(jobId: string): string } };
+
+/** A post step that stops what its main step left running. */
+interface CleanupStep<D> {
+  title: string;
+  /** Whether the main step left work; if not, the post step does not even read its inputs. */
+  hasWork(state: StepState): boolean;
+  /** Only the connection: the saved state says what to stop. */
+  readInputs(read: InputReader): Promise<PostInputs>;
+  run(inputs: PostInputs, deps: D): Promise<ActionResult>;
+}
+
 /**
- * The post step's inputs: only the connection (the saved state says what to stop), read by the
- * main step's own reader, so that both steps read the inputs the same way; the main step saved
- * state only after it read them without error.
+ * The post step that reads the work the main step saved and stops it, with `stop`, within
+ * `POST_STEP_GRACE_MS`. It reads the connection with the main step's reader, so that both steps
+ * read it the same way (the main step saved state only after it read its inputs without error),
+ * and warns when it names another place than the work ran on.
  */
-export function connectionInputs(
+export function cleanupStep<W extends WorkPlace, D extends CleanupDeps>(
+  title: string,
+  saved: SavedWork<W>,
   readInputs: (read: InputReader) => Promise<{ connection: SauceConnection }>,
-): (read: InputReader) => Promise<PostInputs> {
-  return async (read) => ({ connection: (await readInputs(read)).connection });
+  stop: (work: W, deps: D, graceMs: number) => Promise<Stopping>,
+): CleanupStep<D> {
+  return {
+    title,
+    hasWork: (state) => saved.read(state.get(saved.key)) !== undefined,
+    readInputs: async (read) => ({ connection: (await readInputs(read)).connection }),
+    run: async (inputs, deps) => {
+      const work = saved.read(deps.state.get(saved.key));
+      if (work === undefined) return { outputs: {}, summary: '', annotations: [] };
+      warnIfElsewhere(work, inputs.connection, deps.logger);
+      const stopping = await stop(work, deps, POST_STEP_GRACE_MS);
+      return stoppedJobsResult({
+        title,
+        ...stopping,
+        jobUrl: (id) => deps.client.jobUrl(id),
+        logger: deps.logger,
+      });
+    },
+  };
 }
 
 /** Warns when the post step's connection inputs name another place than the one the work ran on. */
-export function warnIfElsewhere(saved: WorkPlace, connection: SauceConnection, logger: Logger): void {
+function warnIfElsewhere(saved: WorkPlace, connection: SauceConnection, logger: Logger): void {
   if (saved.region === connection.region && saved.apiUrl === connection.apiUrl) return;
   logger.warning(
     `The step ran its jobs on ${saved.apiUrl ?? saved.region}, but the connection inputs now name ${connection.apiUrl ?? connection.region}: the jobs may not be found.`,
   );
 }
 
-export interface StoppedJobs {
+interface StoppedJobs {
   /** The heading of the post step's summary, e.g. `Run suite and wait: cleanup`. */
   title: string;
   /** What ended early, as the start of a sentence: `The step ended before its jobs did`. */
@@ -124,7 +177,7 @@ export interface StoppedJobs {
 }
 
 /** The post step's result: what it stopped, what it could not, linked; a failure for the latter. */
-export function stoppedJobsResult(report: StoppedJobs): ActionResult {
+function stoppedJobsResult(report: StoppedJobs): ActionResult {
   const { stopped, failed, logger } = report;
   logger.info(
     `Stopped ${stopped.length} unfinished job(s)${failed.length ? `; ${failed.length} could not be stopped` : ''}.`,

@@ -2,11 +2,11 @@
  * The report of a set of jobs, finished or not: totals, the step summary table, one annotation per
  * failed job and the results file. Shared by the actions that start jobs and wait for them.
  */
-import { MAX_NAME_LENGTH, shorten } from './one-line.ts';
-import { writeOutputFile } from './output-files.ts';
-import type { Annotation } from './result.ts';
-import { redactSecrets } from './secrets.ts';
-import { escapeHtml, linkHtml, safeSentence, safeText } from './summary.ts';
+import { MAX_NAME_LENGTH, shorten } from '../one-line.ts';
+import { writeOutputFile } from '../output-files.ts';
+import type { Annotation } from '../result.ts';
+import { redactSecrets } from '../secrets.ts';
+import { escapeHtml, linkHtml, safeSentence, safeText } from '../summary.ts';
 
 export type ReportedJobStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
 
@@ -121,7 +121,7 @@ export function listSome(items: readonly string[], shown = LISTED_IN_A_LINE): st
   return more > 0 ? `${listed.join(', ')} and ${more} more` : listed.join(', ');
 }
 
-export interface JobsReport {
+interface JobsReport {
   title: string;
   buildName?: string;
   jobs: readonly ReportedJob[];
@@ -150,12 +150,12 @@ export function sortJobsForReport(jobs: readonly ReportedJob[]): ReportedJob[] {
 }
 
 /** A column an action adds to the jobs table; `cell` returns HTML it has escaped itself. */
-export interface JobColumn {
+interface JobColumn {
   header: string;
   cell: (job: ReportedJob) => string;
 }
 
-export interface JobsTableOptions {
+interface JobsTableOptions {
   /** Rows shown at most (default 1,000), keeping the summary under the runner's size limit. */
   maxRows?: number;
   /** Leave out the platform column, when each job's name already is its platform. */

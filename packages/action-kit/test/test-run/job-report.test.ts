@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ReportedJob } from '../src/job-report.ts';
+import type { ReportedJob } from '../../src/test-run/job-report.ts';
 import {
   failedJobAnnotations,
   flakyJobAnnotations,
@@ -15,8 +15,8 @@ import {
   sortJobsForReport,
   tallyJobs,
   writeResultsFile,
-} from '../src/job-report.ts';
-import { clearSecrets, registerSecret } from '../src/secrets.ts';
+} from '../../src/test-run/job-report.ts';
+import { clearSecrets, registerSecret } from '../../src/secrets.ts';
 
 const job = (id: string, status: ReportedJob['status'], extra: Partial<ReportedJob> = {}): ReportedJob => ({
   id,

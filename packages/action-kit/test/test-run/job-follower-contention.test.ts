@@ -6,7 +6,7 @@
 import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { followJobs } from '../src/job-follower.ts';
+import { followJobs } from '../../src/test-run/job-follower.ts';
 
 let emulator: RunningEmulator | undefined;
 let client: SauceClient | undefined;

@@ -3,11 +3,11 @@
  * testcase, with tests, failures, errors, skipped and time on each suite). Values are redacted,
  * since a report is uploaded or published where the log's masking does not reach.
  */
-import { writeOutputFile } from './output-files.ts';
-import { redactSecrets } from './secrets.ts';
-import type * as XmlWriter from './xml-writer.ts';
+import { writeOutputFile } from '../output-files.ts';
+import { redactSecrets } from '../secrets.ts';
+import type * as XmlWriter from '../xml-writer.ts';
 
-export interface JUnitProblem {
+interface JUnitProblem {
   message: string;
   details?: string;
 }
@@ -45,7 +45,7 @@ export interface JUnitTestSuite {
 
 /** The XML text; the XML writer is loaded here, on first use, since most runs write no report. */
 export async function renderJUnit(suites: JUnitTestSuite[]): Promise<string> {
-  const { create } = await import('./xml-writer.ts');
+  const { create } = await import('../xml-writer.ts');
   const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites');
   for (const suite of suites) {

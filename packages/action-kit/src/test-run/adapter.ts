@@ -1,0 +1,174 @@
+/**
+ * What a test action tells the test-run engine, and what the engine hands back. The engine runs
+ * the loop every test action shares (start with a grace period, follow, fail fast, run again what
+ * failed, stop what is left, keep it for the post step, publish); the action says what its items
+ * are, how its service starts, follows and stops a batch of them, and how its report reads.
+ */
+import type { Failure } from '../failure.ts';
+import type { WorkPlace } from './post-step.ts';
+import type { Outputs, PullRequestComment } from '../result.ts';
+import type { JobTally, ReportedJob } from './job-report.ts';
+import type { JUnitTestSuite } from './junit.ts';
+
+/** One run of an item: a job as the report shows it, and what the action keeps of it. */
+export interface Run<R = unknown> {
+  /**
+   * The item it ran, which a retry runs again (a test case's id, a platform's place), when that
+   * can be told. The runs of one item on one platform (`job.platform`) are attempts of each other.
+   */
+  item?: string;
+  job: ReportedJob;
+  /** The service's job id, once one is assigned (a JS test waits for its own). */
+  jobId?: string;
+  /** What the action keeps of the run for its report: the service's record, the page's results. */
+  record: R;
+}
+
+/** Why a round ended before its jobs did. */
+export type EndReason = 'timeout' | 'cancelled' | 'failed' | 'fail-fast';
+
+export interface EarlyEnd<R = unknown> {
+  why: EndReason;
+  /** Where: starting the batch, or following its jobs. */
+  phase: 'start' | 'follow';
+  /** The error that ended it, when one did (kept beside an abort that cut a start short). */
+  error?: unknown;
+  /** With `fail-fast`: the run that failed with no attempt left. */
+  failedFast?: Run<R>;
+}
+
+/** Where a batch stands, after each look at its jobs. */
+export interface Progress<R = unknown> {
+  runs: readonly Run<R>[];
+  /** Whether a job appeared or changed since the last look. */
+  changed: boolean;
+  /** The log line that says so; the engine prints it when something changed, else once a minute. */
+  line: string;
+}
+
+export interface StartSignals {
+  /** The step's deadline: once it aborts, nothing more is started. */
+  signal: AbortSignal;
+  /**
+   * The start requests' signal, which outlives `signal` by a grace period: their answer names
+   * what they started, without which it cannot be stopped.
+   */
+  requestSignal: AbortSignal;
+  /** Called each time something was started, so that the post step learns of it at once. */
+  onStarted(): void;
+}
+
+/** The items of one round, started together: how the action's service starts, follows and stops them. */
+export interface Batch<R = unknown> {
+  /** Starts the items. What it started stays known to the batch when it throws halfway. */
+  start(signals: StartSignals): Promise<void>;
+  /** Whether anything was started that can be followed or stopped. */
+  readonly started: boolean;
+  /**
+   * The failure's message when a start request is still unanswered as the step's deadline cuts it
+   * off: what may run, and where to look for it. Undefined when no start request is unanswered.
+   */
+  cutOff(aborted: 'timeout' | 'cancelled'): string | undefined;
+  /**
+   * Follows what was started: true once every job finished, false when `signal` ended the wait.
+   * Throws when following failed.
+   */
+  follow(signal: AbortSignal, onProgress: (progress: Progress<R>) => void): Promise<boolean>;
+  /**
+   * After an early end, stops what is unfinished (or only finds it, when nothing is to be
+   * stopped), on a deadline of its own. True when everything turned out finished meanwhile.
+   */
+  stop(end: EarlyEnd<R>): Promise<boolean>;
+  /** What the post step needs to stop what runs now; undefined while there is nothing. */
+  work(): object | undefined;
+  /** Once the round is over: what is left for the post step to stop; undefined for nothing. */
+  leftover(): object | undefined;
+  /** What each job came to. */
+  runs(end: EarlyEnd<R> | undefined): Run<R>[];
+}
+
+/** One attempt at some items: every planned item first, then those that failed. */
+export interface Round<R = unknown, B extends Batch<R> = Batch<R>> {
+  attempt: number;
+  batch: B;
+  /** How it ended before its jobs did; absent when every job was seen finished. */
+  end?: EarlyEnd<R>;
+  runs: Run<R>[];
+}
+
+/** An item on a platform: its last run, with the runs before it as its attempts. */
+export interface ItemResult<R = unknown> {
+  /** The last run's job, with the earlier runs as `attempts`: flaky when it passed after failing. */
+  job: ReportedJob;
+  last: Run<R>;
+  /** The runs before the last, oldest first. */
+  earlier: Run<R>[];
+}
+
+/** The results of a test run, which the report is made of: items, attempts, jobs, verdicts. */
+export interface TestResults<R = unknown> {
+  /** In the order the items were first run. */
+  items: ItemResult<R>[];
+  jobs: ReportedJob[];
+  tally: JobTally;
+  /** When the run started (ms, the runner's clock). */
+  startedAtMs: number;
+  /** Why the failed items were not run again, when a retry could not start. */
+  notRetried?: string;
+}
+
+/** The results of a run and its rounds. */
+export interface TestRun<R = unknown, B extends Batch<R> = Batch<R>> extends TestResults<R> {
+  rounds: Round<R, B>[];
+}
+
+export interface TestPlan<I = unknown> {
+  /** What the first round runs; none: nothing to run, and the step passes. */
+  items: readonly I[];
+}
+
+export type ItemOf<P extends TestPlan> = P['items'][number];
+
+/** What the step publishes of its results, in the action's words. */
+export interface ResultsReport<O extends Outputs> {
+  outputs(resultsFile: string): O;
+  summary: string;
+  /** Every item's result, written redacted to the results file. */
+  resultsData: unknown;
+  junitSuites(): JUnitTestSuite[];
+  failure?: Failure;
+  comment?: PullRequestComment;
+  /** The log line that tells how the jobs came out. */
+  tallyLine?: string;
+  /** More to publish once the files are written, such as the jobs' assets as an artifact. */
+  artifacts?(): Promise<void>;
+}
+
+export interface TestRunAdapter<P extends TestPlan, R, B extends Batch<R>, O extends Outputs> {
+  /** How the action names its items in the engine's messages: `cases`, `platforms`. */
+  itemsName: string;
+  /** The log line once the JUnit report is written. */
+  junitWritten(file: string): string;
+  /** What to run. What fails here fails the step, before anything was started. */
+  plan(signal: AbortSignal, startedAtMs: number): Promise<P>;
+  /** A batch of the plan's items, to be started: all of them first, those that failed on a retry. */
+  batch(plan: P, items: readonly ItemOf<P>[], attempt: number): B;
+  /** The items of a round that finished to run again, said in the log; none ends the retries. */
+  again(plan: P, round: Round<R, B>): ItemOf<P>[];
+  report(plan: P, run: TestRun<R, B>, signal: AbortSignal): ResultsReport<O>;
+}
+
+export interface TestRunOptions {
+  /** Names the results file, `<name>-<step id>.json` in the runner's temporary folder: one per step. */
+  name: string;
+  timeoutMs: number;
+  /** Times a failed item is run again. */
+  retries: number;
+  /** Stop the rest as soon as a run failed with no attempt left. */
+  failFast?: boolean;
+  /** Failed jobs are errors (the step fails), or only warnings. */
+  failOnFailure: boolean;
+  junitFile?: string;
+  /** Where the post step finds what the step left running: none when nothing is to be stopped. */
+  postStep?: { key: string; place: WorkPlace };
+}

@@ -1,0 +1,55 @@
+/**
+ * The test-run engine: what every test action does, around what its service does. It plans the
+ * step's share of the items, starts them with a grace period for the start's answer, follows
+ * them to the end or the cut-off, stops early on `fail-fast`, runs again what failed, stops what
+ * is unfinished, keeps for the post step what is left running, and publishes one model of the
+ * results (items, attempts, jobs, verdicts, flaky): the results file, the JUnit report, the
+ * outputs, the summary, the comment and the annotations. The action's adapter says the rest.
+ */
+import path from 'node:path';
+import { withDeadline } from '../cancellation.ts';
+import type { StepDeps } from '../deps.ts';
+import type { ActionResult, Outputs } from '../result.ts';
+import type { Batch, TestPlan, TestRunAdapter, TestRunOptions } from './adapter.ts';
+import { WorkRecord } from './post-step.ts';
+import { checkReportFiles, publishResults } from './publish.ts';
+import { testRun } from './results.ts';
+import { runRounds } from './rounds.ts';
+
+type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;
+
+export async function runTests<P extends TestPlan, R, B extends Batch<R>, O extends Outputs>(
+  adapter: TestRunAdapter<P, R, B, O>,
+  options: TestRunOptions,
+  deps: TestRunDeps,
+): Promise<ActionResult<O>> {
+  // One file per step (the step's id): a job that runs two test steps keeps both results.
+  const resultsFile = path.join(deps.tempDir, `${options.name}-${deps.workflow.step ?? 'results'}.json`);
+  const files = { resultsFile, ...(options.junitFile !== undefined ? { junitFile: options.junitFile } : {}) };
+  await checkReportFiles(files);
+  const deadline = withDeadline(deps.signal, options.timeoutMs);
+  const { signal } = deadline;
+  try {
+    // What fails before anything was started is thrown: the host words it (an abort names its reason).
+    const startedAtMs = deps.clock.now();
+    const plan = await adapter.plan(signal, startedAtMs);
+    const { postStep } = options;
+    const { rounds, notRetried } = await runRounds(adapter, plan, {
+      signal,
+      retries: options.retries,
+      ...(options.failFast !== undefined ? { failFast: options.failFast } : {}),
+      work: postStep && new WorkRecord(deps.state, postStep.key, postStep.place),
+      clock: deps.clock,
+      logger: deps.logger,
+    });
+    const run = testRun(rounds, startedAtMs, notRetried);
+    return await publishResults(adapter.report(plan, run, signal), run, {
+      ...files,
+      failOnFailure: options.failOnFailure,
+      junitWritten: (file) => adapter.junitWritten(file),
+      logger: deps.logger,
+    });
+  } finally {
+    deadline.dispose();
+  }
+}

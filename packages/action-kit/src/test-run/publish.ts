@@ -1,0 +1,89 @@
+/**
+ * What a test step publishes of its results, whether it ran them or gathered them: the results
+ * file and the JUnit report (checked before anything is started, written after), then the
+ * outputs, the summary, one annotation per failed or flaky job, the comment and the failure.
+ */
+import type { Logger } from '../logger.ts';
+import { describeFailure, type Failure } from '../failure.ts';
+import { checkOutputFiles, type OutputFileOwner } from '../output-files.ts';
+import type { ActionResult, Outputs } from '../result.ts';
+import type { ResultsReport, TestResults } from './adapter.ts';
+import { failedJobAnnotations, flakyJobAnnotations, writeResultsFile } from './job-report.ts';
+import { writeJUnitFile } from './junit.ts';
+
+interface ReportFiles {
+  /** In the runner's temporary folder: the step writes it whatever its inputs. */
+  resultsFile: string;
+  /** The `junit-file` input, resolved against the workspace. */
+  junitFile?: string;
+}
+
+const RESULTS_OWNER: OutputFileOwner = {
+  what: 'The results file',
+  fix: "Check that the runner's temporary folder (RUNNER_TEMP) is a writable folder.",
+};
+
+/** Before any request: a report that cannot be written is refused now, not after the run. */
+export async function checkReportFiles(files: ReportFiles): Promise<void> {
+  await checkOutputFiles([
+    ...(files.junitFile !== undefined ? [{ file: files.junitFile, owner: { input: 'junit-file' } }] : []),
+    { file: files.resultsFile, owner: RESULTS_OWNER },
+  ]);
+}
+
+/**
+ * The step's result. A report that cannot be written is a failure, never an exception: the
+ * outputs and the summary of the work done go out all the same.
+ */
+export async function publishResults<O extends Outputs>(
+  report: ResultsReport<O>,
+  results: TestResults,
+  options: ReportFiles & { failOnFailure: boolean; junitWritten(file: string): string; logger: Logger },
+): Promise<ActionResult<O>> {
+  const { logger } = options;
+  const written = await writeReportFiles(report, options);
+  if (report.tallyLine !== undefined) logger.info(report.tallyLine);
+  await report.artifacts?.();
+  const failure = report.failure ?? written.failure;
+  if (failure !== written.failure && written.failure) logger.warning(written.failure.message);
+  return {
+    outputs: report.outputs(written.resultsFile),
+    summary: report.summary,
+    annotations: [
+      ...failedJobAnnotations(results.jobs, options.failOnFailure ? 'error' : 'warning'),
+      ...flakyJobAnnotations(results.jobs),
+      ...(results.notRetried !== undefined
+        ? [{ level: 'warning' as const, message: results.notRetried }]
+        : []),
+    ],
+    ...(report.comment !== undefined ? { comment: report.comment } : {}),
+    ...(failure !== undefined ? { failure } : {}),
+  };
+}
+
+/** The results file, and the JUnit report when asked; the results file's path is '' when it could not be written. */
+async function writeReportFiles(
+  report: ResultsReport<Outputs>,
+  options: ReportFiles & { junitWritten(file: string): string; logger: Logger },
+): Promise<{ resultsFile: string; failure?: Failure }> {
+  const { resultsFile, junitFile } = options;
+  try {
+    await writeResultsFile(resultsFile, report.resultsData);
+  } catch (error) {
+    return { resultsFile: '', failure: describeFailure(error) };
+  }
+  if (junitFile === undefined) return { resultsFile };
+  try {
+    await writeJUnitFile(junitFile, report.junitSuites());
+    options.logger.info(options.junitWritten(junitFile));
+    return { resultsFile };
+  } catch (error) {
+    return {
+      resultsFile,
+      failure: {
+        kind: 'input',
+        message: `Could not write the JUnit report to ${junitFile} (\`junit-file\`): ${(error as Error).message}. The run's outputs and summary are complete; fix \`junit-file\` for the next run.`,
+      },
+    };
+  }
+}
