@@ -35,8 +35,8 @@ const SLOW = [
  * code for the whole process, and the files stub its environment and standard output.
  */
 const OWN_WORKER = [
-  'packages/action-kit/test/github-host.test.ts',
-  'packages/action-kit/test/log-text.test.ts',
+  'packages/action-kit/test/hosts/github-host.test.ts',
+  'packages/action-kit/test/reporting/log-text.test.ts',
 ];
 
 /**

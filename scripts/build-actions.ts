@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { parse } from 'yaml';
-import { actionMetadata } from '../packages/action-kit/src/action-metadata.ts';
+import { actionMetadata } from '../packages/action-kit/src/hosts/action-metadata.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ACTIONS_DIR = path.join(ROOT, 'actions');

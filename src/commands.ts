@@ -3,7 +3,7 @@
  * its code, loaded only when that subcommand runs, so that `--help` and a mistyped flag answer
  * without loading any action.
  */
-import type { CliCommand } from '@sauce-actions/action-kit/cli-command';
+import type { CliCommand } from '@sauce-actions/action-kit/hosts/cli-command';
 import inviteTesters from '../actions/invite-testers/action.yml';
 import manageTunnel from '../actions/manage-tunnel/action.yml';
 import runJsTests from '../actions/run-js-tests/action.yml';

@@ -239,7 +239,7 @@ describe.each(Object.keys(CONTRACT))('%s', (name) => {
     const files = await readdir(path.join(dir, 'src'));
     expect(files).toEqual(expect.arrayContaining(['inputs.ts', 'run.ts', 'main.ts']));
     const main = await readFile(path.join(dir, 'src', 'main.ts'), 'utf8');
-    expect(main).toContain("from '@sauce-actions/action-kit/github-host'");
+    expect(main).toContain("from '@sauce-actions/action-kit/hosts/github-host'");
     expect(main.split('\n').filter((line) => line.trim() !== '').length).toBeLessThanOrEqual(12);
     const tests = await readdir(path.join(dir, 'test'));
     const runTests = [];

@@ -48,16 +48,16 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
   '@actions/artifact': (m) => [m.DefaultArtifactClient],
   '@actions/github': (m) => [m.getOctokit],
   '@actions/tool-cache': (m) => [m.find, m.downloadTool, m.extractTar, m.extractZip, m.cacheDir],
-  'packages/action-kit/src/pull-request-comment.ts': (m) => [
+  'packages/action-kit/src/reporting/pull-request-comment.ts': (m) => [
     m.commentFailureText,
     m.commentMarker,
     m.commentText,
     m.pullRequestOf,
     m.writePullRequestComment,
   ],
-  'packages/action-kit/src/github-id-token.ts': (m) => [m.requestIdToken],
+  'packages/action-kit/src/hosts/github-id-token.ts': (m) => [m.requestIdToken],
   'packages/api/src/core/undici-parts.ts': (m) => [m.EnvProxyDispatcher, m.request, m.sendOnce],
-  'packages/action-kit/src/xml-writer.ts': (m) => [m.create],
+  'packages/action-kit/src/reporting/xml-writer.ts': (m) => [m.create],
   yaml: (m) => {
     const yaml = m.default as Record<string, unknown>;
     return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq, yaml.isMap];
@@ -88,7 +88,7 @@ function sourcesOf(entry: string, dynamic: boolean): string[] {
  * definition): entries of ours, not parts of a package.
  */
 const COMMAND_LINE_ENTRIES = new RegExp(
-  `^(src/${CLI_NAME}\\.ts|packages/action-kit/src/cli-run\\.ts|actions/[^/]+/src/definition\\.ts)$`,
+  `^(src/${CLI_NAME}\\.ts|packages/action-kit/src/hosts/cli-run\\.ts|actions/[^/]+/src/definition\\.ts)$`,
 );
 
 afterAll(async () => {
@@ -178,7 +178,7 @@ describe('committed bundles', () => {
     const atStart = loadedAtStart(`${CLI_NAME}.js`);
     expect(atStart).toContain(`src/${CLI_NAME}.ts`);
     // Help and usage mistakes need neither the run's part nor the client.
-    expect(atStart).not.toContain('packages/action-kit/src/cli-run.ts');
+    expect(atStart).not.toContain('packages/action-kit/src/hosts/cli-run.ts');
     expect(atStart.filter((source) => source.startsWith('packages/api/'))).toEqual([]);
     // Each action's metadata is embedded; its code is not loaded.
     for (const name of names) expect(atStart).toContain(`actions/${name}/action.yml`);
@@ -192,7 +192,7 @@ describe('committed bundles', () => {
     expect(
       ever.filter((source) => /node_modules\/@actions\/(core|artifact|tool-cache)\//.test(source)),
     ).toEqual([]);
-    expect(ever).not.toContain('packages/action-kit/src/github-host.ts');
+    expect(ever).not.toContain('packages/action-kit/src/hosts/github-host.ts');
   });
 
   it.each(names)('%s runs as the runner runs it, and refuses a missing input by name', async (name) => {

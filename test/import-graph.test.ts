@@ -1,10 +1,11 @@
 /**
  * No import circles anywhere in the sources (`import type` included): each module can be read,
- * tested and loaded on its own, and the bundler's chunks stay in a clear order.
+ * tested and loaded on its own, and the bundler's chunks stay in a clear order. The action kit's
+ * rooms stand on floors, each importing only from the floors below it.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SOURCE_DIRS = ['packages/*/src', 'packages/*/bin', 'actions/*/src', 'src', 'scripts', 'bench'];
@@ -54,7 +55,8 @@ async function workspaceResolver(): Promise<(specifier: string) => string | unde
   };
 }
 
-it('has no import circles', async () => {
+/** Each source file and the source files it imports. */
+async function importGraph(): Promise<Map<string, string[]>> {
   const files = await sourceFiles();
   const known = new Set(files);
   const resolveWorkspace = await workspaceResolver();
@@ -69,6 +71,16 @@ it('has no import circles', async () => {
       .filter((target): target is string => target !== undefined && known.has(target));
     graph.set(file, targets);
   }
+  return graph;
+}
+
+let graph: Map<string, string[]>;
+
+beforeAll(async () => {
+  graph = await importGraph();
+});
+
+it('has no import circles', () => {
   expect(graph.size).toBeGreaterThan(100);
 
   // Tarjan's strongly connected components: every component of more than one file is a circle.
@@ -105,4 +117,41 @@ it('has no import circles', async () => {
   };
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
   expect(circles).toEqual([]);
+});
+
+/**
+ * The kit's rooms (a folder of `packages/action-kit/src`, or a file at its top), from the ground
+ * up: values as users write them; the step's log, secrets, deadline, context and failures; the
+ * inputs and the reports; the contract between an action and its host; what runs on it.
+ */
+const KIT_FLOORS = [
+  ['values'],
+  ['step'],
+  ['inputs', 'reporting'],
+  ['deps.ts'],
+  ['test-run', 'hosts', 'index.ts', 'testing.ts'],
+  ['services'],
+];
+
+it("imports within the action kit only from a room on a lower floor, or from the file's own room", () => {
+  const kit = path.join(ROOT, 'packages/action-kit/src');
+  const roomOf = (file: string): string | undefined =>
+    file.startsWith(kit + path.sep) ? path.relative(kit, file).split(path.sep)[0] : undefined;
+  const floorOf = (room: string): number => KIT_FLOORS.findIndex((rooms) => rooms.includes(room));
+  const upward: string[] = [];
+  const unplaced = new Set<string>();
+  for (const [file, targets] of graph) {
+    const from = roomOf(file);
+    if (from === undefined) continue;
+    if (floorOf(from) === -1) unplaced.add(from);
+    for (const target of targets) {
+      const to = roomOf(target);
+      if (to === undefined || to === from) continue;
+      if (floorOf(to) === -1) unplaced.add(to);
+      else if (floorOf(to) >= floorOf(from))
+        upward.push(`${path.relative(ROOT, file)} -> ${path.relative(ROOT, target)}`);
+    }
+  }
+  expect([...unplaced], 'rooms on no floor of KIT_FLOORS').toEqual([]);
+  expect(upward).toEqual([]);
 });

@@ -858,7 +858,7 @@ const startHold = (signal: CancelSignal): number => (signal === 'SIGINT' ? 700 :
  * Checks how a cancelled main step ended, and tells whether it reported: exit 1, its failure
  * written. With SIGINT it must. With SIGTERM the harness repeats the signal at once and kills 2.5 s
  * later, while the step stops listening to signals as soon as its work is done, before it
- * publishes (packages/action-kit/src/github-host.ts, runStep): a step with nothing left to do
+ * publishes (packages/action-kit/src/hosts/github-host.ts, runStep): a step with nothing left to do
  * (`quick`) can then be ended by the repeated signal, or by the kill while it waits out its start
  * grace, without a report. What it did is then told by the service's state alone.
  */

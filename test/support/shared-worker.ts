@@ -4,6 +4,6 @@
  * worker would have it. A secret one file registered (`key`, say) would otherwise be redacted
  * from the summaries and errors of the next.
  */
-import { clearSecrets } from '@sauce-actions/action-kit/secrets';
+import { clearSecrets } from '@sauce-actions/action-kit/step/secrets';
 
 clearSecrets();

@@ -4,7 +4,7 @@ import {
   checkTesterGroups,
   findTesterGroup,
   unknownGroupsMessage,
-} from '@sauce-actions/action-kit/tester-groups';
+} from '@sauce-actions/action-kit/services/tester-groups';
 import { ApiError, type MobileClient, type MobileTesterGroup } from '@sauce-actions/api';
 import type { InviteInputs } from './inputs.ts';
 import { buildToInvite } from './latest-build.ts';

@@ -7,7 +7,7 @@ import {
   type Failure,
   type StepDeps,
 } from '@sauce-actions/action-kit';
-import { withDeadline } from '@sauce-actions/action-kit/cancellation';
+import { withDeadline } from '@sauce-actions/action-kit/step/cancellation';
 import type { AutomationInfo } from '@sauce-actions/api';
 import { stopsWaitedFor, type FindInputs, type StartInputs, type TunnelInputs } from './inputs.ts';
 import { tunnelOutputs, tunnelSummary, type TunnelOutputs, type TunnelReport } from './report.ts';

@@ -4,7 +4,7 @@
  * early, even those no listing showed yet.
  */
 import { formatDuration, shardText, type Clock, type Logger } from '@sauce-actions/action-kit';
-import type { AssetSource } from '@sauce-actions/action-kit/assets-artifact';
+import type { AssetSource } from '@sauce-actions/action-kit/services/assets-artifact';
 import type {
   Batch,
   EarlyEnd,

@@ -17,7 +17,7 @@ import {
   markdownSentence,
   markdownTable,
   markdownText,
-} from '@sauce-actions/action-kit/markdown';
+} from '@sauce-actions/action-kit/reporting/markdown';
 import type { SuiteInputs } from './inputs.ts';
 import type { SuiteReport } from './report.ts';
 

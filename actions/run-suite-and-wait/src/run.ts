@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { optionalProperty, type ActionResult, type Logger, type StepDeps } from '@sauce-actions/action-kit';
-import { collectJobAssets } from '@sauce-actions/action-kit/assets-artifact';
+import { collectJobAssets } from '@sauce-actions/action-kit/services/assets-artifact';
 import type { Round, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
 import { runTests } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob, listSome, type ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';

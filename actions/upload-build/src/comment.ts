@@ -1,6 +1,6 @@
 /** The pull-request comment of an upload (`pr-comment`): the app, its version, and where to install it. */
 import type { PullRequestComment } from '@sauce-actions/action-kit';
-import { markdownLink, markdownTable, markdownText } from '@sauce-actions/action-kit/markdown';
+import { markdownLink, markdownTable, markdownText } from '@sauce-actions/action-kit/reporting/markdown';
 import type { UploadReport } from './report.ts';
 
 export function uploadComment(report: UploadReport): PullRequestComment {

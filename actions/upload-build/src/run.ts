@@ -17,7 +17,7 @@ import {
   checkTesterGroups,
   unknownGroupsMessage,
   type TesterGroupCheck,
-} from '@sauce-actions/action-kit/tester-groups';
+} from '@sauce-actions/action-kit/services/tester-groups';
 import { ApiError, ResponseShapeError, type MobileClient, type MobileUploadResult } from '@sauce-actions/api';
 import { buildLabels } from './build-metadata.ts';
 import { explainUploadFailure } from './failures.ts';

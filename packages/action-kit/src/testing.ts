@@ -4,9 +4,9 @@
  */
 import os from 'node:os';
 import { memoryState, systemClock, type StepDeps, type ToolCache } from './deps.ts';
-import { noGitHistory } from './git-history.ts';
-import { noIdToken } from './id-token.ts';
-import { recordingLogger, type RecordingLogger } from './logger.ts';
+import { noGitHistory } from './step/git-history.ts';
+import { noIdToken } from './inputs/id-token.ts';
+import { recordingLogger, type RecordingLogger } from './step/logger.ts';
 
 export interface TestStepDeps extends StepDeps {
   logger: RecordingLogger;

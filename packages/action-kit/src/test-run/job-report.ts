@@ -2,11 +2,11 @@
  * The report of a set of jobs, finished or not: totals, the step summary table, one annotation per
  * failed job and the results file. Shared by the actions that start jobs and wait for them.
  */
-import { MAX_NAME_LENGTH, shorten } from '../one-line.ts';
-import { writeOutputFile } from '../output-files.ts';
-import type { Annotation } from '../result.ts';
-import { redactSecrets } from '../secrets.ts';
-import { escapeHtml, linkHtml, safeSentence, safeText } from '../summary.ts';
+import { MAX_NAME_LENGTH, shorten } from '../reporting/one-line.ts';
+import { writeOutputFile } from '../reporting/output-files.ts';
+import type { Annotation } from '../reporting/result.ts';
+import { redactSecrets } from '../step/secrets.ts';
+import { escapeHtml, linkHtml, safeSentence, safeText } from '../reporting/summary.ts';
 
 export type ReportedJobStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
 

@@ -3,9 +3,9 @@
  * testcase, with tests, failures, errors, skipped and time on each suite). Values are redacted,
  * since a report is uploaded or published where the log's masking does not reach.
  */
-import { writeOutputFile } from '../output-files.ts';
-import { redactSecrets } from '../secrets.ts';
-import type * as XmlWriter from '../xml-writer.ts';
+import { writeOutputFile } from '../reporting/output-files.ts';
+import { redactSecrets } from '../step/secrets.ts';
+import type * as XmlWriter from '../reporting/xml-writer.ts';
 
 interface JUnitProblem {
   message: string;
@@ -45,7 +45,7 @@ export interface JUnitTestSuite {
 
 /** The XML text; the XML writer is loaded here, on first use, since most runs write no report. */
 export async function renderJUnit(suites: JUnitTestSuite[]): Promise<string> {
-  const { create } = await import('../xml-writer.ts');
+  const { create } = await import('../reporting/xml-writer.ts');
   const totals = { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 };
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites');
   for (const suite of suites) {

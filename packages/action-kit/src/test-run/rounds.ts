@@ -5,10 +5,10 @@
  * for the post step what it may have to stop.
  */
 import { anySignal, ApiError, TransportError } from '@sauce-actions/api';
-import { graceAfter } from '../cancellation.ts';
+import { graceAfter } from '../step/cancellation.ts';
 import type { Clock } from '../deps.ts';
-import { abortReasonOf, ActionError, describeFailure } from '../failure.ts';
-import type { Logger } from '../logger.ts';
+import { abortReasonOf, ActionError, describeFailure } from '../step/failure.ts';
+import type { Logger } from '../step/logger.ts';
 import type { Batch, EarlyEnd, ItemOf, Round, Run, TestPlan, TestRunAdapter } from './adapter.ts';
 import { isFailedJob } from './job-report.ts';
 import type { WorkRecord } from './post-step.ts';

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionError, CancelledError, describeFailure } from '../../src/failure.ts';
-import type { ActionResult } from '../../src/result.ts';
+import { ActionError, CancelledError, describeFailure } from '../../src/step/failure.ts';
+import type { ActionResult } from '../../src/reporting/result.ts';
 import { testStepDeps, type TestStepDeps } from '../../src/testing.ts';
 import type {
   Batch,

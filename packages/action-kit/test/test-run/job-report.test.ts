@@ -16,7 +16,7 @@ import {
   tallyJobs,
   writeResultsFile,
 } from '../../src/test-run/job-report.ts';
-import { clearSecrets, registerSecret } from '../../src/secrets.ts';
+import { clearSecrets, registerSecret } from '../../src/step/secrets.ts';
 
 const job = (id: string, status: ReportedJob['status'], extra: Partial<ReportedJob> = {}): ReportedJob => ({
   id,

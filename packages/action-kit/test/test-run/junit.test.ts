@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { create } from 'xmlbuilder2';
 import { renderJUnit, writeJUnitFile } from '../../src/test-run/junit.ts';
-import { clearSecrets, registerSecret } from '../../src/secrets.ts';
+import { clearSecrets, registerSecret } from '../../src/step/secrets.ts';
 
 afterEach(() => {
   clearSecrets();

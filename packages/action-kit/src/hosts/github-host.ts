@@ -1,0 +1,287 @@
+/**
+ * The GitHub runner's host: the only module that talks to the runner (`@actions/core`). It reads
+ * inputs from the runner, builds the deps, runs the action, and publishes the result the same way
+ * for every action: outputs, then the summary, then annotations, then the failure.
+ */
+import { appendFile, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import * as core from '@actions/core';
+import {
+  systemClock,
+  type ActionDefinition,
+  type ActionInputs,
+  type Artifacts,
+  type PostDefinition,
+  type StepDeps,
+  type ToolCache,
+} from '../deps.ts';
+import { githubContext } from '../step/ci-context.ts';
+import { CancelledError } from '../step/failure.ts';
+import { localGitHistory } from '../step/git-history.ts';
+import { runnerIdToken } from '../inputs/id-token.ts';
+import type { InputSource } from '../inputs/inputs.ts';
+import { commandFreeText } from '../reporting/log-text.ts';
+import type { Logger } from '../step/logger.ts';
+import type { CommentRun } from '../reporting/pull-request-comment.ts';
+import {
+  outputText,
+  summaryWithFailure,
+  type ActionResult,
+  type Outputs,
+  type PullRequestComment,
+} from '../reporting/result.ts';
+import { runDefinition } from './run-definition.ts';
+import { onSecret, redactSecrets } from '../step/secrets.ts';
+
+/** Set by the main step: the runner runs the same bundle again as the post step, with this state. */
+const IS_POST = 'isPost';
+
+/** Runs the main step, or the post step when the runner hands the bundle back after the job. */
+export async function runOnGitHub<I extends ActionInputs, O extends Outputs, P extends ActionInputs>(
+  main: ActionDefinition<I, O>,
+  post?: PostDefinition<P>,
+): Promise<void> {
+  if (post && core.getState(IS_POST) === 'true') {
+    await runPostStep(post);
+    return;
+  }
+  if (post) core.saveState(IS_POST, 'true');
+  await runMainStep(main);
+}
+
+/**
+ * The main step alone, for a host that calls each step's entry itself (`@github/local-action`
+ * imports an entry and calls its `run()`, then the post entry's, in one process).
+ */
+export async function runMainStep<I extends ActionInputs, O extends Outputs>(
+  main: ActionDefinition<I, O>,
+): Promise<void> {
+  onSecret(maskOnRunner);
+  await runStep(main);
+}
+
+/** The post step alone, with the state the main step saved: it does nothing when that left no work. */
+export async function runPostStep<P extends ActionInputs>(post: PostDefinition<P>): Promise<void> {
+  onSecret(maskOnRunner);
+  if (!post.hasWork(githubState)) {
+    githubLogger.info('Nothing to clean up.');
+    return;
+  }
+  await runStep(post);
+}
+
+/** One masker however many steps run in the process: the kit keeps each registered function once. */
+const maskOnRunner = (secret: string): void => core.setSecret(secret);
+
+async function runStep<I extends ActionInputs, O extends Outputs>(
+  definition: ActionDefinition<I, O>,
+): Promise<void> {
+  const cancel = cancelOnSignals();
+  // The signals stay caught until the result is out: a second SIGTERM from the runner would
+  // otherwise end the process before the outputs, the summary and the failure are written.
+  try {
+    const { result, inputs } = await runDefinition(definition, githubInputs, await stepDeps(cancel.signal));
+    const { comment } = result;
+    const token = inputs?.githubToken;
+    await publish(definition.title, result, async () => {
+      if (comment) await commentOnPullRequest(comment, token, cancel.signal);
+    });
+  } finally {
+    cancel.dispose();
+  }
+}
+
+/** Outputs, summary, annotations, then the pull-request comment, and the failure last. */
+async function publish(
+  title: string,
+  result: ActionResult,
+  beforeFailure: () => Promise<void>,
+): Promise<void> {
+  for (const [name, value] of Object.entries(result.outputs)) {
+    core.setOutput(name, redactSecrets(outputText(value)));
+  }
+  const summary = summaryWithFailure(title, result);
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  if (summary !== '' && summaryFile) {
+    try {
+      await appendFile(summaryFile, summary, 'utf8');
+    } catch (error) {
+      githubLogger.warning(`Could not write the step summary: ${(error as Error).message}`);
+    }
+  }
+  for (const annotation of result.annotations) {
+    const properties = annotation.title !== undefined ? { title: redactSecrets(annotation.title) } : {};
+    annotate[annotation.level](redactSecrets(annotation.message), properties);
+  }
+  await beforeFailure();
+  if (result.failure) core.setFailed(result.failure.message);
+}
+
+/** The whole comment (finding it, then writing it) is bounded: it must not hold the job for long. */
+const COMMENT_TIMEOUT_MS = 60_000;
+
+/**
+ * Writes the step's pull-request comment (`pr-comment: true`), in a pull request only. Whatever
+ * goes wrong is a warning: the comment never fails the step, nor hides the step's own failure.
+ */
+async function commentOnPullRequest(
+  comment: PullRequestComment,
+  token: string | undefined,
+  signal: AbortSignal,
+): Promise<void> {
+  const env = process.env;
+  // Loaded with the comment: most steps write none, and none pays for it at start.
+  const { commentFailureText, commentMarker, commentText, pullRequestOf, writePullRequestComment } =
+    await import('../reporting/pull-request-comment.ts');
+  try {
+    const pullRequest = pullRequestOf(await readEvent(env.GITHUB_EVENT_PATH));
+    if (pullRequest === undefined) {
+      githubLogger.info(
+        `pr-comment: no pull-request comment written: this run's event (${env.GITHUB_EVENT_NAME || 'unknown'}) is not for a pull request.`,
+      );
+      return;
+    }
+    const repository = env.GITHUB_REPOSITORY ?? '';
+    if (!token || !/^[^/\s]+\/[^/\s]+$/.test(repository)) {
+      githubLogger.warning(
+        !token
+          ? "pr-comment: no pull-request comment written: `github-token` is empty (its default is the workflow's token). The step's result is unchanged."
+          : "pr-comment: no pull-request comment written: GITHUB_REPOSITORY does not name the repository. The step's result is unchanged.",
+      );
+      return;
+    }
+    if (signal.aborted) {
+      githubLogger.info('pr-comment: the run was cancelled, so the pull-request comment was not written.');
+      return;
+    }
+    const run = commentRun(env);
+    const written = await writePullRequestComment(
+      { token, repository, pullRequest, apiUrl: env.GITHUB_API_URL || 'https://api.github.com' },
+      { marker: commentMarker(comment, run), text: commentText(comment, run) },
+      { signal: AbortSignal.any([signal, AbortSignal.timeout(COMMENT_TIMEOUT_MS)]), logger: githubLogger },
+    );
+    const done = { created: 'Created', updated: 'Updated', unchanged: 'Left unchanged' }[written.outcome];
+    githubLogger.info(`${done} the comment on pull request #${pullRequest}: ${written.url}`);
+  } catch (error) {
+    githubLogger.warning(commentFailureText(error));
+  }
+}
+
+/** The runner's event payload; none when it has no file (a run outside the runner). */
+async function readEvent(file: string | undefined): Promise<unknown> {
+  if (!file) return undefined;
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function commentRun(env: NodeJS.ProcessEnv): CommentRun {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: runId } = env;
+  return {
+    ...(env.GITHUB_WORKFLOW ? { workflow: env.GITHUB_WORKFLOW } : {}),
+    ...(env.GITHUB_JOB ? { job: env.GITHUB_JOB } : {}),
+    ...(server && repository && runId ? { runUrl: `${server}/${repository}/actions/runs/${runId}` } : {}),
+    ...(env.GITHUB_RUN_NUMBER ? { runNumber: env.GITHUB_RUN_NUMBER } : {}),
+    ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),
+  };
+}
+
+/** Named one by one: a computed `core[level]` would keep every part of the toolkit in the bundles. */
+const annotate = { error: core.error, warning: core.warning, notice: core.notice };
+
+/** The runner cancels with SIGINT, then SIGTERM, then kills: listening keeps the process alive to clean up. */
+function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (!controller.signal.aborted) controller.abort(new CancelledError(`the run was cancelled (${name})`));
+  };
+  for (const name of signals) process.on(name, onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const name of signals) process.off(name, onSignal);
+    },
+  };
+}
+
+/**
+ * Plain lines carry names from inputs and the service: no line of theirs may read as a workflow
+ * command (`commandFreeText`). Warnings and debug lines are commands of their own, whose text the
+ * toolkit escapes onto one line, which the runner reads as nothing else.
+ */
+const githubLogger: Logger = {
+  info: (message) => core.info(commandFreeText(redactSecrets(message))),
+  warning: (message) => core.warning(redactSecrets(message)),
+  debug: (message) => core.debug(redactSecrets(message)),
+  group: (name, body) => core.group(commandFreeText(redactSecrets(name)), body),
+};
+
+const githubInputs: InputSource = {
+  input: (name) => core.getInput(name),
+  env: (name) => process.env[name],
+  workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+};
+
+const githubState = { save: core.saveState, get: core.getState };
+
+async function stepDeps(signal: AbortSignal): Promise<StepDeps> {
+  const env = process.env;
+  // An event file that cannot be read leaves only what the variables say.
+  const event = await readEvent(env.GITHUB_EVENT_PATH).catch(() => undefined);
+  return {
+    logger: githubLogger,
+    signal,
+    clock: systemClock,
+    workspace: githubInputs.workspace,
+    tempDir: env.RUNNER_TEMP || os.tmpdir(),
+    state: githubState,
+    workflow: {
+      ...(env.GITHUB_RUN_NUMBER ? { runNumber: env.GITHUB_RUN_NUMBER } : {}),
+      ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),
+      ...(env.GITHUB_JOB ? { job: env.GITHUB_JOB } : {}),
+      ...(env.GITHUB_ACTION ? { step: env.GITHUB_ACTION } : {}),
+    },
+    artifacts: githubArtifacts,
+    tools: githubToolCache,
+    env,
+    ci: githubContext(env, event),
+    git: localGitHistory(githubInputs.workspace, env, signal),
+    // Its HTTP client loads only for a step that signs in with the job's ID token.
+    idToken: runnerIdToken(env, async (url, requestToken, audience) =>
+      (await import('./github-id-token.ts')).requestIdToken(url, requestToken, audience),
+    ),
+  };
+}
+
+/** The artifact service, when the runner offers it; its client is large, so it loads on first use. */
+const githubArtifacts: Artifacts = {
+  async upload(name, files, rootDirectory, options = {}) {
+    if (!process.env.ACTIONS_RUNTIME_TOKEN || !process.env.ACTIONS_RESULTS_URL) return undefined;
+    const { DefaultArtifactClient } = await import('@actions/artifact');
+    return new DefaultArtifactClient().uploadArtifact(name, [...files], rootDirectory, options);
+  },
+};
+
+/** The runner's tool cache, loaded on first use: only starting Sauce Connect needs it. */
+const githubToolCache: ToolCache = {
+  find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version),
+  // The toolkit's download takes no signal: the step stops waiting for it on a cancel or deadline.
+  downloadTool: async (url, signal) => {
+    const download = (await import('@actions/tool-cache')).downloadTool(url);
+    if (!signal) return download;
+    signal.throwIfAborted();
+    return Promise.race([
+      download,
+      new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+      ),
+    ]);
+  },
+  extractTar: async (file) => (await import('@actions/tool-cache')).extractTar(file),
+  extractZip: async (file) => (await import('@actions/tool-cache')).extractZip(file),
+  cacheDir: async (dir, tool, version) => (await import('@actions/tool-cache')).cacheDir(dir, tool, version),
+};

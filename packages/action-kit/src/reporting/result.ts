@@ -1,0 +1,62 @@
+/**
+ * What every action's `run` returns, whatever the host: the outputs, the summary of the work that
+ * was done, annotations, and a failure when the step must fail. Because a failed step still
+ * returns its outputs and summary, hosts publish them first, in one place, for every action.
+ */
+import { FAILURE_LABELS, type Failure } from '../step/failure.ts';
+import { SummaryBuilder } from './summary.ts';
+
+/** Lists are published the way the list inputs of the next step read them. */
+export type OutputValue = string | number | boolean | readonly string[];
+
+export type Outputs = Readonly<Record<string, OutputValue>>;
+
+export interface Annotation {
+  level: 'error' | 'warning' | 'notice';
+  message: string;
+  title?: string;
+}
+
+export interface ActionResult<O extends Outputs = Outputs> {
+  /** Every output the action declares, empty when there is no value. */
+  outputs: O;
+  /** The step summary (GitHub-flavoured Markdown with HTML), or '' for none. */
+  summary: string;
+  annotations: Annotation[];
+  /** Present when the step must fail; the outputs and summary above still hold. */
+  failure?: Failure;
+  /**
+   * With `pr-comment: true`: the pull-request comment of this step, built from the same data as
+   * the summary. The GitHub host writes it (in a pull request only); other hosts ignore it.
+   */
+  comment?: PullRequestComment;
+}
+
+/** A comment kept on a pull request, one per step identity, updated in place by each run. */
+export interface PullRequestComment {
+  /** The action writing it, such as `run-suite-and-wait`. */
+  action: string;
+  /**
+   * What tells this step's comment from the action's other comments on the same pull request
+   * within one workflow job, stable across runs: the suite and shard, the app's project. The host
+   * adds the workflow and the job.
+   */
+  identity: Readonly<Record<string, string>>;
+  /** GitHub-flavoured Markdown; values from users or the service escaped (`markdown.ts`). */
+  body: string;
+}
+
+/** An output as text: lists comma-separated, which is what the list inputs of the next step accept. */
+export function outputText(value: OutputValue): string {
+  if (Array.isArray(value)) return value.join(',');
+  return String(value);
+}
+
+/** The summary as published: the work that was done, then what made the step fail. */
+export function summaryWithFailure(title: string, result: ActionResult): string {
+  if (!result.failure) return result.summary;
+  const section = new SummaryBuilder()
+    .heading(`${title}: ${FAILURE_LABELS[result.failure.kind]}`)
+    .paragraph(result.failure.message);
+  return `${result.summary}${section.toString()}`;
+}

@@ -1,0 +1,293 @@
+/** The GitHub host: how any action's result reaches the runner, whatever the action. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startGitHubApi, type GitHubApiStandIn } from '@sauce-actions/action-harness';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  abortReasonOf,
+  ActionError,
+  clearSecrets,
+  readSauceConnection,
+  type ActionDefinition,
+  type InputReader,
+  type PostDefinition,
+  type SauceConnection,
+} from '../../src/index.ts';
+import { runOnGitHub } from '../../src/hosts/github-host.ts';
+
+let dir: string;
+let stdout: string[];
+
+function file(name: string): string {
+  const at = path.join(dir, name);
+  writeFileSync(at, '');
+  return at;
+}
+
+beforeEach(() => {
+  clearSecrets();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'github-host-'));
+  vi.stubEnv('GITHUB_OUTPUT', file('output'));
+  vi.stubEnv('GITHUB_STEP_SUMMARY', file('summary'));
+  vi.stubEnv('GITHUB_STATE', file('state'));
+  vi.stubEnv('INPUT_USERNAME', 'demo');
+  vi.stubEnv('INPUT_ACCESS-KEY', 'the-access-key');
+  vi.stubEnv('INPUT_API-URL', 'http://127.0.0.1:9');
+  stdout = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout.push(String(chunk));
+    return true;
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  process.exitCode = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const read = (name: string): string => readFileSync(path.join(dir, name), 'utf8');
+
+interface Inputs {
+  connection: SauceConnection;
+  name: string | undefined;
+}
+
+const readInputs = (reader: InputReader): Inputs => ({
+  connection: readSauceConnection(reader),
+  name: reader.string('name'),
+});
+
+describe('runOnGitHub', () => {
+  it('publishes outputs, then the summary with the failure, annotations and the failure', async () => {
+    const action: ActionDefinition<Inputs> = {
+      title: 'Run suite',
+      readInputs,
+      run: async (inputs, deps) => {
+        deps.logger.info(`hello ${inputs.connection.username}, key ${inputs.connection.accessKey}`);
+        return {
+          outputs: { total: 3, 'job-ids': ['a', 'b'], note: 'uses the-access-key' },
+          summary: '<h2>3 jobs</h2>\n',
+          annotations: [{ level: 'warning', message: 'Job b was slow', title: 'Slow job' }],
+          failure: { kind: 'tests-failed', message: '1 of 3 jobs failed.' },
+        };
+      },
+    };
+    await runOnGitHub(action);
+    const outputs = read('output');
+    expect(outputs).toMatch(/total<<.*\n3\n/);
+    expect(outputs).toMatch(/job-ids<<.*\na,b\n/);
+    expect(outputs).toMatch(/note<<.*\nuses \*\*\*\n/);
+    expect(read('summary')).toBe('<h2>3 jobs</h2>\n<h2>Run suite: failed</h2>\n<p>1 of 3 jobs failed.</p>\n');
+    const log = stdout.join('');
+    expect(log).toContain('::add-mask::the-access-key');
+    expect(log).toContain('hello demo, key ***');
+    expect(log).not.toContain('key the-access-key');
+    expect(log).toContain('::warning title=Slow job::Job b was slow');
+    expect(log).toContain('::error::1 of 3 jobs failed.');
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('turns an error thrown by readInputs into a failure, with no request and no output', async () => {
+    vi.stubEnv('INPUT_ACCESS-KEY', '');
+    const run = vi.fn();
+    await runOnGitHub({ title: 'Run suite', readInputs, run });
+    expect(run).not.toHaveBeenCalled();
+    expect(read('output')).toBe('');
+    expect(stdout.join('')).toContain('::error::Input "access-key" is required but was empty');
+    expect(read('summary')).toContain('<h2>Run suite: bad input</h2>');
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('turns an error thrown by run into its kind', async () => {
+    await runOnGitHub({
+      title: 'Invite',
+      readInputs,
+      run: async () => {
+        throw new ActionError('refused', 'Unknown tester group: qa.');
+      },
+    });
+    expect(read('summary')).toBe(
+      '<h2>Invite: refused by Sauce Labs</h2>\n<p>Unknown tester group: qa.</p>\n',
+    );
+    expect(stdout.join('')).toContain('::error::Unknown tester group: qa.');
+  });
+
+  it('leaves a successful step green', async () => {
+    await runOnGitHub({
+      title: 'x',
+      readInputs,
+      run: async (inputs) => ({ outputs: { name: inputs.name ?? '' }, summary: '', annotations: [] }),
+    });
+    expect(process.exitCode).toBeUndefined();
+    expect(stdout.join('')).not.toContain('::error');
+    expect(read('summary')).toBe('');
+  });
+
+  it('aborts the signal with a cancellation on SIGINT, and the step reports it', async () => {
+    await runOnGitHub({
+      title: 'Wait',
+      readInputs,
+      run: async (_inputs, deps) => {
+        process.emit('SIGINT', 'SIGINT');
+        expect(abortReasonOf(deps.signal)).toBe('cancelled');
+        throw deps.signal.reason;
+      },
+    });
+    expect(stdout.join('')).toContain('::error::Cancelled: the run was cancelled (SIGINT).');
+    expect(process.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it("keeps catching the runner's signals until the result is published", async () => {
+    const listenersWhilePublishing: number[] = [];
+    vi.mocked(process.stdout.write).mockImplementation((chunk: string | Uint8Array) => {
+      if (String(chunk).startsWith('::error::'))
+        listenersWhilePublishing.push(process.listenerCount('SIGTERM'));
+      stdout.push(String(chunk));
+      return true;
+    });
+    await runOnGitHub({
+      title: 'Wait',
+      readInputs,
+      run: async (_inputs, deps) => {
+        process.emit('SIGINT', 'SIGINT');
+        throw deps.signal.reason;
+      },
+    });
+    // A second signal (the runner sends SIGTERM after SIGINT) finds a listener, not the default
+    // action that would end the process before the failure is written.
+    expect(listenersWhilePublishing).toEqual([1]);
+    expect(process.listenerCount('SIGTERM')).toBe(0);
+  });
+
+  it('runs the post step when the main step marked it, and only when there is work', async () => {
+    const post: PostDefinition<Inputs> = {
+      title: 'Cleanup',
+      hasWork: (state) => state.get('jobs') !== '',
+      readInputs,
+      run: async (_inputs, deps) => ({
+        outputs: {},
+        summary: `<p>stopped ${deps.state.get('jobs')}</p>\n`,
+        annotations: [],
+      }),
+    };
+    const main: ActionDefinition<Inputs> = {
+      title: 'Main',
+      readInputs,
+      run: async (_inputs, deps) => {
+        deps.state.save('jobs', 'j1');
+        return { outputs: {}, summary: '', annotations: [] };
+      },
+    };
+    await runOnGitHub(main, post);
+    expect(read('state')).toContain('isPost');
+    expect(read('state')).toContain('j1');
+
+    vi.stubEnv('STATE_isPost', 'true');
+    await runOnGitHub(main, post);
+    expect(stdout.join('')).toContain('Nothing to clean up.');
+    expect(read('summary')).toBe('');
+
+    vi.stubEnv('STATE_jobs', 'j1');
+    await runOnGitHub(main, post);
+    expect(read('summary')).toBe('<p>stopped j1</p>\n');
+  });
+});
+
+describe('runOnGitHub: the pull-request comment', () => {
+  const TOKEN = 'ghs_hostTestToken77';
+  let github: GitHubApiStandIn;
+
+  beforeEach(async () => {
+    github = await startGitHubApi({ token: TOKEN, repository: 'octo/app' });
+    vi.stubEnv('GITHUB_API_URL', github.url);
+    vi.stubEnv('GITHUB_REPOSITORY', 'octo/app');
+    vi.stubEnv('GITHUB_EVENT_NAME', 'pull_request');
+    vi.stubEnv('GITHUB_WORKFLOW', 'CI');
+    vi.stubEnv('GITHUB_JOB', 'e2e');
+    vi.stubEnv('INPUT_GITHUB-TOKEN', TOKEN);
+    const event = path.join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ pull_request: { number: 4 } }));
+    vi.stubEnv('GITHUB_EVENT_PATH', event);
+    return () => github.close();
+  });
+
+  interface CommentInputs extends Inputs {
+    githubToken?: string;
+  }
+  const commenting: ActionDefinition<CommentInputs> = {
+    title: 'Run suite',
+    readInputs: (reader) => {
+      const token = reader.secret('github-token');
+      return { ...readInputs(reader), ...(token !== undefined ? { githubToken: token } : {}) };
+    },
+    run: async () => ({
+      outputs: { total: 3 },
+      summary: '<h2>3 jobs</h2>\n',
+      annotations: [],
+      failure: { kind: 'tests-failed', message: '1 of 3 jobs failed.' },
+      comment: { action: 'run-suite-and-wait', identity: { suite: 'Smoke' }, body: '1 of 3 jobs failed' },
+    }),
+  };
+
+  it('writes it after the summary and before the failure, which stays the step’s last word', async () => {
+    await runOnGitHub(commenting);
+    expect(github.commentsOf(4)).toHaveLength(1);
+    expect(github.commentsOf(4)[0]!.body).toContain('1 of 3 jobs failed');
+    const log = stdout.join('');
+    const created = log.indexOf('Created the comment on pull request #4');
+    expect(created).toBeGreaterThan(-1);
+    expect(log.indexOf('::error::1 of 3 jobs failed.')).toBeGreaterThan(created);
+    expect(log).toContain(`::add-mask::${TOKEN}`);
+    expect(log.replace(/::add-mask::.*\n/g, '')).not.toContain(TOKEN);
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('warns when GitHub cannot be reached, and the failure is still published', async () => {
+    vi.stubEnv('GITHUB_API_URL', 'http://127.0.0.1:9');
+    await runOnGitHub(commenting);
+    const log = stdout.join('');
+    expect(log).toMatch(/::warning::Could not write the pull-request comment: Could not reach GitHub/);
+    expect(log).toContain("The step's result is unchanged.");
+    expect(log).toContain('::error::1 of 3 jobs failed.');
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('warns, and writes nothing, when `github-token` is empty', async () => {
+    vi.stubEnv('INPUT_GITHUB-TOKEN', '');
+    await runOnGitHub(commenting);
+    expect(github.requests).toEqual([]);
+    expect(stdout.join('')).toContain(
+      '::warning::pr-comment: no pull-request comment written: `github-token` is empty',
+    );
+  });
+
+  it('writes nothing once the run was cancelled, and says so', async () => {
+    await runOnGitHub({
+      ...commenting,
+      run: async (inputs, deps) => {
+        process.emit('SIGINT', 'SIGINT');
+        return {
+          ...(await commenting.run(inputs, deps)),
+          failure: { kind: 'cancelled', message: 'Cancelled.' },
+        };
+      },
+    });
+    expect(github.requests).toEqual([]);
+    expect(stdout.join('')).toContain(
+      'pr-comment: the run was cancelled, so the pull-request comment was not written.',
+    );
+  });
+
+  it('writes nothing for an event that is not a pull request', async () => {
+    writeFileSync(process.env.GITHUB_EVENT_PATH!, JSON.stringify({ schedule: '0 3 * * *' }));
+    vi.stubEnv('GITHUB_EVENT_NAME', 'schedule');
+    await runOnGitHub(commenting);
+    expect(github.requests).toEqual([]);
+    expect(stdout.join('')).toContain(
+      "pr-comment: no pull-request comment written: this run's event (schedule) is not for a pull request.",
+    );
+  });
+});
