@@ -539,8 +539,8 @@ describe.concurrent('503 bursts and cut connections on reads: retried', { timeou
   it.each(kinds)('manage-tunnel wait, listing the tunnels: %s', async (kind) => {
     const lab = await openLab();
     await lab.fault(faults[kind]('GET', TUNNELS));
-    const demo = lab.emulator.context.automation
-      .allTunnels()
+    const demo = lab.emulator.context.automation.tunnels
+      .all()
       .find((t) => t.tunnel_identifier === 'demo-tunnel');
     const result = await step(lab, 'manage-tunnel', TUNNEL_INPUTS);
     expect(result.exitCode, result.log).toBe(0);
@@ -551,7 +551,7 @@ describe.concurrent('503 bursts and cut connections on reads: retried', { timeou
 
   it.each(kinds)('manage-tunnel stop, deleting the tunnel (idempotent): %s', async (kind) => {
     const lab = await openLab();
-    const tunnel = lab.emulator.context.automation.createTunnel({
+    const tunnel = lab.emulator.context.automation.tunnels.create({
       owner: 'demo',
       tunnel_identifier: 'ci-tunnel',
     });
@@ -564,9 +564,9 @@ describe.concurrent('503 bursts and cut connections on reads: retried', { timeou
     expect(result.exitCode, result.log).toBe(0);
     expect(result.outputs['tunnel-id']).toBe(tunnel.id);
     expect(statusesOf(await lab.journal(), 'DELETE', TUNNEL_DELETE)).toEqual(expected[kind]);
-    expect(lab.emulator.context.automation.tunnel(tunnel.id)?.status).toBe('terminated');
+    expect(lab.emulator.context.automation.tunnels.get(tunnel.id)?.status).toBe('terminated');
     expect(
-      lab.emulator.context.automation.tunnelsOf('demo').filter((t) => t.status === 'terminated'),
+      lab.emulator.context.automation.tunnels.of('demo').filter((t) => t.status === 'terminated'),
     ).toHaveLength(1);
   });
 });
@@ -1102,7 +1102,7 @@ describe.concurrent('manage-tunnel wait cancelled by the runner', { timeout: 60_
 
   it.each(cases)('$signal $name', async ({ signal, tunnel, faults, cancel, listings }) => {
     const lab = await openLab();
-    const booting = lab.emulator.context.automation.createTunnel({
+    const booting = lab.emulator.context.automation.tunnels.create({
       owner: 'demo',
       tunnel_identifier: 'ci-tunnel',
       status: 'booting',
@@ -1126,7 +1126,7 @@ describe.concurrent('manage-tunnel wait cancelled by the runner', { timeout: 60_
     expect(listed).toBeGreaterThanOrEqual(listings[0]!);
     expect(listed).toBeLessThanOrEqual(listings[1]!);
     expect(requestsTo(journal, 'DELETE', TUNNEL_DELETE)).toEqual([]);
-    const tunnels = lab.emulator.context.automation.allTunnels();
+    const tunnels = lab.emulator.context.automation.tunnels.all();
     expect(tunnels.find((t) => t.tunnel_identifier === 'demo-tunnel')?.status).toBe('running');
     expect(tunnels.find((t) => t.id === booting.id)?.status).toBe('booting');
     expectIdlePost(result);
@@ -1183,7 +1183,7 @@ describe.concurrent('the post step', { timeout: 60_000 }, () => {
 
   it('manage-tunnel: a wait killed before finding its tunnel leaves nothing to stop', async () => {
     const lab = await openLab();
-    lab.emulator.context.automation.createTunnel({
+    lab.emulator.context.automation.tunnels.create({
       owner: 'demo',
       tunnel_identifier: 'ci-tunnel',
       status: 'booting',
@@ -1198,8 +1198,8 @@ describe.concurrent('the post step', { timeout: 60_000 }, () => {
     expectIdlePost(result);
     expect(requestsTo(await lab.journal(), 'DELETE', TUNNEL_DELETE)).toEqual([]);
     expect(
-      lab.emulator.context.automation
-        .allTunnels()
+      lab.emulator.context.automation.tunnels
+        .all()
         .map((t) => t.status)
         .sort(),
     ).toEqual(['booting', 'running']);
@@ -1207,7 +1207,7 @@ describe.concurrent('the post step', { timeout: 60_000 }, () => {
 
   it('manage-tunnel: deletes the tunnel a finished wait found, with stop-on-exit true', async () => {
     const lab = await openLab();
-    const demo = lab.emulator.context.automation.allTunnels()[0]!;
+    const demo = lab.emulator.context.automation.tunnels.all()[0]!;
     const result = await step(lab, 'manage-tunnel', { ...TUNNEL_INPUTS, 'stop-on-exit': 'true' });
     expect(result.exitCode, result.log).toBe(0);
     expect(result.outputs['tunnel-id']).toBe(demo.id);
@@ -1215,7 +1215,7 @@ describe.concurrent('the post step', { timeout: 60_000 }, () => {
     expect(statusesOf(await lab.journal(), 'DELETE', TUNNEL_DELETE)).toEqual([200]);
     expect(answeredRequests(result.post?.stdout ?? '')).toContain(`DELETE ${TUNNELS}/${demo.id} 200`);
     expect(answeredRequests(result.stdout).filter((line) => line.startsWith('DELETE '))).toEqual([]);
-    expect(lab.emulator.context.automation.tunnel(demo.id)?.status).toBe('terminated');
+    expect(lab.emulator.context.automation.tunnels.get(demo.id)?.status).toBe('terminated');
   });
 
   const finished: { action: ActionName; inputs: Record<string, string>; jobs: number }[] = [

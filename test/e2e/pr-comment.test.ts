@@ -156,8 +156,8 @@ describe('pr-comment', { timeout: 90_000 }, () => {
     expect(body).toContain('| 3 | 2 | 1 | 0 |');
     expect(body).toContain('#### Failed (1)');
     const lastJobs = JSON.parse(runs[2]!.outputs['job-ids'] ?? '[]') as string[];
-    const failedJob = emulator.context.automation
-      .allJobs()
+    const failedJob = emulator.context.automation.jobs
+      .all()
       .find((job) => job.name === 'Checkout fails' && lastJobs.includes(job.id));
     expect(failedJob).toBeDefined();
     expect(body).toMatch(

@@ -187,7 +187,7 @@ describe.concurrent('run-suite-and-wait bundle with long jobs', () => {
     expect(result.summary).toMatch(
       /<h2>Run suite and wait: timed out<\/h2>\n<p>Timed out .*Raise `timeout` \(now 3s\).*<\/p>\n$/,
     );
-    const stops = slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null);
+    const stops = slow.context.automation.jobs.all().filter((job) => job.stoppedMs !== null);
     expect(stops).toHaveLength(3);
   });
 });
@@ -272,6 +272,6 @@ describe.concurrent('run-suite-and-wait bundle cancelled by the runner', () => {
       /<h2>Run suite and wait: cancelled<\/h2>\n<p>Cancelled while waiting .*<\/p>\n$/,
     );
     expect(result.outputs).toMatchObject({ total: '3', passed: '0' });
-    expect(slow.context.automation.allJobs().filter((job) => job.stoppedMs !== null)).toHaveLength(3);
+    expect(slow.context.automation.jobs.all().filter((job) => job.stoppedMs !== null)).toHaveLength(3);
   });
 });

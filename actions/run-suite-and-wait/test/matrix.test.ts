@@ -189,13 +189,13 @@ function flakyCase(deps: ReturnType<typeof suiteDeps>): ReturnType<typeof suiteD
   return afterEachRun(deps, () => {
     const runs = authoring.data.caseRuns.slice(before);
     if (runs.some((caseRun) => caseRun.testCaseId === FAILING_CASE))
-      authoring.getTestCase(FAILING_CASE).expectedOutcome = 'pass';
+      authoring.testCases.get(FAILING_CASE).expectedOutcome = 'pass';
   });
 }
 
 describe('run-suite-and-wait retries', () => {
   afterEach(() => {
-    emulator.context.authoring.getTestCase(FAILING_CASE).expectedOutcome = 'fail';
+    emulator.context.authoring.testCases.get(FAILING_CASE).expectedOutcome = 'fail';
   });
 
   it('retries: 1 on the 12-case suite passes with one flaky case, run again in the build of its first run', async () => {

@@ -31,7 +31,7 @@ beforeEach(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'run-suite-and-wait-rerun-'));
 });
 afterEach(async () => {
-  emulator.context.authoring.getTestCase(FAILING_CASE).expectedOutcome = 'fail';
+  emulator.context.authoring.testCases.get(FAILING_CASE).expectedOutcome = 'fail';
   await fetch(`${emulator.url}/_emulator/faults`, { method: 'DELETE' });
   await rm(folder, { recursive: true, force: true });
 });
@@ -93,7 +93,7 @@ describe('run-suite-and-wait rerun-failed', () => {
     expect(second.result.summary).toContain('11 case(s) passed in an earlier attempt');
 
     // Fixed: attempt 3 runs it again (it failed in attempt 2), and it passes.
-    emulator.context.authoring.getTestCase(FAILING_CASE).expectedOutcome = 'pass';
+    emulator.context.authoring.testCases.get(FAILING_CASE).expectedOutcome = 'pass';
     const third = await attemptOf('42', 3, { suite: 'Twelve' });
     expect(third.ran).toEqual([FAILING_CASE]);
     expect(third.result.failure).toBeUndefined();

@@ -410,8 +410,8 @@ describe('run-suite-and-wait run', () => {
       (entry) => entry.method === 'PUT' && entry.path.endsWith('/stop'),
     );
     for (const id of ids) expect(stops.map((entry) => entry.path)).toContain(`/rest/v1/demo/jobs/${id}/stop`);
-    const stopped = slow.context.automation
-      .allJobs()
+    const stopped = slow.context.automation.jobs
+      .all()
       .filter((job) => ids.includes(job.id) && job.stoppedMs !== null);
     expect(stopped).toHaveLength(3);
   });
@@ -452,8 +452,8 @@ describe('run-suite-and-wait run', () => {
     expect(result.summary).toContain('The run was cancelled before every job finished.');
     expect(deps.logger.lines('info')).toContain('Cancelled: stopping the wait.');
     const ids = JSON.parse(result.outputs['job-ids']) as string[];
-    const stopped = slow.context.automation
-      .allJobs()
+    const stopped = slow.context.automation.jobs
+      .all()
       .filter((job) => ids.includes(job.id) && job.stoppedMs !== null);
     expect(stopped).toHaveLength(3);
   });
@@ -618,8 +618,7 @@ describe('run-suite-and-wait ended early', () => {
     expect(await unfinishedJobs(slow, 'Left running')).toHaveLength(3);
     expect(deps.state.saved.has('run')).toBe(false);
     // Tidy the emulator for the tests that count unfinished jobs.
-    for (const id of JSON.parse(result.outputs['job-ids']) as string[])
-      await slow.context.automation.stopJob(id);
+    for (const id of JSON.parse(result.outputs['job-ids']) as string[]) slow.context.automation.jobs.stop(id);
   });
 });
 

@@ -47,7 +47,7 @@ export interface FaultSpec {
   times?: number;
 }
 
-export type JobRecord = ReturnType<RunningEmulator['context']['automation']['allJobs']>[number];
+export type JobRecord = ReturnType<RunningEmulator['context']['automation']['jobs']['all']>[number];
 
 /** A step's result with how long the runner took for it, main and post phases together. */
 export type StepRun = StepResult & { elapsedMs: number };
@@ -89,7 +89,7 @@ export async function openLab(options: { jobDurationMs?: number; rateLimit?: num
     return response.json();
   };
   const jobs = (): JobRecord[] =>
-    emulator.context.automation.allJobs().filter((job) => job.createdMs >= openedAt);
+    emulator.context.automation.jobs.all().filter((job) => job.createdMs >= openedAt);
   return {
     emulator,
     url: emulator.url,

@@ -28,7 +28,7 @@ describe('followJobs on a contended account', () => {
   it('waits longer after polls that met a 429, and comes back to its interval after', async () => {
     emulator = await startEmulator({ port: 0, jobDurationMs: 60_000 });
     client = new SauceClient({ username: 'demo', accessKey: 'demo-access-key', apiUrl: emulator.url });
-    const { id } = emulator.context.automation.createJob({
+    const { id } = emulator.context.automation.jobs.create({
       owner: 'demo',
       name: 'case',
       build: 'nightly',

@@ -4,7 +4,7 @@
  */
 import type { AutomationAccounts } from '../automation/store/accounts.ts';
 import { StoreState, type StoreEnvironment } from '../shared/store-state.ts';
-import type { AuthoringData, TestCaseRecord } from './model.ts';
+import type { AuthoringData } from './model.ts';
 import { Artifacts } from './store/artifacts.ts';
 import { Runs, type SimulatedJobs } from './store/runs.ts';
 import { TestSchedules } from './store/schedules.ts';
@@ -52,10 +52,5 @@ export class AuthoringStore {
   /** Replaces every record (a reset to the seed). */
   load(data: AuthoringData): void {
     this.#state.data = data;
-  }
-
-  /** A shortcut that tests of the actions call through `RunningEmulator.context`. */
-  getTestCase(id: string): TestCaseRecord {
-    return this.testCases.get(id);
   }
 }

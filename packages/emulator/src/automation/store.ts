@@ -3,11 +3,10 @@
  * data object. Routes only translate HTTP to calls of these parts.
  */
 import { StoreState, type StoreEnvironment } from '../shared/store-state.ts';
-import type { AutomationData, JobRecord, TunnelRecord } from './model.ts';
-import type { TunnelSeed } from './seed.ts';
+import type { AutomationData } from './model.ts';
 import { AutomationAccounts } from './store/accounts.ts';
 import { Bugs } from './store/bugs.ts';
-import { AutomationJobs, type NewJobInput } from './store/jobs.ts';
+import { AutomationJobs } from './store/jobs.ts';
 import { JsTests } from './store/js-tests.ts';
 import { SauceConnectBuilds } from './store/sauce-connect-builds.ts';
 import { TemporaryStorage } from './store/storage.ts';
@@ -48,35 +47,5 @@ export class AutomationStore {
   /** Replaces every record (a reset to the seed). */
   load(data: AutomationData): void {
     this.#state.data = data;
-  }
-
-  // Shortcuts that tests of the actions call through `RunningEmulator.context`.
-
-  createJob(input: NewJobInput): { id: string } {
-    return this.jobs.create(input);
-  }
-
-  allJobs(): JobRecord[] {
-    return this.jobs.all();
-  }
-
-  stopJob(id: string): JobRecord {
-    return this.jobs.stop(id);
-  }
-
-  tunnel(id: string): TunnelRecord | undefined {
-    return this.tunnels.get(id);
-  }
-
-  tunnelsOf(owner: string): TunnelRecord[] {
-    return this.tunnels.of(owner);
-  }
-
-  allTunnels(): TunnelRecord[] {
-    return this.tunnels.all();
-  }
-
-  createTunnel(seed: TunnelSeed): TunnelRecord {
-    return this.tunnels.create(seed);
   }
 }
