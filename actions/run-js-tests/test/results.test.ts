@@ -1,8 +1,7 @@
-import { FRAMEWORKS } from '../src/inputs.ts';
+import { frameworkResult } from '@sauce-actions/emulator/js-results';
 import { describe, expect, it } from 'vitest';
+import { FRAMEWORKS } from '../src/inputs.ts';
 import { countsText, reportedTests, resultDurationSeconds, testCounts } from '../src/results.ts';
-// The emulator's framework shapes are not among its package exports.
-import { frameworkResult } from '../../../packages/emulator/src/automation/js-results.ts';
 
 describe('framework results', () => {
   it.each(FRAMEWORKS.filter((f) => f !== 'jasmine'))('counts the tests of %s', (framework) => {
