@@ -7,7 +7,7 @@ import { ActionError, type StepDeps } from '@sauce-actions/action-kit';
 import { ApiError, buildTagsOf, type MobileClient } from '@sauce-actions/api';
 import { LATEST_BUILD, type InviteInputs } from './inputs.ts';
 
-export interface LatestBuildDeps extends Pick<StepDeps, 'logger' | 'signal'> {
+interface LatestBuildDeps extends Pick<StepDeps, 'logger' | 'signal'> {
   client: { mobile: { builds: Pick<MobileClient['builds'], 'newest'> } };
 }
 

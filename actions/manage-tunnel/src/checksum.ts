@@ -8,7 +8,7 @@ import { ActionError, InputError, quoteValue } from '@sauce-actions/action-kit';
 
 /** Digests strong enough to tell a tampered archive; a listed sha1 or md5 is not used. */
 const HEX_LENGTH = { sha256: 64, sha384: 96, sha512: 128 } as const;
-export type ChecksumAlgorithm = keyof typeof HEX_LENGTH;
+type ChecksumAlgorithm = keyof typeof HEX_LENGTH;
 
 export interface Checksum {
   algorithm: ChecksumAlgorithm;

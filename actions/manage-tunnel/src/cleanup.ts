@@ -10,7 +10,7 @@ import { isRunning, runsExecutable, stopProcess } from './process.ts';
 import type { CleanupState } from './state.ts';
 import type { TunnelApi } from './tunnels.ts';
 
-export interface CleanupDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts'> {
+interface CleanupDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts'> {
   tunnels: Pick<TunnelApi, 'get' | 'delete'>;
 }
 

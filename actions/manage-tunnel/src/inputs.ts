@@ -15,10 +15,10 @@ import { checkAddress, splitArgs } from './args.ts';
 import { parseScChecksum, type Checksum } from './checksum.ts';
 import type { TunnelTarget } from './tunnels.ts';
 
-export const OPERATIONS = ['wait', 'list', 'stop', 'start'] as const;
+const OPERATIONS = ['wait', 'list', 'stop', 'start'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
-export const DEFAULT_SC_VERSION = '5.4.1';
+const DEFAULT_SC_VERSION = '5.4.1';
 
 /**
  * What the post step stops. `started`: only the Sauce Connect and tunnel this step started.

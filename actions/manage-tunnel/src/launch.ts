@@ -14,11 +14,11 @@ const SC_REGIONS: Partial<Record<AutomationRegion, string>> = {
   'eu-central-1': 'eu-central',
 };
 
-export function sauceConnectRegion(region: AutomationRegion): string {
+function sauceConnectRegion(region: AutomationRegion): string {
   return SC_REGIONS[region] ?? region;
 }
 
-export interface LaunchOptions {
+interface LaunchOptions {
   executable: string;
   username: string;
   accessKey: string;
@@ -35,7 +35,7 @@ export interface LaunchOptions {
 /** Environment variables by name. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-export function sauceConnectArgs(options: LaunchOptions): string[] {
+function sauceConnectArgs(options: LaunchOptions): string[] {
   return [
     'run',
     '--username',
@@ -108,7 +108,7 @@ export async function isReady(url: string, timeoutMs: number, signal?: AbortSign
  * `tunnel_name`. `unsupported` when it has no such page (404), `unavailable` while it does not
  * tell yet (not connected, another answer, no answer).
  */
-export type TunnelInfo = { id: string; name: string | undefined } | 'unsupported' | 'unavailable';
+type TunnelInfo = { id: string; name: string | undefined } | 'unsupported' | 'unavailable';
 
 export async function tunnelInfo(
   statusAddress: string,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { StepDeps } from '@sauce-actions/action-kit';
 
 /** A name unique within the run (matrix jobs share names) and free of the characters artifacts refuse. */
-export function artifactName(tunnelName: string): string {
+function artifactName(tunnelName: string): string {
   const safe = tunnelName.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80);
   return `sauce-connect-log-${safe}-${randomBytes(3).toString('hex')}`;
 }

@@ -14,7 +14,7 @@ import type { TunnelApi } from './tunnels.ts';
 /** Time Sauce Connect has to shut its tunnel down after SIGINT before it is killed. */
 const STOP_GRACE_MS = 20_000;
 
-export interface PostDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'state' | 'artifacts'> {
+interface PostDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'state' | 'artifacts'> {
   client: { automation: { tunnels: Pick<TunnelApi, 'get' | 'delete'> } };
 }
 

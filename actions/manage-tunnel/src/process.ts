@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Clock } from '@sauce-actions/action-kit';
 
-export type StopOutcome = 'not-running' | 'stopped' | 'killed';
+type StopOutcome = 'not-running' | 'stopped' | 'killed';
 
 /** Whether `pid` is a live process; a zombie (exited, not reaped yet) counts as gone. */
 export function isRunning(pid: number): boolean {
@@ -57,7 +57,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export interface StopProcessOptions {
+interface StopProcessOptions {
   /** Time SIGINT has to end the process before SIGKILL. */
   graceMs: number;
   clock: Clock;

@@ -16,12 +16,12 @@ const TOOL_NAME = 'sauce-connect';
 const EXECUTABLES = ['sc', 'sc.exe'];
 
 /** Where the archive may come from (`SourceOptions`), and where an executable may be found. */
-export interface LocateOptions extends SourceOptions {
+interface LocateOptions extends SourceOptions {
   scPath?: string;
   tools: ToolCache;
 }
 
-export interface LocatedSauceConnect {
+interface LocatedSauceConnect {
   executable: string;
   /** How it was verified, for the summary. */
   verified: string;

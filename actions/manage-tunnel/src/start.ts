@@ -28,7 +28,7 @@ const FAILED_LAUNCH_GRACE_MS = 10_000;
 /** The same when the step is cancelled: the runner kills it within seconds. */
 const CANCELLED_LAUNCH_GRACE_MS = 3000;
 
-export interface StartDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts' | 'tools'> {
+interface StartDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts' | 'tools'> {
   tunnels: Pick<TunnelApi, 'list'>;
   /** The download listing, where Sauce Connect's archive and its checksums are found. */
   listing: Pick<AutomationInfo, 'getSauceConnectDownload'>;
@@ -38,7 +38,7 @@ export interface StartDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' 
   saveCleanup(state: CleanupState): void;
 }
 
-export interface Started {
+interface Started {
   tunnel: Tunnel;
   attempts: number;
   process: LaunchedProcess;

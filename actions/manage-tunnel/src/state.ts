@@ -13,7 +13,7 @@ export interface LaunchedProcess {
 }
 
 /** A tunnel to delete: `started` by this step, or one it only `waited` for (`stop-on-exit: true`). */
-export interface SavedTunnel {
+interface SavedTunnel {
   id: string;
   name: string | null;
   origin: 'started' | 'waited';
@@ -29,7 +29,7 @@ export interface CleanupState {
 /** The one state key: the serialized cleanup state. */
 export const STATE_KEY = 'cleanup';
 
-export function emptyCleanup(): CleanupState {
+function emptyCleanup(): CleanupState {
   return { tunnels: [] };
 }
 

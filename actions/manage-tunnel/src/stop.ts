@@ -10,7 +10,7 @@ export interface StoppedTunnel {
   jobs_running: number;
 }
 
-export interface StopOptions {
+interface StopOptions {
   api: Pick<TunnelApi, 'list' | 'delete'>;
   username: string;
   target: TunnelTarget;

@@ -35,7 +35,7 @@ export function newestFirst(tunnels: readonly Tunnel[]): Tunnel[] {
 }
 
 /** Unix seconds as an ISO date and time, or empty. */
-export function isoTime(seconds: number | null | undefined): string {
+function isoTime(seconds: number | null | undefined): string {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return '';
   return new Date(seconds * 1000).toISOString().replace(/\.000Z$/, 'Z');
 }

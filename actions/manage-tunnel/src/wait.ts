@@ -9,7 +9,7 @@ import {
 import type { Tunnel } from '@sauce-actions/api';
 import { describeTarget, matching, newestFirst, type TunnelApi, type TunnelTarget } from './tunnels.ts';
 
-export interface WaitOptions {
+interface WaitOptions {
   api: Pick<TunnelApi, 'list'>;
   username: string;
   target: TunnelTarget;

@@ -6,9 +6,9 @@
 import type { CiContext } from '@sauce-actions/action-kit';
 
 /** The keys, in the order the summary lists them; the README names the same. */
-export const CI_METADATA_KEYS = ['commit', 'branch', 'tag', 'pull-request', 'repository', 'run-url'] as const;
+const CI_METADATA_KEYS = ['commit', 'branch', 'tag', 'pull-request', 'repository', 'run-url'] as const;
 
-export type CiMetadataKey = (typeof CI_METADATA_KEYS)[number];
+type CiMetadataKey = (typeof CI_METADATA_KEYS)[number];
 
 /** The metadata the CI context gives; keys it has no value for are left out. */
 export function ciMetadata(ci: CiContext): Partial<Record<CiMetadataKey, string>> {
@@ -26,11 +26,11 @@ export function ciMetadata(ci: CiContext): Partial<Record<CiMetadataKey, string>
 }
 
 /** The tag of a pull request's builds. */
-export function pullRequestTag(number: number): string {
+function pullRequestTag(number: number): string {
   return `pr-${number}`;
 }
 
-export interface BuildLabels {
+interface BuildLabels {
   /** The CI system's metadata under the keys of `metadata` given, which win. */
   metadata: Record<string, string>;
   /** `tags` given, with the pull request's tag. */

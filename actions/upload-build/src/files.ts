@@ -3,7 +3,7 @@ import { glob, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, pathFormHint, quoteValue } from '@sauce-actions/action-kit';
 
-export const ACCEPTED_EXTENSIONS = ['.apk', '.aab', '.ipa', '.zip'] as const;
+const ACCEPTED_EXTENSIONS = ['.apk', '.aab', '.ipa', '.zip'] as const;
 
 const GLOB_CHARS = /[*?[\]{}]/;
 

@@ -15,7 +15,7 @@ import {
 import { buildMetadataOf, type MobileClient } from '@sauce-actions/api';
 import { MAX_NOTES_COMMITS, releaseNotesText, SHORT_HASH_LENGTH } from './release-notes.ts';
 
-export interface GitNotesDeps extends Pick<StepDeps, 'logger' | 'signal' | 'git' | 'ci'> {
+interface GitNotesDeps extends Pick<StepDeps, 'logger' | 'signal' | 'git' | 'ci'> {
   client: { mobile: { builds: Pick<MobileClient['builds'], 'newest' | 'get' | 'update'> } };
 }
 

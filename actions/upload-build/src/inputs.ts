@@ -9,7 +9,7 @@ import {
 } from '@sauce-actions/action-kit';
 import type { MobileUploadPlatform } from '@sauce-actions/api';
 
-export const PLATFORMS = [
+const PLATFORMS = [
   'Xbox',
   'PlayStation',
   'switch',
@@ -48,7 +48,7 @@ export interface UploadInputs {
 }
 
 /** The value of `release-notes` that asks for notes from git. */
-export const AUTO_RELEASE_NOTES = 'auto';
+const AUTO_RELEASE_NOTES = 'auto';
 
 export function readInputs(read: InputReader): UploadInputs {
   const connection = readMobileConnection(read);

@@ -10,11 +10,11 @@ export const MAX_NOTES_COMMITS = 50;
 /** The whole text stays within this many characters. */
 export const MAX_NOTES_CHARS = 4000;
 /** A commit's subject (and a pull request's title) is shortened past this many characters. */
-export const MAX_SUBJECT_CHARS = 120;
+const MAX_SUBJECT_CHARS = 120;
 /** Hash characters shown per commit. */
 export const SHORT_HASH_LENGTH = 7;
 
-export interface NotesParts {
+interface NotesParts {
   pullRequest?: CiPullRequest | undefined;
   /** Newest first. */
   commits: readonly GitCommit[];

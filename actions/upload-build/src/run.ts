@@ -32,7 +32,7 @@ export interface UploadDeps extends Pick<StepDeps, 'logger' | 'workspace' | 'sig
 }
 
 /** Above this size a refused key would cost a wasted upload: the credentials are checked first. */
-export const CHECK_CREDENTIALS_ABOVE_BYTES = 20 * 1024 * 1024;
+const CHECK_CREDENTIALS_ABOVE_BYTES = 20 * 1024 * 1024;
 
 export async function run(inputs: UploadInputs, deps: UploadDeps): Promise<ActionResult<UploadOutputs>> {
   const { connection } = inputs;

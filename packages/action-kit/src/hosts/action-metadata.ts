@@ -4,7 +4,7 @@
  * module only shapes an already parsed document; it never reads a file.
  */
 
-export interface InputMetadata {
+interface InputMetadata {
   description: string;
   /**
    * As the runner hands it over: text, whatever type YAML gave it. A default that is a workflow

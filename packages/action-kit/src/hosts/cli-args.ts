@@ -22,7 +22,7 @@ export interface HostOptions {
   help: boolean;
 }
 
-export interface ParsedArgs {
+interface ParsedArgs {
   /** The inputs given, by name; a repeated list input holds its values joined by newlines. */
   inputs: Map<string, string>;
   options: HostOptions;

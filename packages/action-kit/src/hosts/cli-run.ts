@@ -95,7 +95,7 @@ export async function runAction(
 }
 
 /** Where the files a run leaves for the CI system to keep go, unless SAUCE_ACTIONS_OUTPUT_DIR says. */
-export const OUTPUT_FOLDER = 'sauce-actions-output';
+const OUTPUT_FOLDER = 'sauce-actions-output';
 
 interface RunFolder {
   path: string;

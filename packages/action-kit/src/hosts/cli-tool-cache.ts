@@ -15,7 +15,7 @@ import type { ToolCache } from '../deps.ts';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-export function cacheRoot(env: Environment): string {
+function cacheRoot(env: Environment): string {
   if (env.SAUCE_ACTIONS_TOOL_CACHE) return env.SAUCE_ACTIONS_TOOL_CACHE;
   const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(base, 'sauce-actions', 'tools');

@@ -31,7 +31,7 @@ export interface MobileConnection {
 }
 
 /** Values of `oidc`. */
-export const OIDC_PROVIDERS = ['github'] as const;
+const OIDC_PROVIDERS = ['github'] as const;
 
 /** Automation REST and AI authoring: a user name and access key. */
 export interface SauceConnection {

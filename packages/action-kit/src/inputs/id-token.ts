@@ -16,7 +16,7 @@ import { registerSecret } from '../step/secrets.ts';
 export type IdTokenSource = (audience: string | undefined) => Promise<string>;
 
 /** What a workflow grants so that its jobs may ask for an ID token. */
-export const ID_TOKEN_PERMISSION = '`permissions: id-token: write` on the job (or the workflow)';
+const ID_TOKEN_PERMISSION = '`permissions: id-token: write` on the job (or the workflow)';
 
 /**
  * With `oidc: github`, the connection with the job's ID token in `oidcToken`, masked at once; any

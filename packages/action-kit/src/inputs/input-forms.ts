@@ -15,7 +15,7 @@ const ID_PATTERNS: Record<IdForm, RegExp> = {
 };
 
 /** Each id form in words: what a refused value is not, and what is allowed. */
-export const ID_FORMS: Readonly<Record<IdForm, { noun: string; allowed: string }>> = {
+const ID_FORMS: Readonly<Record<IdForm, { noun: string; allowed: string }>> = {
   'positive-integer': {
     noun: 'a positive whole number',
     allowed: `a positive whole number such as \`1234\`, at most ${Number.MAX_SAFE_INTEGER}`,

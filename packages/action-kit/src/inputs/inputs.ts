@@ -30,7 +30,7 @@ export interface InputSource {
   workspace: string;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Fails when the input is empty; the runner does not check action.yml's `required`. */
   required?: boolean;
 }
@@ -39,12 +39,12 @@ export interface ReadOptions {
  * A required free-form input: `form` says what it holds (`a path to the app file, relative to
  * the workspace`), so that the refusal of an empty one tells what to write.
  */
-export interface RequiredStringOptions {
+interface RequiredStringOptions {
   required: true;
   form: string;
 }
 
-export interface IntegerOptions extends ReadOptions {
+interface IntegerOptions extends ReadOptions {
   min?: number;
   max?: number;
 }
@@ -54,14 +54,14 @@ export interface IntegerOptions extends ReadOptions {
  * `TIMEOUT_BOUNDS`, `POLL_INTERVAL_BOUNDS` and `MAX_DURATION_BOUNDS` give the same input the same
  * bounds in every action.
  */
-export interface DurationOptions extends ReadOptions, DurationBounds {}
+interface DurationOptions extends ReadOptions, DurationBounds {}
 
-export interface FileOptions extends ReadOptions {
+interface FileOptions extends ReadOptions {
   /** Fails unless the path names an existing regular file (default true). */
   mustExist?: boolean;
 }
 
-export interface IdOptions extends ReadOptions {
+interface IdOptions extends ReadOptions {
   /** Where such an id comes from, added to the refusal: `the \`build-id\` output of upload-build`. */
   hint?: string;
 }
@@ -73,10 +73,10 @@ export interface Shard {
 }
 
 /** A GitHub matrix has at most 256 jobs: more shards than that cannot all run. */
-export const MAX_SHARDS = 256;
+const MAX_SHARDS = 256;
 
 /** How a shard is written, for refusals. */
-export const SHARD_FORM = `\`<index>/<total>\`, whole numbers with 1 ≤ index ≤ total ≤ ${MAX_SHARDS}, such as \`2/4\` (\`\${{ matrix.shard }}/4\`)`;
+const SHARD_FORM = `\`<index>/<total>\`, whole numbers with 1 ≤ index ≤ total ≤ ${MAX_SHARDS}, such as \`2/4\` (\`\${{ matrix.shard }}/4\`)`;
 
 export class InputReader {
   readonly #source: InputSource;

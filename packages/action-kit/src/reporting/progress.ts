@@ -1,7 +1,7 @@
 /** Progress of long transfers in the step log: percent and rate, at most once every few seconds. */
 import type { Logger } from '../step/logger.ts';
 
-export interface ProgressOptions {
+interface ProgressOptions {
   /** What moves, for example "Uploading app.apk". */
   label: string;
   /** Least time between two lines (default 5 s). */
@@ -10,7 +10,7 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-export type ProgressReporter = (progress: { sentBytes: number; totalBytes: number }) => void;
+type ProgressReporter = (progress: { sentBytes: number; totalBytes: number }) => void;
 
 export function createProgressReporter(options: ProgressOptions): ProgressReporter {
   const now = options.now ?? Date.now;

@@ -14,7 +14,7 @@ import type { PullRequestComment } from './result.ts';
 import { redactSecrets } from '../step/secrets.ts';
 
 /** Where the comment goes; the host reads these from the runner's environment and event. */
-export interface CommentTarget {
+interface CommentTarget {
   token: string;
   /** `owner/name`. */
   repository: string;
@@ -48,7 +48,7 @@ export interface CommentOptions {
   logger?: Pick<Logger, 'debug'>;
 }
 
-export interface WrittenComment {
+interface WrittenComment {
   outcome: 'created' | 'updated' | 'unchanged';
   id: number;
   url: string;

@@ -26,7 +26,7 @@ export function safeSentence(text: string): string {
   return escapeHtml(oneLine(text, MAX_SENTENCE_LENGTH));
 }
 
-export interface SummaryLink {
+interface SummaryLink {
   text: string;
   href: string;
 }
@@ -38,7 +38,7 @@ export function linkHtml(link: SummaryLink): string {
 }
 
 /** A row of the facts table: a label and a value, or a link; rows without a value are skipped. */
-export type Fact = readonly [label: string, value: string | number | SummaryLink | undefined];
+type Fact = readonly [label: string, value: string | number | SummaryLink | undefined];
 
 /** Builds a step summary section by section; `toString()` is the text a host publishes. */
 export class SummaryBuilder {

@@ -42,7 +42,7 @@ export interface AssetLimit {
   input: string;
 }
 
-export interface CollectAssetsOptions {
+interface CollectAssetsOptions {
   assets: AssetSource;
   jobs: readonly Pick<ReportedJob, 'id' | 'name'>[];
   /** Folder the files are written in, one subfolder per job. */

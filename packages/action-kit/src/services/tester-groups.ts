@@ -4,7 +4,7 @@
  */
 import type { CallOptions, MobileClient, MobileTesterGroup } from '@sauce-actions/api';
 
-export type TesterGroupLister = Pick<MobileClient['testerGroups'], 'list'>;
+type TesterGroupLister = Pick<MobileClient['testerGroups'], 'list'>;
 
 export interface TesterGroupCheck {
   /** Every group of the account, as listed. */

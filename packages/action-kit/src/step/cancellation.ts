@@ -6,7 +6,7 @@
 import { markDeadline } from '@sauce-actions/api';
 import { StepTimeoutError } from './failure.ts';
 
-export interface Deadline {
+interface Deadline {
   signal: AbortSignal;
   /** Clears the timer; safe to call more than once. */
   dispose(): void;

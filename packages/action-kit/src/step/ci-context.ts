@@ -6,7 +6,7 @@
  * the environment and the event, so that every system's variables are tested by tables.
  */
 
-export type CiSystem = 'github' | 'gitlab' | 'jenkins' | 'circleci';
+type CiSystem = 'github' | 'gitlab' | 'jenkins' | 'circleci';
 
 export interface CiPullRequest {
   number: number;

@@ -13,7 +13,7 @@ export interface GitCommit {
 }
 
 /** What the workspace is: not a repository, or one whose history may be cut short (`fetch-depth`). */
-export type GitStatus = { repository: false } | { repository: true; shallow: boolean; head: string };
+type GitStatus = { repository: false } | { repository: true; shallow: boolean; head: string };
 
 export interface GitLog {
   /** Newest first, at most the `max` asked for. */
@@ -32,7 +32,7 @@ export interface GitHistory {
   log(range: { since?: string; max: number }): Promise<GitLog>;
 }
 
-export type GitErrorKind = 'not-a-repository' | 'unknown-revision' | 'no-git' | 'timeout' | 'failed';
+type GitErrorKind = 'not-a-repository' | 'unknown-revision' | 'no-git' | 'timeout' | 'failed';
 
 export class GitError extends Error {
   override readonly name = 'GitError';
@@ -45,9 +45,9 @@ export class GitError extends Error {
 }
 
 /** Longest wait for one `git` command: reading history is local and quick. */
-export const GIT_TIMEOUT_MS = 15_000;
+const GIT_TIMEOUT_MS = 15_000;
 /** Largest output read from one command; a log is asked for a bounded number of commits. */
-export const GIT_MAX_OUTPUT_BYTES = 1024 * 1024;
+const GIT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
 /** A field separator that no commit subject holds (the unit separator). */
 const FIELD = '\u001f';

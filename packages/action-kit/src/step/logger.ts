@@ -14,9 +14,9 @@ export interface Logger {
   group<T>(name: string, body: () => Promise<T>): Promise<T>;
 }
 
-export type LogLevel = 'info' | 'warning' | 'debug' | 'group';
+type LogLevel = 'info' | 'warning' | 'debug' | 'group';
 
-export interface LogEntry {
+interface LogEntry {
   level: LogLevel;
   message: string;
 }

@@ -95,7 +95,7 @@ export class WorkRecord {
   }
 }
 
-export interface PostInputs {
+interface PostInputs {
   connection: SauceConnection;
 }
 

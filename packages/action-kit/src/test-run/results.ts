@@ -59,7 +59,7 @@ export function testRun<R, B extends Batch<R>>(
  * item's run on the same platform, keeping its place, with the runs before it as its attempts.
  * Runs of no known item stand alone.
  */
-export function mergeAttempts<R>(rounds: readonly (readonly Run<R>[])[]): ItemResult<R>[] {
+function mergeAttempts<R>(rounds: readonly (readonly Run<R>[])[]): ItemResult<R>[] {
   const latest = new Map<string, { item?: string; result: ItemResult<R> }>();
   const keyOf = ({ item, job }: Run<R>): string =>
     item !== undefined ? `${item}\u0000${job.platform}` : `job\u0000${job.id}`;

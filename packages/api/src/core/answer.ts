@@ -269,7 +269,7 @@ function withoutUserInfo(location: string): string {
   }
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -280,6 +280,6 @@ export function formatBytes(bytes: number): string {
  * before that would open a second connection. Waiting one turn of the event loop lets
  * sequential calls reuse one keep-alive connection.
  */
-export function connectionReleased(): Promise<void> {
+function connectionReleased(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

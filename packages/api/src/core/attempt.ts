@@ -43,7 +43,7 @@ export type AttemptOutcome =
   | { kind: 'failed'; failure: ApiError | TransportError };
 
 /** undici's `request`, on the dispatcher given. */
-export type SendRequest = (
+type SendRequest = (
   url: string,
   dispatcher: Dispatcher,
   options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>,

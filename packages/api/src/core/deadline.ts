@@ -107,7 +107,7 @@ export function anySignal(...signals: AbortSignal[]): AbortSignal {
 }
 
 /** When a request must be over: the earlier of an explicit deadline and its signal's marked one. */
-export function deadlineOf(signal: AbortSignal | undefined, deadline?: number): number | undefined {
+function deadlineOf(signal: AbortSignal | undefined, deadline?: number): number | undefined {
   const marked = signal ? signalDeadlines.get(signal) : undefined;
   if (marked === undefined) return deadline;
   return deadline === undefined ? marked : Math.min(marked, deadline);

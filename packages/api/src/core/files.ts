@@ -85,7 +85,7 @@ export interface DownloadResult {
   bytes: number;
 }
 
-export interface WriteStreamOptions {
+interface WriteStreamOptions {
   /** Most bytes the file may hold: past them the download stops, and nothing is kept. */
   maxBytes?: number;
   /** What the answer announced (`Content-Length`): over `maxBytes`, nothing is written at all. */

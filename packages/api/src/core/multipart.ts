@@ -29,7 +29,7 @@ export interface UploadProgress {
   totalBytes: number;
 }
 
-export type StreamBody = Extract<RequestBody, { kind: 'stream' }>;
+type StreamBody = Extract<RequestBody, { kind: 'stream' }>;
 
 const CHUNK_BYTES = 1024 * 1024;
 const CRLF = Buffer.from('\r\n');

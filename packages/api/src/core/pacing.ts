@@ -30,7 +30,7 @@ import { headerValue, resetDelayMs } from './retry.ts';
 type Headers = Record<string, string | string[] | undefined>;
 
 /** What an answer said of the account's rate window. */
-export interface RateWindow {
+interface RateWindow {
   limit: number;
   remaining: number;
   /** When the window resets, in milliseconds since the epoch. */
@@ -60,7 +60,7 @@ export function lowWater(limit: number): number {
 }
 
 /** What a request's answer said about contention for the account's budget. */
-export interface ContentionSignal {
+interface ContentionSignal {
   /** The answer was a 429. */
   limited: boolean;
   /** The window was low, others were spending it too, or the answer was a 429. */

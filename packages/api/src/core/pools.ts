@@ -8,7 +8,7 @@ import { RatePacer } from './pacing.ts';
 import type { ProxyRoute } from './proxy.ts';
 import type * as UndiciPartsModule from './undici-parts.ts';
 
-export type UndiciParts = typeof UndiciPartsModule;
+type UndiciParts = typeof UndiciPartsModule;
 
 let undici: Promise<UndiciParts> | undefined;
 

@@ -64,7 +64,7 @@ export function jobDashboardUrl(
 }
 
 /** The address without `user:key@`: links and messages must never carry a credential. */
-export function withoutUserInfo(url: string): string {
+function withoutUserInfo(url: string): string {
   try {
     const parsed = new URL(url);
     if (!parsed.username && !parsed.password) return url;

@@ -37,7 +37,7 @@ export interface RetryPolicy {
   pacing: boolean;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+const DEFAULT_RETRY_POLICY: RetryPolicy = {
   retries: 4,
   rateLimitRetries: 10,
   minDelayMs: 500,

@@ -11,7 +11,7 @@
 import { queryString, type RequestSpec } from './transport.ts';
 
 /** Where an answer was off: the field (a path such as `jobs[2].sauceJobId`), what it should be, what came. */
-export interface ShapeMismatch {
+interface ShapeMismatch {
   field: string;
   expected: string;
   got: unknown;
@@ -82,7 +82,7 @@ export function checkAnswer<T>(
 }
 
 /** Any value at all, or none. */
-export const anything: Shape = () => undefined;
+const anything: Shape = () => undefined;
 
 /** Any value, but there: a member the answer must have, whatever it holds. */
 export const present: Shape = (value, field) =>

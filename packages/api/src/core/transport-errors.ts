@@ -63,7 +63,7 @@ export interface FailedRequest {
  * sent or answered), as opposed to an abort before sending or during a wait; `answered` is the
  * status of an answer whose body was then cut off; `proxy` the proxy it went through.
  */
-export interface AttemptState {
+interface AttemptState {
   inFlight: boolean;
   idempotent: boolean;
   answered?: number;
@@ -208,7 +208,7 @@ function proxyMessage(proxy: ProxyFailure, code: string | undefined, detail: str
   return `${named} could not be reached (${code ?? 'network error'}: ${detail}). Nothing reached the service`;
 }
 
-export function errorCode(error: unknown): string | undefined {
+function errorCode(error: unknown): string | undefined {
   if (!error || typeof error !== 'object') return undefined;
   const record = error as { code?: unknown; errors?: unknown[]; cause?: unknown };
   if (typeof record.code === 'string') return record.code;

@@ -46,7 +46,7 @@ export {
   type Timeouts,
 } from './request.ts';
 
-export interface TransportOptions {
+interface TransportOptions {
   baseUrl: string;
   credentials?: Credentials;
   /** An undici dispatcher (Agent, ProxyAgent, MockAgent). Default: one per transport, honouring HTTP(S)_PROXY and NO_PROXY. */

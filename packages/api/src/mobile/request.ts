@@ -17,7 +17,7 @@ export function mobileFailureOf(body: unknown): { code?: string | number; messag
   return serviceErrorOf(body);
 }
 
-export type MobileRequest = Omit<RequestSpec, 'failureOf' | 'signal' | 'timeouts'>;
+type MobileRequest = Omit<RequestSpec, 'failureOf' | 'signal' | 'timeouts'>;
 
 /**
  * Sends a mobile request with the failure hook; `extraSecrets` names secrets the transport does not

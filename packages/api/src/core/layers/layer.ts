@@ -12,7 +12,7 @@ import type { ApiResponse, Headers, Logger, RequestSpec } from '../request.ts';
 import type { RetryPlan } from '../retry.ts';
 
 /** Told each answer's status and headers as they come, before its body is read. */
-export type HeadersListener = (status: number, headers: Headers) => void;
+type HeadersListener = (status: number, headers: Headers) => void;
 
 /** One call of the transport: the request, and what its attempts came to so far. */
 export interface Call {

@@ -13,7 +13,7 @@ import { failureRule, rateLimitRule, withRetry } from './with-retry.ts';
 
 export { settle } from './layer.ts';
 
-export interface TransportLayers {
+interface TransportLayers {
   policy: RetryPolicy;
   logger: Logger;
   /** The account windows the requests are paced by; none sends each attempt at once. */

@@ -15,10 +15,10 @@ import { waitBeforeAttempt } from './with-deadline.ts';
 import { pacedStart } from './with-pacing.ts';
 
 /** What an attempt came to that a rule may send the request again after. */
-export type Unanswered = Exclude<AttemptOutcome, { kind: 'answer' }>;
+type Unanswered = Exclude<AttemptOutcome, { kind: 'answer' }>;
 
 /** When to send a request again, and how the wait before it is told. */
-export interface RetryRule {
+interface RetryRule {
   /** The policy's budget each retry spends. */
   readonly budget: 'retries' | 'rateLimitRetries';
   /** Whether the request may be sent again after this outcome. */
@@ -115,7 +115,7 @@ export function failureRule(policy: Pick<RetryPolicy, 'retries' | 'retryStatuses
 }
 
 /** Whether sending the request again is safe and may mend what its attempt failed with. */
-export function repeatable(failure: ApiError | TransportError, idempotent: boolean): boolean {
+function repeatable(failure: ApiError | TransportError, idempotent: boolean): boolean {
   // An answer cut short or garbled on the way, or a gateway's page in its place, may come whole
   // next time; one over the limit or in an encoding not read would come the same.
   if (failure instanceof ApiError) {
