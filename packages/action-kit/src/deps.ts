@@ -4,13 +4,13 @@
  * `deps`; the host (the GitHub runner, the command line) builds the deps and publishes the result.
  */
 import { sleep, type SauceClient } from '@sauce-actions/api';
-import type { CiContext } from './step/ci-context.ts';
 import type { Connection } from './inputs/connection.ts';
-import type { GitHistory } from './step/git-history.ts';
 import type { IdTokenSource } from './inputs/id-token.ts';
 import type { InputReader } from './inputs/inputs.ts';
-import type { Logger } from './step/logger.ts';
 import type { ActionResult, Outputs } from './reporting/result.ts';
+import type { CiContext } from './step/ci-context.ts';
+import type { GitHistory } from './step/git-history.ts';
+import type { Logger } from './step/logger.ts';
 
 export interface Clock {
   now(): number;

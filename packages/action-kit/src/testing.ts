@@ -4,8 +4,8 @@
  */
 import os from 'node:os';
 import { memoryState, systemClock, type StepDeps, type ToolCache } from './deps.ts';
-import { noGitHistory } from './step/git-history.ts';
 import { noIdToken } from './inputs/id-token.ts';
+import { noGitHistory } from './step/git-history.ts';
 import { recordingLogger, type RecordingLogger } from './step/logger.ts';
 
 export interface TestStepDeps extends StepDeps {

@@ -1,6 +1,6 @@
 /** What the command line knows of an action before loading it, what loading it gives, and where it writes. */
-import type { ActionMetadata } from './action-metadata.ts';
 import type { ActionDefinition, PostDefinition } from '../deps.ts';
+import type { ActionMetadata } from './action-metadata.ts';
 
 /** An action's code: the same definitions its GitHub entry hands to the runner's host. */
 export interface ActionModule {

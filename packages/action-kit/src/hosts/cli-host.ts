@@ -5,12 +5,12 @@
  * mistakes without loading the action or the client. No part imports `@actions/core`, which
  * writes to standard output, where the outputs go.
  */
+import { commandFreeJson, commandFreeText } from '../reporting/log-text.ts';
+import { redactSecrets } from '../step/secrets.ts';
 import { parseActionArgs, UsageError } from './cli-args.ts';
 import { EXIT_DONE, EXIT_USAGE, type CliCommand, type CliIo } from './cli-command.ts';
 import { actionHelp, generalHelp } from './cli-help.ts';
 import { closestName } from './closest-name.ts';
-import { commandFreeJson, commandFreeText } from '../reporting/log-text.ts';
-import { redactSecrets } from '../step/secrets.ts';
 
 export { EXIT_DONE, EXIT_FAILED, EXIT_USAGE, type CliIo } from './cli-command.ts';
 

@@ -9,8 +9,24 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ActionMetadata } from './action-metadata.ts';
+import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from '../deps.ts';
+import { noIdToken } from '../inputs/id-token.ts';
+import type { InputSource } from '../inputs/inputs.ts';
+import { commandFreeJson } from '../reporting/log-text.ts';
+import { checkOutputFile, ensureFolder, writeOutputFile } from '../reporting/output-files.ts';
+import {
+  outputText,
+  summaryWithFailure,
+  type ActionResult,
+  type Outputs,
+  type OutputValue,
+} from '../reporting/result.ts';
 import { ciContextOf, ciSystemOf, type CiContext } from '../step/ci-context.ts';
+import { ActionError, CancelledError, describeFailure, type Failure } from '../step/failure.ts';
+import { localGitHistory } from '../step/git-history.ts';
+import type { Logger } from '../step/logger.ts';
+import { redactSecrets } from '../step/secrets.ts';
+import type { ActionMetadata } from './action-metadata.ts';
 import type { HostOptions } from './cli-args.ts';
 import {
   EXIT_DONE,
@@ -21,23 +37,7 @@ import {
   type CliIo,
 } from './cli-command.ts';
 import { localToolCache } from './cli-tool-cache.ts';
-import { commandFreeJson } from '../reporting/log-text.ts';
-import { checkOutputFile, ensureFolder, writeOutputFile } from '../reporting/output-files.ts';
-import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from '../deps.ts';
-import { ActionError, CancelledError, describeFailure, type Failure } from '../step/failure.ts';
-import { localGitHistory } from '../step/git-history.ts';
-import { noIdToken } from '../inputs/id-token.ts';
-import type { InputSource } from '../inputs/inputs.ts';
-import type { Logger } from '../step/logger.ts';
-import {
-  outputText,
-  summaryWithFailure,
-  type ActionResult,
-  type Outputs,
-  type OutputValue,
-} from '../reporting/result.ts';
 import { runDefinition } from './run-definition.ts';
-import { redactSecrets } from '../step/secrets.ts';
 
 export async function runAction(
   command: CliCommand,

@@ -15,13 +15,9 @@ import {
   type StepDeps,
   type ToolCache,
 } from '../deps.ts';
-import { githubContext } from '../step/ci-context.ts';
-import { CancelledError } from '../step/failure.ts';
-import { localGitHistory } from '../step/git-history.ts';
 import { runnerIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
 import { commandFreeText } from '../reporting/log-text.ts';
-import type { Logger } from '../step/logger.ts';
 import type { CommentRun } from '../reporting/pull-request-comment.ts';
 import {
   outputText,
@@ -30,8 +26,12 @@ import {
   type Outputs,
   type PullRequestComment,
 } from '../reporting/result.ts';
-import { runDefinition } from './run-definition.ts';
+import { githubContext } from '../step/ci-context.ts';
+import { CancelledError } from '../step/failure.ts';
+import { localGitHistory } from '../step/git-history.ts';
+import type { Logger } from '../step/logger.ts';
 import { onSecret, redactSecrets } from '../step/secrets.ts';
+import { runDefinition } from './run-definition.ts';
 
 /** Set by the main step: the runner runs the same bundle again as the post step, with this state. */
 const IS_POST = 'isPost';

@@ -6,12 +6,12 @@
  * result is handed back, for the host to publish.
  */
 import type { SauceClient } from '@sauce-actions/api';
-import { createClient } from '../inputs/connection.ts';
 import type { ActionDefinition, ActionInputs, StepDeps } from '../deps.ts';
-import { describeFailure } from '../step/failure.ts';
+import { createClient } from '../inputs/connection.ts';
 import { withJobIdToken } from '../inputs/id-token.ts';
 import { InputReader, type InputSource } from '../inputs/inputs.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
+import { describeFailure } from '../step/failure.ts';
 
 export async function runDefinition<I extends ActionInputs, O extends Outputs>(
   definition: ActionDefinition<I, O>,

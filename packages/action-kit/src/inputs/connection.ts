@@ -8,9 +8,9 @@ import {
   type SauceClientOptions,
 } from '@sauce-actions/api';
 import { InputError, quoteValue } from '../step/input-error.ts';
-import { EMAIL_FORM, type InputReader } from './inputs.ts';
 import { clientLogger, type Logger } from '../step/logger.ts';
 import { registerSecret } from '../step/secrets.ts';
+import { EMAIL_FORM, type InputReader } from './inputs.ts';
 
 /** Mobile distribution: an API key (with the email for REST calls), or an OIDC token. */
 export interface MobileConnection {

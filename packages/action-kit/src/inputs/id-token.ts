@@ -4,10 +4,10 @@
  * refuses and says what to pass instead. The token is fetched once the inputs are read, before
  * the client is made, so that a job that may not have one fails before any request.
  */
-import type { Connection } from './connection.ts';
 import { ActionError } from '../step/failure.ts';
 import { InputError } from '../step/input-error.ts';
 import { registerSecret } from '../step/secrets.ts';
+import type { Connection } from './connection.ts';
 
 /**
  * Fetches the job's ID token for an audience (the issuer's default when absent). A host that

@@ -5,6 +5,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { InputError, quoteValue } from '../step/input-error.ts';
+import { registerSecret } from '../step/secrets.ts';
 import {
   DURATION_FORM,
   formatBounds,
@@ -12,11 +14,9 @@ import {
   parseDuration,
   type DurationBounds,
 } from '../values/duration.ts';
-import { InputError, quoteValue } from '../step/input-error.ts';
-import { checkId, EMAIL_FORM, idAllowed, isEmail, pathFormHint, type IdForm } from './input-forms.ts';
 import { optionalProperty } from '../values/optional-property.ts';
-import { registerSecret } from '../step/secrets.ts';
 import { formatSize, formatSizeBounds, parseSize, SIZE_FORM, type SizeBounds } from '../values/size.ts';
+import { checkId, EMAIL_FORM, idAllowed, isEmail, pathFormHint, type IdForm } from './input-forms.ts';
 
 export * from './input-forms.ts';
 

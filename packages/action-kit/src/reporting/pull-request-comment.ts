@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../step/logger.ts';
+import { redactSecrets } from '../step/secrets.ts';
 import { markdownCode, markdownLink, markdownText } from './markdown.ts';
 import type { PullRequestComment } from './result.ts';
-import { redactSecrets } from '../step/secrets.ts';
 
 /** Where the comment goes; the host reads these from the runner's environment and event. */
 interface CommentTarget {

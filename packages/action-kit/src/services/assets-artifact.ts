@@ -21,9 +21,9 @@ import {
 import type { Artifacts } from '../deps.ts';
 import { quoteValue } from '../step/input-error.ts';
 import type { Logger } from '../step/logger.ts';
-import { formatSize } from '../values/size.ts';
 import type { ReportedJob } from '../test-run/job-report.ts';
 import { RequestPacer } from '../test-run/request-pacer.ts';
+import { formatSize } from '../values/size.ts';
 
 export interface AssetSource {
   list(jobId: string, params?: object, options?: CallOptions): Promise<JobAssetList>;

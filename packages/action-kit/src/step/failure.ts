@@ -4,8 +4,8 @@
  * (the runner's `::error` and exit code 1; the command line's exit code 2 for input mistakes).
  */
 import { ApiError, ResponseShapeError, TransportError, type ProxyFailure } from '@sauce-actions/api';
-import { InputError } from './input-error.ts';
 import { formatDuration } from '../values/duration.ts';
+import { InputError } from './input-error.ts';
 import { redactSecrets } from './secrets.ts';
 
 export type FailureKind =

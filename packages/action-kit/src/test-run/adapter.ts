@@ -4,11 +4,11 @@
  * failed, stop what is left, keep it for the post step, publish); the action says what its items
  * are, how its service starts, follows and stops a batch of them, and how its report reads.
  */
-import type { Failure } from '../step/failure.ts';
-import type { WorkPlace } from './post-step.ts';
 import type { Outputs, PullRequestComment } from '../reporting/result.ts';
+import type { Failure } from '../step/failure.ts';
 import type { JobTally, ReportedJob } from './job-report.ts';
 import type { JUnitTestSuite } from './junit.ts';
+import type { WorkPlace } from './post-step.ts';
 
 /** One run of an item: a job as the report shows it, and what the action keeps of it. */
 export interface Run<R = unknown> {

@@ -7,9 +7,9 @@
  * outputs, the summary, the comment and the annotations. The action's adapter says the rest.
  */
 import path from 'node:path';
-import { withDeadline } from '../step/cancellation.ts';
 import type { StepDeps } from '../deps.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
+import { withDeadline } from '../step/cancellation.ts';
 import type { Batch, TestPlan, TestRunAdapter, TestRunOptions } from './adapter.ts';
 import { WorkRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';

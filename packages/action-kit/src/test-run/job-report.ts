@@ -5,8 +5,8 @@
 import { MAX_NAME_LENGTH, shorten } from '../reporting/one-line.ts';
 import { writeOutputFile } from '../reporting/output-files.ts';
 import type { Annotation } from '../reporting/result.ts';
-import { redactSecrets } from '../step/secrets.ts';
 import { escapeHtml, linkHtml, safeSentence, safeText } from '../reporting/summary.ts';
+import { redactSecrets } from '../step/secrets.ts';
 
 export type ReportedJobStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
 

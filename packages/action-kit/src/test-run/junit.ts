@@ -4,8 +4,8 @@
  * since a report is uploaded or published where the log's masking does not reach.
  */
 import { writeOutputFile } from '../reporting/output-files.ts';
-import { redactSecrets } from '../step/secrets.ts';
 import type * as XmlWriter from '../reporting/xml-writer.ts';
+import { redactSecrets } from '../step/secrets.ts';
 
 interface JUnitProblem {
   message: string;

@@ -4,12 +4,12 @@
  * credential), saved as soon as it is known and cleared when the main step ends having stopped
  * what it had to; the post step's definition, which reads it back; its report of the jobs it stopped.
  */
-import type { SauceConnection } from '../inputs/connection.ts';
 import type { StepDeps, StepState } from '../deps.ts';
+import type { SauceConnection } from '../inputs/connection.ts';
 import type { InputReader } from '../inputs/inputs.ts';
-import type { Logger } from '../step/logger.ts';
 import type { ActionResult } from '../reporting/result.ts';
 import { SummaryBuilder } from '../reporting/summary.ts';
+import type { Logger } from '../step/logger.ts';
 
 /** Time a post step has to find what the main step left running and stop it: it is not killed as soon. */
 const POST_STEP_GRACE_MS = 60_000;

@@ -3,10 +3,10 @@
  * file and the JUnit report (checked before anything is started, written after), then the
  * outputs, the summary, one annotation per failed or flaky job, the comment and the failure.
  */
-import type { Logger } from '../step/logger.ts';
-import { describeFailure, type Failure } from '../step/failure.ts';
 import { checkOutputFiles, type OutputFileOwner } from '../reporting/output-files.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
+import { describeFailure, type Failure } from '../step/failure.ts';
+import type { Logger } from '../step/logger.ts';
 import type { ResultsReport, TestResults } from './adapter.ts';
 import { failedJobAnnotations, flakyJobAnnotations, writeResultsFile } from './job-report.ts';
 import { writeJUnitFile } from './junit.ts';

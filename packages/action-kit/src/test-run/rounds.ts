@@ -5,8 +5,8 @@
  * for the post step what it may have to stop.
  */
 import { anySignal, ApiError, TransportError } from '@sauce-actions/api';
-import { graceAfter } from '../step/cancellation.ts';
 import type { Clock } from '../deps.ts';
+import { graceAfter } from '../step/cancellation.ts';
 import { abortReasonOf, ActionError, describeFailure } from '../step/failure.ts';
 import type { Logger } from '../step/logger.ts';
 import type { Batch, EarlyEnd, ItemOf, Round, Run, TestPlan, TestRunAdapter } from './adapter.ts';

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startGitHubApi, type GitHubApiStandIn } from '@sauce-actions/action-harness';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runOnGitHub } from '../../src/hosts/github-host.ts';
 import {
   abortReasonOf,
   ActionError,
@@ -14,7 +15,6 @@ import {
   type PostDefinition,
   type SauceConnection,
 } from '../../src/index.ts';
-import { runOnGitHub } from '../../src/hosts/github-host.ts';
 
 let dir: string;
 let stdout: string[];

@@ -1,9 +1,9 @@
 import { startIdTokenService, type IdTokenStandIn } from '@sauce-actions/action-harness';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { MobileConnection } from '../../src/inputs/connection.ts';
-import { ActionError } from '../../src/step/failure.ts';
 import { requestIdToken } from '../../src/hosts/github-id-token.ts';
+import type { MobileConnection } from '../../src/inputs/connection.ts';
 import { noIdToken, runnerIdToken, withJobIdToken } from '../../src/inputs/id-token.ts';
+import { ActionError } from '../../src/step/failure.ts';
 import { InputError } from '../../src/step/input-error.ts';
 import { clearSecrets, redactSecrets } from '../../src/step/secrets.ts';
 

@@ -14,16 +14,16 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ActionError } from '../../src/step/failure.ts';
-import { InputError } from '../../src/step/input-error.ts';
-import { writeResultsFile } from '../../src/test-run/job-report.ts';
-import { writeJUnitFile } from '../../src/test-run/junit.ts';
 import {
   checkOutputFile,
   checkOutputFiles,
   ensureFolder,
   writeOutputFile,
 } from '../../src/reporting/output-files.ts';
+import { ActionError } from '../../src/step/failure.ts';
+import { InputError } from '../../src/step/input-error.ts';
+import { writeResultsFile } from '../../src/test-run/job-report.ts';
+import { writeJUnitFile } from '../../src/test-run/junit.ts';
 
 /** A folder that exists but refuses every new child with ENOENT: Node's recursive mkdir loops forever under it. */
 const REFUSING = '/proc/no-such-process-folder';

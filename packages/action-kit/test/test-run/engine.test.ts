@@ -8,9 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionError, CancelledError, describeFailure } from '../../src/step/failure.ts';
 import type { ActionResult } from '../../src/reporting/result.ts';
-import { testStepDeps, type TestStepDeps } from '../../src/testing.ts';
+import { ActionError, CancelledError, describeFailure } from '../../src/step/failure.ts';
 import type {
   Batch,
   EarlyEnd,
@@ -24,6 +23,7 @@ import type {
 import { runTests } from '../../src/test-run/engine.ts';
 import type { ReportedJobStatus } from '../../src/test-run/job-report.ts';
 import { testResults, testRunOutputs, type TestRunOutputs } from '../../src/test-run/results.ts';
+import { testStepDeps, type TestStepDeps } from '../../src/testing.ts';
 
 /** How an item's run comes out, attempt by attempt (the last one repeats). */
 type Script = Record<string, ReportedJobStatus[]>;

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { clearSecrets, registerSecret } from '../../src/step/secrets.ts';
 import type { ReportedJob } from '../../src/test-run/job-report.ts';
 import {
   failedJobAnnotations,
@@ -16,7 +17,6 @@ import {
   tallyJobs,
   writeResultsFile,
 } from '../../src/test-run/job-report.ts';
-import { clearSecrets, registerSecret } from '../../src/step/secrets.ts';
 
 const job = (id: string, status: ReportedJob['status'], extra: Partial<ReportedJob> = {}): ReportedJob => ({
   id,

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { create } from 'xmlbuilder2';
-import { renderJUnit, writeJUnitFile } from '../../src/test-run/junit.ts';
 import { clearSecrets, registerSecret } from '../../src/step/secrets.ts';
+import { renderJUnit, writeJUnitFile } from '../../src/test-run/junit.ts';
 
 afterEach(() => {
   clearSecrets();
