@@ -1,4 +1,10 @@
 export { inputVariable, readActionMetadata, type ActionInput, type ActionMetadata } from './action-yml.ts';
+export {
+  startArtifactService,
+  type ArtifactCall,
+  type ArtifactServiceStandIn,
+  type StandInArtifact,
+} from './artifact-service.ts';
 export { DEFAULT_CONTEXT, type ContextOverrides } from './context.ts';
 export { parseKeyValueFile } from './file-commands.ts';
 export {
