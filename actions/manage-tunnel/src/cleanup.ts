@@ -10,7 +10,7 @@ import { isRunning, runsExecutable, stopProcess } from './process.ts';
 import type { CleanupState } from './state.ts';
 import type { TunnelApi } from './tunnels.ts';
 
-interface CleanupDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts'> {
+interface CleanupDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts' | 'workflow'> {
   tunnels: Pick<TunnelApi, 'get' | 'delete'>;
 }
 
@@ -22,11 +22,15 @@ export interface CleanupReport {
   failed: { id: string; failure: Failure }[];
 }
 
-/** `graceMs`: the time Sauce Connect has after SIGINT before it is killed. */
+/**
+ * `graceMs`: the time Sauce Connect has after SIGINT before it is killed; `retentionDays`: that of
+ * the log's artifact, when the process had ended before the job.
+ */
 export async function cleanUp(
   state: CleanupState,
   deps: CleanupDeps,
   graceMs: number,
+  retentionDays?: number,
 ): Promise<CleanupReport> {
   const report: CleanupReport = { process: 'none', deleted: [], alreadyGone: [], failed: [] };
   const launched = state.process;
@@ -37,7 +41,7 @@ export async function cleanUp(
       deps.logger.warning(
         `Sauce Connect (pid ${launched.pid}) had already exited before the end of the job; its log is ${launched.logFile}.`,
       );
-      await uploadLog(deps, launched.logFile, launched.tunnelName);
+      await uploadLog(deps, { file: launched.logFile, tunnelName: launched.tunnelName, retentionDays });
     } else if (!runsExecutable(launched.pid, launched.executable)) {
       report.process = 'not-ours';
       deps.logger.warning(`Process ${launched.pid} no longer runs Sauce Connect; it is left alone.`);

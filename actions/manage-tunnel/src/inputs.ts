@@ -9,6 +9,7 @@ import {
   type InputReader,
   type SauceConnection,
 } from '@sauce-actions/action-kit';
+import { RETENTION_DAYS } from '@sauce-actions/action-kit/inputs/input-forms';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { checkAddress, splitArgs } from './args.ts';
@@ -51,6 +52,8 @@ interface CommonInputs {
   stopOnExit: StopOnExit;
   timeoutMs: number;
   pollIntervalMs: number;
+  /** Days the Sauce Connect log's artifact is kept; none: as long as the repository's settings say. */
+  retentionDays?: number;
 }
 
 /** `wait` and `stop` have a name or an id (or both); `list` may have neither. */
@@ -93,6 +96,7 @@ export function readInputs(read: InputReader): TunnelInputs {
     stopOnExit: readStopOnExit(read),
     timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS[operation], TIMEOUT_BOUNDS),
     pollIntervalMs: read.duration('poll-interval', operation === 'start' ? 1000 : 5000, POLL_INTERVAL_BOUNDS),
+    ...optionalProperty('retentionDays', readRetentionDays(read)),
   };
   if (operation === 'start') {
     if (tunnelName === undefined) {
@@ -194,11 +198,19 @@ function readDownload(
   return { scArchive: file };
 }
 
-/** The post step's inputs: only the connection, since the saved state says what to stop. */
+/** The post step's inputs: the connection, and the log's retention; the saved state says what to stop. */
 export interface PostInputs {
   connection: SauceConnection;
+  retentionDays?: number;
 }
 
 export function readPostInputs(read: InputReader): PostInputs {
-  return { connection: readSauceConnection(read) };
+  return {
+    connection: readSauceConnection(read),
+    ...optionalProperty('retentionDays', readRetentionDays(read)),
+  };
+}
+
+function readRetentionDays(read: InputReader): number | undefined {
+  return read.integer('retention-days', undefined, RETENTION_DAYS);
 }

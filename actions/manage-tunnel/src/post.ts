@@ -14,7 +14,10 @@ import type { TunnelApi } from './tunnels.ts';
 /** Time Sauce Connect has to shut its tunnel down after SIGINT before it is killed. */
 const STOP_GRACE_MS = 20_000;
 
-interface PostDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'state' | 'artifacts'> {
+interface PostDeps extends Pick<
+  StepDeps,
+  'logger' | 'signal' | 'clock' | 'state' | 'artifacts' | 'workflow'
+> {
   client: { automation: { tunnels: Pick<TunnelApi, 'get' | 'delete'> } };
 }
 
@@ -25,9 +28,14 @@ export const post = {
   run: runPost,
 } satisfies PostDefinition<PostInputs>;
 
-export async function runPost(_inputs: PostInputs, deps: PostDeps): Promise<ActionResult> {
+export async function runPost(inputs: PostInputs, deps: PostDeps): Promise<ActionResult> {
   const state = parseCleanup(deps.state.get(STATE_KEY));
-  const report = await cleanUp(state, { ...deps, tunnels: deps.client.automation.tunnels }, STOP_GRACE_MS);
+  const report = await cleanUp(
+    state,
+    { ...deps, tunnels: deps.client.automation.tunnels },
+    STOP_GRACE_MS,
+    inputs.retentionDays,
+  );
   const [first] = report.failed;
   return {
     outputs: {},

@@ -19,7 +19,7 @@ import { waitForTunnel } from './wait.ts';
 
 export interface TunnelDeps extends Pick<
   StepDeps,
-  'logger' | 'signal' | 'clock' | 'tempDir' | 'state' | 'artifacts' | 'tools' | 'env'
+  'logger' | 'signal' | 'clock' | 'tempDir' | 'state' | 'artifacts' | 'tools' | 'env' | 'workflow'
 > {
   client: {
     automation: {
@@ -157,6 +157,7 @@ async function startOperation(inputs: StartInputs, deps: TunnelDeps, report: Tun
       signal: deps.signal,
       clock: deps.clock,
       artifacts: deps.artifacts,
+      workflow: deps.workflow,
       tools: deps.tools,
       tunnels: deps.client.automation.tunnels,
       listing: deps.client.automation.info,

@@ -28,7 +28,10 @@ const FAILED_LAUNCH_GRACE_MS = 10_000;
 /** The same when the step is cancelled: the runner kills it within seconds. */
 const CANCELLED_LAUNCH_GRACE_MS = 3000;
 
-interface StartDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'artifacts' | 'tools'> {
+interface StartDeps extends Pick<
+  StepDeps,
+  'logger' | 'signal' | 'clock' | 'artifacts' | 'tools' | 'workflow'
+> {
   tunnels: Pick<TunnelApi, 'list'>;
   /** The download listing, where Sauce Connect's archive and its checksums are found. */
   listing: Pick<AutomationInfo, 'getSauceConnectDownload'>;
@@ -80,7 +83,7 @@ export async function startTunnel(inputs: StartInputs, logFile: string, deps: St
     deps.logger.warning(`Sauce Connect start ${attempt} of ${attempts} failed: ${outcome.failure}.`);
     if (attempt < attempts) await deps.clock.sleep(1000, deps.signal);
   }
-  await uploadLog(deps, logFile, tunnelName);
+  await uploadLog(deps, { file: logFile, tunnelName, retentionDays: inputs.retentionDays });
   const tail = await logTail(logFile, 15);
   throw new ActionError(
     'service',

@@ -58,15 +58,18 @@ async function detached(code: string): Promise<number> {
 /** Deps of the cleanup, recording the log and the artifacts uploaded. */
 function cleanupDeps() {
   const uploads: string[][] = [];
+  const retention: (number | undefined)[] = [];
   const deps = testStepDeps({
+    workflow: { job: 'e2e', runAttempt: '2' },
     artifacts: {
-      upload: async (name, files) => {
+      upload: async (name, files, _root, options) => {
         uploads.push([name, ...files]);
-        return { id: 7 };
+        retention.push(options?.retentionDays);
+        return { outcome: 'uploaded' as const, id: 7 };
       },
     },
   });
-  return { deps: { ...deps, tunnels: client.automation.tunnels }, uploads };
+  return { deps: { ...deps, tunnels: client.automation.tunnels }, uploads, retention };
 }
 
 function postDeps(state: CleanupState) {
@@ -102,8 +105,8 @@ describe('post step cleanup', () => {
     expect(deps.logger.lines('info')).toContain(`Tunnel ${down.id} ("mine-too") is already shut down.`);
   });
 
-  it('uploads the log when the launched process had already exited', async () => {
-    const { deps, uploads } = cleanupDeps();
+  it('uploads the log when the launched process had already exited, named for the job, tunnel and attempt', async () => {
+    const { deps, uploads, retention } = cleanupDeps();
     const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     await once(child, 'exit');
     const logFile = import.meta.filename;
@@ -114,10 +117,12 @@ describe('post step cleanup', () => {
       },
       deps,
       2000,
+      3,
     );
     expect(report.process).toBe('exited-early');
     expect(uploads).toHaveLength(1);
-    expect(uploads[0]?.[0]).toMatch(/^sauce-connect-log-t-[0-9a-f]{6}$/);
+    expect(uploads[0]?.[0]).toBe('sauce-connect-log-e2e-t-attempt-2');
+    expect(retention).toEqual([3]);
     expect(uploads[0]?.slice(1)).toEqual([logFile]);
     expect(deps.logger.lines('warning').join('\n')).toContain('had already exited');
     expect(deps.logger.lines('info').join('\n')).toContain('Uploaded the Sauce Connect log as artifact');

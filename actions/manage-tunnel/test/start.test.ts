@@ -267,7 +267,7 @@ describe('start through run', () => {
       artifacts: {
         upload: async (name, files) => {
           uploads.push([name, ...files]);
-          return { id: 1 };
+          return { outcome: 'uploaded' as const, id: 1 };
         },
       },
       ...overrides,
@@ -397,7 +397,7 @@ describe('start through run', () => {
     expect(result.summary).toContain('Sauce Connect did not start');
     expect(result.summary).toContain(logFile);
     expect(uploads).toHaveLength(1);
-    expect(uploads[0]?.[0]).toMatch(/^sauce-connect-log-broken-[0-9a-f]{6}$/);
+    expect(uploads[0]?.[0]).toBe('sauce-connect-log-broken');
     expect(uploads[0]?.slice(1)).toEqual([logFile]);
     expect(await launches()).toHaveLength(2);
     expect(deps.logger.lines('warning')).toEqual([
@@ -413,12 +413,19 @@ describe('start through run', () => {
   it('says so when there is no artifact service for the log of a failed start', async () => {
     const { deps } = startDeps(
       { FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(dir, 'count') },
-      { artifacts: { upload: async () => undefined } },
+      {
+        artifacts: {
+          upload: async () => ({
+            outcome: 'unavailable' as const,
+            reason: 'there is no artifact service here',
+          }),
+        },
+      },
     );
     const result = await run(startInputs('no-artifacts'), deps);
     expect(result.failure?.kind).toBe('service');
     expect(deps.logger.lines('warning').at(-1)).toBe(
-      `Could not upload the Sauce Connect log as an artifact: there is no artifact service here. It stays at ${result.outputs['log-file']}.`,
+      `Could not upload the Sauce Connect log as an artifact: there is no artifact service here. It stays at ${result.outputs['log-file']} for the rest of the job.`,
     );
   });
 

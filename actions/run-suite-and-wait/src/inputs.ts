@@ -10,6 +10,7 @@ import {
   type SauceConnection,
   type Shard,
 } from '@sauce-actions/action-kit';
+import { RETENTION_DAYS } from '@sauce-actions/action-kit/inputs/input-forms';
 import type { AuthoringRunTarget } from '@sauce-actions/api';
 import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts';
 
@@ -45,6 +46,8 @@ export interface SuiteInputs {
   downloadAssets: DownloadAssets;
   /** Most bytes of job assets downloaded in all. */
   maxAssetsBytes: number;
+  /** Days the assets' artifact is kept; none: as long as the repository's settings say. */
+  retentionDays?: number;
   /** Resolved against the workspace. */
   junitFile?: string;
   pollIntervalMs: number;
@@ -86,6 +89,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     stopOnCancel: read.boolean('stop-on-cancel', true),
     downloadAssets: read.enum('download-assets', ['none', 'failed', 'all'], 'none'),
     maxAssetsBytes: read.size('max-assets-size', DEFAULT_MAX_ASSETS_BYTES, ASSETS_SIZE_BOUNDS),
+    ...optionalProperty('retentionDays', read.integer('retention-days', undefined, RETENTION_DAYS)),
     ...optionalProperty('junitFile', read.filePath('junit-file', { mustExist: false })),
     pollIntervalMs: read.duration('poll-interval', 10_000, POLL_INTERVAL_BOUNDS),
     timeoutMs: read.duration('timeout', 60 * 60_000, TIMEOUT_BOUNDS),

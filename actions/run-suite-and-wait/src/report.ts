@@ -20,7 +20,11 @@ import { plannedCases, type SuitePlan } from './plan.ts';
 import type { EarlierResults } from './rerun.ts';
 import type { FoundSuite } from './start.ts';
 
-export type SuiteOutputs = { 'build-name': string } & TestRunOutputs;
+export type SuiteOutputs = {
+  'build-name': string;
+  /** The folder of the downloaded job assets, set by a step that ran the jobs ('' when none). */
+  'assets-dir'?: string;
+} & TestRunOutputs;
 
 type SuiteRun = TestRun<Job | undefined, SuiteBatch>;
 

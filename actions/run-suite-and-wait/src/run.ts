@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { optionalProperty, type ActionResult, type Logger, type StepDeps } from '@sauce-actions/action-kit';
+import { artifactName } from '@sauce-actions/action-kit/services/artifact-upload';
 import { collectJobAssets } from '@sauce-actions/action-kit/services/assets-artifact';
 import type { Round, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
 import { runTests } from '@sauce-actions/action-kit/test-run/engine';
@@ -78,20 +79,27 @@ function suiteAdapter(
       const { tally } = testRun;
       const label = report.suite?.name ?? 'Test cases';
       const { failOnFailure, timeoutMs } = inputs;
+      // Set by the upload, which the engine runs before it reads the outputs.
+      let assetsDir = '';
       const failure = suiteFailure(report, testRun.rounds.at(-1), tally, {
         failOnFailure,
         timeoutMs,
         signal,
       });
       return {
-        outputs: (resultsFile) => suiteOutputs(report, testRun, resultsFile),
+        outputs: (resultsFile) => ({
+          ...suiteOutputs(report, testRun, resultsFile),
+          'assets-dir': assetsDir,
+        }),
         summary: suiteSummary(report, tally),
         resultsData: resultsData(report, tally),
         junitSuites: () => junitSuites(label, report.buildName, report.jobs, new Date(testRun.startedAtMs)),
         ...optionalProperty('failure', failure),
         ...(inputs.prComment ? { comment: suiteComment(inputs, report, tally) } : {}),
         tallyLine: `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}.`,
-        artifacts: () => uploadAssets(inputs, deps, report.jobs),
+        artifacts: async () => {
+          assetsDir = await uploadAssets(inputs, deps, report.jobs);
+        },
       };
     },
   };
@@ -123,29 +131,37 @@ function casesToRunAgain(
   return testCases;
 }
 
-/** The assets of the chosen jobs as one artifact; a missing artifact never fails the run. */
+/**
+ * The assets of the chosen jobs as one artifact, named for the job, shard and attempt; a missing
+ * artifact never fails the run. Answers the folder that holds the files, '' when none were kept.
+ */
 async function uploadAssets(
-  inputs: Pick<SuiteInputs, 'downloadAssets' | 'maxAssetsBytes'>,
+  inputs: Pick<SuiteInputs, 'downloadAssets' | 'maxAssetsBytes' | 'shard' | 'retentionDays'>,
   deps: SuiteDeps,
   jobs: readonly ReportedJob[],
-): Promise<void> {
+): Promise<string> {
   // A cancelled step is killed within seconds: no time for downloads.
-  if (inputs.downloadAssets === 'none' || deps.signal.aborted) return;
+  if (inputs.downloadAssets === 'none' || deps.signal.aborted) return '';
   const chosen = inputs.downloadAssets === 'all' ? jobs : jobs.filter(isFailedJob);
-  if (chosen.length === 0) return;
+  if (chosen.length === 0) return '';
+  const dir = path.join(deps.tempDir, 'sauce-job-assets');
   try {
-    await collectJobAssets({
+    const collected = await collectJobAssets({
       assets: deps.client.automation.assets,
       jobs: chosen,
-      dir: path.join(deps.tempDir, 'sauce-job-assets'),
-      artifactName: `sauce-job-assets-${deps.workflow.job ?? 'run'}`,
+      dir,
+      dirOutput: 'assets-dir',
+      artifactName: artifactName('sauce-job-assets', deps.workflow, optionalProperty('shard', inputs.shard)),
+      ...optionalProperty('retentionDays', inputs.retentionDays),
       logger: deps.logger,
       artifacts: deps.artifacts,
       signal: anySignal(deps.signal, AbortSignal.timeout(ASSETS_TIMEOUT_MS)),
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       limit: { bytes: inputs.maxAssetsBytes, input: 'max-assets-size' },
     });
+    return collected.files > 0 ? dir : '';
   } catch (error) {
-    deps.logger.warning(`Could not upload the job assets: ${(error as Error).message}`);
+    deps.logger.warning(`Could not download the job assets: ${(error as Error).message}`);
+    return '';
   }
 }

@@ -14,7 +14,7 @@ import {
   InputError,
   InputReader,
   inputSource,
-  type UploadedArtifact,
+  type ArtifactUpload,
 } from '@sauce-actions/action-kit';
 import type { testStepDeps, TestStepDeps } from '@sauce-actions/action-kit/testing';
 import { ResponseShapeError, type Job, type SauceClient } from '@sauce-actions/api';
@@ -209,9 +209,9 @@ describe('run-suite-and-wait run', () => {
     const uploads: { name: string; files: readonly string[]; root: string }[] = [];
     const deps = depsFor(fast, {
       artifacts: {
-        upload: async (name, files, root): Promise<UploadedArtifact> => {
+        upload: async (name, files, root): Promise<ArtifactUpload> => {
           uploads.push({ name, files, root });
-          return { id: 1 };
+          return { outcome: 'uploaded', id: 1 };
         },
       },
     });
@@ -229,8 +229,10 @@ describe('run-suite-and-wait run', () => {
 
     expect(uploads).toHaveLength(1);
     const [upload] = uploads;
-    expect(upload?.name).toBe('sauce-job-assets-e2e');
+    // Named for the job and the workflow run's attempt: each attempt uploads its own.
+    expect(upload?.name).toBe('sauce-job-assets-e2e-attempt-2');
     expect(upload?.root).toBe(path.join(deps.tempDir, 'sauce-job-assets'));
+    expect(result.outputs['assets-dir']).toBe(upload?.root);
     const failedId = (JSON.parse(result.outputs['job-ids']) as string[]).find((id) =>
       result.annotations[0]?.message.includes(id),
     );
@@ -797,6 +799,18 @@ describe('run-suite-and-wait readInputs', () => {
       'max-assets-size',
       'which has no unit',
     ],
+    ...(
+      [
+        ['0', 'which is out of range'],
+        ['401', 'which is out of range'],
+        ['7d', 'which is not a whole number'],
+      ] as const
+    ).map(([days, problem]): [string, Record<string, string>, string, string] => [
+      `retention-days ${days}`,
+      { suite: 'Smoke', 'download-assets': 'failed', 'retention-days': days },
+      'retention-days',
+      `${problem}. Allowed: empty for the repository's default, or a whole number of days from 1 to 400`,
+    ]),
     [
       'fail-on-failure not a boolean',
       { suite: 'Smoke', 'fail-on-failure': 'yes' },

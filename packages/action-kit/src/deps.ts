@@ -45,20 +45,26 @@ export interface WorkflowRun {
   step?: string;
 }
 
-export interface UploadedArtifact {
-  id?: number | undefined;
-  size?: number | undefined;
-}
+/**
+ * What became of an upload. A refusal the step can act on is an answer, not an error: the files
+ * stay where they are, and anything else that goes wrong is thrown.
+ */
+export type ArtifactUpload =
+  | { outcome: 'uploaded'; id?: number | undefined; size?: number | undefined }
+  /** No artifact service here (another CI system, GitHub Enterprise Server, a step outside the runner): `reason` says which. */
+  | { outcome: 'unavailable'; reason: string }
+  /** The run has an artifact of that name already: names are unique within a run, and artifacts immutable. */
+  | { outcome: 'name-taken' };
 
 /** Workflow artifacts. */
 export interface Artifacts {
-  /** Uploads files as one artifact; `undefined` when this host has no artifact service. */
+  /** Uploads files as one artifact; without `retentionDays`, it is kept as long as the repository's settings say. */
   upload(
     name: string,
     files: readonly string[],
     rootDirectory: string,
     options?: { retentionDays?: number },
-  ): Promise<UploadedArtifact | undefined>;
+  ): Promise<ArtifactUpload>;
 }
 
 /** A folder of tools kept across runs, by name and version (the runner's tool cache). */

@@ -38,7 +38,9 @@ export function testStepDeps(overrides: Partial<StepDeps> = {}): TestStepDeps {
     tempDir: os.tmpdir(),
     state: memoryState(),
     workflow: {},
-    artifacts: { upload: async () => undefined },
+    artifacts: {
+      upload: async () => ({ outcome: 'unavailable', reason: 'this test has no artifact service' }),
+    },
     tools: noToolCache,
     env: process.env,
     // No CI system, no repository, no ID token, unless a test gives its own.

@@ -9,7 +9,14 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { memoryState, systemClock, type ActionDefinition, type StepDeps, type StepState } from '../deps.ts';
+import {
+  memoryState,
+  systemClock,
+  type ActionDefinition,
+  type Artifacts,
+  type StepDeps,
+  type StepState,
+} from '../deps.ts';
 import { noIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
 import { commandFreeJson } from '../reporting/log-text.ts';
@@ -299,7 +306,13 @@ function cliLogger(io: CliIo, verbose: boolean): Logger {
 }
 
 /** Artifacts stay where the action left them: other CI systems archive folders themselves. */
-const noArtifacts = { upload: async () => undefined };
+const noArtifacts: Artifacts = {
+  upload: async () => ({
+    outcome: 'unavailable',
+    reason:
+      "the command line uploads no artifact: keep the folder with your CI system's own (GitLab `artifacts: paths`, Jenkins `archiveArtifacts`, CircleCI `store_artifacts`)",
+  }),
+};
 
 /**
  * What the CI system running the command says of the run: GitLab CI, Jenkins, CircleCI, or GitHub

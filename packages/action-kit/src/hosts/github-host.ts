@@ -10,7 +10,6 @@ import {
   systemClock,
   type ActionDefinition,
   type ActionInputs,
-  type Artifacts,
   type PostDefinition,
   type StepDeps,
   type ToolCache,
@@ -31,6 +30,7 @@ import { CancelledError } from '../step/failure.ts';
 import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
 import { onSecret, redactSecrets } from '../step/secrets.ts';
+import { githubArtifacts } from './github-artifacts.ts';
 import { runDefinition } from './run-definition.ts';
 
 /** Set by the main step: the runner runs the same bundle again as the post step, with this state. */
@@ -245,7 +245,7 @@ async function stepDeps(signal: AbortSignal): Promise<StepDeps> {
       ...(env.GITHUB_JOB ? { job: env.GITHUB_JOB } : {}),
       ...(env.GITHUB_ACTION ? { step: env.GITHUB_ACTION } : {}),
     },
-    artifacts: githubArtifacts,
+    artifacts: githubArtifacts(env),
     tools: githubToolCache,
     env,
     ci: githubContext(env, event),
@@ -256,15 +256,6 @@ async function stepDeps(signal: AbortSignal): Promise<StepDeps> {
     ),
   };
 }
-
-/** The artifact service, when the runner offers it; its client is large, so it loads on first use. */
-const githubArtifacts: Artifacts = {
-  async upload(name, files, rootDirectory, options = {}) {
-    if (!process.env.ACTIONS_RUNTIME_TOKEN || !process.env.ACTIONS_RESULTS_URL) return undefined;
-    const { DefaultArtifactClient } = await import('@actions/artifact');
-    return new DefaultArtifactClient().uploadArtifact(name, [...files], rootDirectory, options);
-  },
-};
 
 /** The runner's tool cache, loaded on first use: only starting Sauce Connect needs it. */
 const githubToolCache: ToolCache = {

@@ -33,6 +33,17 @@ const ID_FORMS: Readonly<Record<IdForm, { noun: string; allowed: string }>> = {
 /** Deliberately loose: one `@`, a dot in the host, no spaces or list separators. */
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>".]+$/;
 
+/**
+ * `retention-days` of an artifact (`read.integer` options): 1 to 90 days on a public repository,
+ * up to 400 on a private one, as its settings allow; empty keeps the repository's default. More
+ * than the repository allows is cut to its most by the artifact client, with a warning.
+ */
+export const RETENTION_DAYS = {
+  min: 1,
+  max: 400,
+  what: "empty for the repository's default, or a whole number of days",
+} as const;
+
 /** How an email is written, for refusals. */
 export const EMAIL_FORM = 'an email address, `name@host` such as `alice@example.com`';
 

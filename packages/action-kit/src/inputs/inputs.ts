@@ -47,6 +47,8 @@ interface RequiredStringOptions {
 interface IntegerOptions extends ReadOptions {
   min?: number;
   max?: number;
+  /** What is allowed, before the bounds: `a whole number` unless said. */
+  what?: string;
 }
 
 /**
@@ -146,7 +148,7 @@ export class InputReader {
   integer(name: string, fallback?: number, options: IntegerOptions = {}): number | undefined {
     const min = options.min ?? Number.MIN_SAFE_INTEGER;
     const max = options.max ?? Number.MAX_SAFE_INTEGER;
-    const allowed = boundsText(min, max, 'a whole number');
+    const allowed = boundsText(min, max, options.what ?? 'a whole number');
     const value = this.#read(name, options.required, allowed);
     if (value === undefined) return fallback;
     if (!/^[+-]?\d+$/.test(value))

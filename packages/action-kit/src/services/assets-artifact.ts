@@ -1,7 +1,7 @@
 /**
  * Job assets (logs, screenshots, video) downloaded from the service and uploaded as one workflow
- * artifact. Where the host has no artifact service, the files stay on disk and the log says so,
- * since a missing artifact should not fail a test run.
+ * artifact. Where the host has no artifact service, or the upload fails, the files stay in their
+ * folder and a warning says why: a missing artifact should not fail a test run.
  *
  * Names from the service become paths here: a job id is a folder name only when it is one plain
  * name (`pathInFolder`), else that job's assets are skipped with a warning; asset names are
@@ -24,6 +24,7 @@ import type { Logger } from '../step/logger.ts';
 import type { ReportedJob } from '../test-run/job-report.ts';
 import { RequestPacer } from '../test-run/request-pacer.ts';
 import { formatSize } from '../values/size.ts';
+import { uploadArtifact } from './artifact-upload.ts';
 
 export interface AssetSource {
   list(jobId: string, params?: object, options?: CallOptions): Promise<JobAssetList>;
@@ -47,7 +48,11 @@ interface CollectAssetsOptions {
   jobs: readonly Pick<ReportedJob, 'id' | 'name'>[];
   /** Folder the files are written in, one subfolder per job. */
   dir: string;
+  /** The output that names `dir`, for the warning when the files are not uploaded. */
+  dirOutput?: string;
   artifactName: string;
+  /** None: as long as the repository's settings say. */
+  retentionDays?: number;
   logger: Logger;
   artifacts: Artifacts;
   signal?: AbortSignal;
@@ -75,29 +80,32 @@ interface Collected {
 /** At most this many names in one warning. */
 const LISTED = 10;
 
-/** Downloads every asset of the jobs, uploads them; answers the artifact name, or undefined when not uploaded. */
-export async function collectJobAssets(options: CollectAssetsOptions): Promise<string | undefined> {
+/** What a step kept of its jobs' assets: the files in the folder, and the artifact they went to. */
+interface CollectedAssets {
+  files: number;
+  /** The artifact's name; none when the files were not uploaded (a warning says why). */
+  artifact?: string;
+}
+
+/** Downloads every asset of the jobs into the folder, then uploads them as one artifact; never fails on the artifact. */
+export async function collectJobAssets(options: CollectAssetsOptions): Promise<CollectedAssets> {
   const collected = await downloadAll(options);
   warnAbout(collected, options);
-  const count = collected.files;
-  if (count === 0) {
+  if (collected.files === 0) {
     options.logger.info('No job assets to upload.');
-    return undefined;
+    return { files: 0 };
   }
-  const files = await filesUnder(options.dir);
-  const result = await options.artifacts.upload(options.artifactName, files, options.dir, {
-    retentionDays: 30,
+  const { dir, dirOutput } = options;
+  const files = await filesUnder(dir);
+  const artifact = await uploadArtifact(options.artifacts, options.logger, {
+    what: `${files.length} asset file(s) of ${options.jobs.length} job(s)`,
+    name: options.artifactName,
+    files,
+    root: dir,
+    ...(options.retentionDays !== undefined ? { retentionDays: options.retentionDays } : {}),
+    kept: `The files are kept in ${dir}${dirOutput !== undefined ? ` (output \`${dirOutput}\`)` : ''} for the rest of the job.`,
   });
-  if (!result) {
-    options.logger.info(
-      `The artifact service is not available here: ${count} asset file(s) are left in ${options.dir} and not uploaded.`,
-    );
-    return undefined;
-  }
-  options.logger.info(
-    `Uploaded ${count} asset file(s) of ${options.jobs.length} job(s) as artifact "${options.artifactName}"${result.id !== undefined ? ` (id ${result.id})` : ''}.`,
-  );
-  return options.artifactName;
+  return { files: files.length, ...(artifact !== undefined ? { artifact } : {}) };
 }
 
 async function downloadAll(options: CollectAssetsOptions): Promise<Collected> {

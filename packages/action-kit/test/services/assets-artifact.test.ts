@@ -32,7 +32,7 @@ describe('collectJobAssets', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const uploads: { name: string; files: string[]; root: string }[] = [];
       const logger = recordingLogger();
-      const name = await collectJobAssets({
+      const collected = await collectJobAssets({
         assets: client.automation.assets,
         jobs: [{ id, name: 'Login works' }],
         dir,
@@ -41,11 +41,11 @@ describe('collectJobAssets', () => {
         artifacts: {
           upload: async (artifact, files, root) => {
             uploads.push({ name: artifact, files: [...files], root });
-            return { id: 1 };
+            return { outcome: 'uploaded', id: 1 };
           },
         },
       });
-      expect(name).toBe('sauce-assets');
+      expect(collected).toEqual({ files: uploads[0]?.files.length, artifact: 'sauce-assets' });
       expect(uploads).toHaveLength(1);
       expect(uploads[0]?.files.length).toBeGreaterThan(0);
       expect(uploads[0]?.files.every((file) => file.startsWith(path.join(dir, id)))).toBe(true);
@@ -61,7 +61,7 @@ describe('collectJobAssets', () => {
     const logger = recordingLogger();
     const dir = await mkdtemp(path.join(os.tmpdir(), 'assets-'));
     try {
-      const name = await collectJobAssets({
+      const collected = await collectJobAssets({
         assets: {
           list: async () => ({ 'sauce-log': 'log.json' }),
           download: async (_id, file, into) => {
@@ -73,12 +73,15 @@ describe('collectJobAssets', () => {
         },
         jobs: [{ id: 'j1', name: 'n' }],
         dir,
+        dirOutput: 'assets-dir',
         artifactName: 'a',
         logger,
-        artifacts: { upload: async () => undefined },
+        artifacts: { upload: async () => ({ outcome: 'unavailable', reason: 'no service here' }) },
       });
-      expect(name).toBeUndefined();
-      expect(logger.lines().at(-1)).toContain('artifact service is not available here: 1 asset file(s)');
+      expect(collected).toEqual({ files: 1 });
+      expect(logger.lines('warning')).toEqual([
+        `Could not upload 1 asset file(s) of 1 job(s) as an artifact: no service here. The files are kept in ${dir} (output \`assets-dir\`) for the rest of the job.`,
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -90,7 +93,7 @@ describe('collectJobAssets', () => {
     const listed: string[] = [];
     const dir = await mkdtemp(path.join(os.tmpdir(), 'assets-'));
     try {
-      const name = await collectJobAssets({
+      const collected = await collectJobAssets({
         assets: {
           list: async (id) => {
             listed.push(id);
@@ -109,9 +112,9 @@ describe('collectJobAssets', () => {
         logger,
         signal: cancel.signal,
         maxRequestsPerSecond: 0,
-        artifacts: { upload: async () => ({ id: 1 }) },
+        artifacts: { upload: async () => ({ outcome: 'uploaded', id: 1 }) },
       });
-      expect(name).toBeUndefined();
+      expect(collected).toEqual({ files: 0 });
       expect(listed).toEqual(['j1', 'j2']);
       expect(logger.lines('warning')).toEqual([
         'Stopped downloading job assets (the run was cancelled): the assets of 48 job(s) were not downloaded.',
@@ -164,7 +167,7 @@ describe('collectJobAssets with names and sizes from the service', () => {
       artifactName: 'a',
       logger,
       maxRequestsPerSecond: 0,
-      artifacts: { upload: async () => undefined },
+      artifacts: { upload: async () => ({ outcome: 'uploaded' }) },
       ...(limit ? { limit } : {}),
     });
 
