@@ -5,7 +5,7 @@ import path from 'node:path';
 import { InputError, InputReader, inputSource } from '@sauce-actions/action-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinsPool } from '../src/args.ts';
-import { readInputs } from '../src/inputs.ts';
+import { readInputs, readPostInputs } from '../src/inputs.ts';
 import { ACCESS_KEY, USERNAME } from './helpers.ts';
 
 let workspace: string;
@@ -142,6 +142,34 @@ describe('readInputs', () => {
     );
     expect(refusal({ ...start, 'start-retries': '11' }).input).toBe('start-retries');
     expect(refusal({ ...start, 'sc-path': 'missing/sc' }).message).toContain('which does not exist');
+  });
+
+  it.each(['0', '401', '7d', '-1'])(
+    'refuses retention-days %s, naming the range, in the main step and the post step',
+    (days) => {
+      const expected = `Allowed: empty for the repository's default, or a whole number of days from 1 to 400.`;
+      expect(refusal({ operation: 'start', 'tunnel-name': 'x', 'retention-days': days }).message).toContain(
+        expected,
+      );
+      expect(refusal({ operation: 'list', 'retention-days': days }).input).toBe('retention-days');
+      expect(() =>
+        readPostInputs(
+          new InputReader(
+            inputSource(
+              { username: USERNAME, 'access-key': ACCESS_KEY, 'retention-days': days },
+              { workspace },
+            ),
+          ),
+        ),
+      ).toThrow(expected);
+    },
+  );
+
+  it('reads retention-days for the log of a start', () => {
+    expect(read({ operation: 'start', 'tunnel-name': 'x', 'retention-days': '30' })).toMatchObject({
+      retentionDays: 30,
+    });
+    expect(read({ operation: 'start', 'tunnel-name': 'x' })).not.toHaveProperty('retentionDays');
   });
 
   it('reads sc-download-url as an https:// template or an archive on the runner, and refuses the rest', () => {

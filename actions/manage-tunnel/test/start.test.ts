@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { StepResult } from '@sauce-actions/action-harness';
+import { startArtifactService, type StepResult } from '@sauce-actions/action-harness';
 import { CancelledError, memoryState, type ToolCache } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import type { SauceClient } from '@sauce-actions/api';
@@ -209,6 +209,43 @@ describe('start', () => {
     expect(isRunning(pid as number)).toBe(false);
     expect(result.post?.log).toContain('Nothing to clean up');
     expect((await allTunnels(emulator.url)).map((t) => t.tunnel_identifier)).toEqual(['demo-tunnel']);
+  });
+
+  it('uploads the log of a failed start as an artifact of its own per matrix leg, kept `retention-days`', async () => {
+    const service = await startArtifactService();
+    try {
+      const failing = { FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(dir, 'count') };
+      const legs: StepResult[] = [];
+      // Two legs of a matrix: the same job id and tunnel name, each a job of its own.
+      for (const leg of ['leg-1', 'leg-2']) {
+        legs.push(
+          await step(
+            { 'tunnel-name': 'shared', 'sc-path': sc, 'start-retries': '0', 'retention-days': '3' },
+            { ...failing, ...service.jobEnv(leg) },
+          ),
+        );
+      }
+      expect(legs.map((leg) => leg.exitCode)).toEqual([1, 1]);
+      const artifacts = service.artifacts();
+      expect(artifacts.map((artifact) => artifact.name)).toEqual([
+        'sauce-connect-log-build-shared-attempt-1',
+        expect.stringMatching(/^sauce-connect-log-build-shared-attempt-1-[0-9a-f]{6}$/),
+      ]);
+      for (const [index, artifact] of artifacts.entries()) {
+        expect(artifact.job).toBe(`leg-${index + 1}`);
+        expect(await service.entries(artifact)).toEqual([path.basename(legs[index]!.outputs['log-file']!)]);
+        const expires = Date.parse(artifact.expiresAt ?? '');
+        expect(Math.abs(expires - Date.now() - 3 * 86_400_000)).toBeLessThan(10 * 60_000);
+      }
+      // A name taken by the other leg is no reason for a warning.
+      for (const leg of legs) {
+        expect(leg.annotations.filter((a) => a.level === 'warning' && /artifact/.test(a.message))).toEqual(
+          [],
+        );
+      }
+    } finally {
+      await service.close();
+    }
   });
 
   it('needs a tunnel name, a valid status address and version', async () => {
