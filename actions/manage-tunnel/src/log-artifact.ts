@@ -31,6 +31,6 @@ export async function uploadLog(
     files: [file],
     root: path.dirname(file),
     ...(retentionDays !== undefined ? { retentionDays } : {}),
-    kept: `It stays at ${file} for the rest of the job.`,
+    kept: `It stays at ${file}.`,
   });
 }

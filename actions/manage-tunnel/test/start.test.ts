@@ -462,7 +462,7 @@ describe('start through run', () => {
     const result = await run(startInputs('no-artifacts'), deps);
     expect(result.failure?.kind).toBe('service');
     expect(deps.logger.lines('warning').at(-1)).toBe(
-      `Could not upload the Sauce Connect log as an artifact: there is no artifact service here. It stays at ${result.outputs['log-file']} for the rest of the job.`,
+      `Could not upload the Sauce Connect log as an artifact: there is no artifact service here. It stays at ${result.outputs['log-file']}.`,
     );
   });
 

@@ -103,7 +103,7 @@ export async function collectJobAssets(options: CollectAssetsOptions): Promise<C
     files,
     root: dir,
     ...(options.retentionDays !== undefined ? { retentionDays: options.retentionDays } : {}),
-    kept: `The files are kept in ${dir}${dirOutput !== undefined ? ` (output \`${dirOutput}\`)` : ''} for the rest of the job.`,
+    kept: `The files are kept in ${dir}${dirOutput !== undefined ? ` (output \`${dirOutput}\`)` : ''}.`,
   });
   return { files: files.length, ...(artifact !== undefined ? { artifact } : {}) };
 }

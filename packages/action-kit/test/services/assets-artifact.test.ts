@@ -80,7 +80,7 @@ describe('collectJobAssets', () => {
       });
       expect(collected).toEqual({ files: 1 });
       expect(logger.lines('warning')).toEqual([
-        `Could not upload 1 asset file(s) of 1 job(s) as an artifact: no service here. The files are kept in ${dir} (output \`assets-dir\`) for the rest of the job.`,
+        `Could not upload 1 asset file(s) of 1 job(s) as an artifact: no service here. The files are kept in ${dir} (output \`assets-dir\`).`,
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
