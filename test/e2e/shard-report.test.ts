@@ -16,6 +16,7 @@ import {
 } from '@sauce-actions/action-harness';
 import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { outputLines, runCli } from './support/cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const REPOSITORY = 'example/sauce-app';
@@ -33,7 +34,7 @@ const steps: StepResult[] = [];
 beforeAll(async () => {
   const seed = defaultSeed();
   // Case 11 fails every run; Case 07 is the seed's flaky case.
-  for (const testCase of seed.authoring.testCases) {
+  for (const testCase of seed.authoring.testCases ?? []) {
     if (testCase.name === 'Case 11') testCase.expectedOutcome = 'fail';
   }
   emulator = await startEmulator({ port: 0, jobDurationMs: 300, seed });
@@ -245,5 +246,36 @@ describe('operation: report', { timeout: 180_000 }, () => {
     const warnings = report.annotations.filter((a) => a.level === 'warning').map((a) => a.message);
     expect(warnings.some((warning) => warning.includes('checks: write'))).toBe(true);
     expect(github.commentsOf(24)).toHaveLength(1);
+  });
+});
+
+describe('operation: report on the command line', { timeout: 120_000 }, () => {
+  const env = { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' };
+  const cli = (args: readonly string[]) =>
+    runCli(['run-suite-and-wait', '--api-url', emulator.url, '--suite', 'Regression', ...args], {
+      cwd: workspace,
+      env,
+      timeoutMs: 60_000,
+    });
+
+  it('reports the shards of a build name, and without one refuses before any request (exit 2)', async () => {
+    const refused = await cli(['--operation', 'report']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/build-name.*is empty, and without a workflow run number/);
+
+    const build = ['--build-name', 'nightly 901', '--retries', '1', '--poll-interval', '1s'];
+    await Promise.all(['1/3', '2/3', '3/3'].map((shard) => cli([...build, '--shard', shard])));
+    const report = await cli([
+      '--operation',
+      'report',
+      '--build-name',
+      'nightly 901',
+      '--junit-file',
+      'cli.xml',
+    ]);
+    expect(report.code, report.stderr).toBe(1);
+    expect(outputLines(report.stdout)).toMatchObject({ total: '12', passed: '11', failed: '1', flaky: '1' });
+    const junit = junitCases(await readFile(path.join(workspace, 'cli.xml'), 'utf8'));
+    expect(junit.size).toBe(12);
   });
 });

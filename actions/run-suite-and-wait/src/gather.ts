@@ -3,7 +3,13 @@
  * in the service, by the build names its steps used (as `rerun-failed` finds an earlier attempt's),
  * and publishes them as one run's results: one summary, one JUnit file, one comment, one check run.
  */
-import { optionalProperty, type ActionResult, type WorkflowRun } from '@sauce-actions/action-kit';
+import {
+  InputError,
+  optionalProperty,
+  type ActionResult,
+  type StepDeps,
+  type WorkflowRun,
+} from '@sauce-actions/action-kit';
 import type {
   ExpectedItem,
   GatherAdapter,
@@ -15,15 +21,20 @@ import { gatheredFailure, notRunJob } from '@sauce-actions/action-kit/test-run/g
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
+import type { SuiteClient } from './batch.ts';
 import { suiteComment } from './comment.ts';
 import { suiteFailure } from './ending.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { reportJob } from './jobs.ts';
 import { junitSuites, resultsData, type SuiteOutputs, type SuiteReport } from './report.ts';
 import { findBuildJobs, reportBuildNames } from './rerun.ts';
-import type { SuiteDeps } from './run.ts';
 import { findSuite, listSuiteCases, MAX_REQUESTS_PER_SECOND, type FoundSuite } from './start.ts';
 import { suiteSummary } from './summary.ts';
+
+/** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
+type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'> & {
+  client: SuiteClient;
+};
 
 interface SuiteGathered extends Gathered<Job | undefined> {
   suite: FoundSuite | undefined;
@@ -34,7 +45,7 @@ interface SuiteGathered extends Gathered<Job | undefined> {
 
 export async function reportShards(
   inputs: SuiteInputs,
-  deps: SuiteDeps,
+  deps: ReportDeps,
 ): Promise<ActionResult<SuiteOutputs>> {
   const options = {
     name: 'run-suite-and-wait',
@@ -42,6 +53,14 @@ export async function reportShards(
     failOnFailure: inputs.failOnFailure,
     ...optionalProperty('junitFile', inputs.junitFile),
   };
+  // Without a run number (another CI system) the shards' default build names hold the time each started.
+  if (inputs.buildName === undefined && !reportedRun(deps.workflow).runNumber) {
+    throw new InputError(
+      'build-name',
+      'is empty, and without a workflow run number the build names of the shards cannot be known',
+      'the `build-name` every shard was given, unique to the pipeline, such as `nightly 42`',
+    );
+  }
   return gatherTests(reportAdapter(inputs, deps), options, deps);
 }
 
@@ -58,7 +77,7 @@ export function reportedRun(workflow: WorkflowRun): WorkflowRun {
 
 function reportAdapter(
   inputs: SuiteInputs,
-  deps: SuiteDeps,
+  deps: ReportDeps,
 ): GatherAdapter<SuiteGathered, Job | undefined, SuiteOutputs> {
   const { client, logger } = deps;
   return {
@@ -73,12 +92,8 @@ function reportAdapter(
           : (inputs.testCases ?? []);
       const label = suite?.name ?? 'Test cases';
       const run = reportedRun(deps.workflow);
-      const builds = reportBuildNames(label, inputs.buildName, run, new Date(startedAtMs));
-      if (builds === undefined) {
-        throw new Error(
-          'The build names of the shards cannot be known without the run number (GITHUB_RUN_NUMBER): give the report step the `build-name` the shards used.',
-        );
-      }
+      // Never none: `reportShards` checked that there is a run number or a `build-name`.
+      const builds = reportBuildNames(label, inputs.buildName, run, new Date(startedAtMs)) ?? [];
       const found = await findBuildJobs(client.automation.jobs, {
         judged: cases,
         builds,
