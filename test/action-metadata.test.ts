@@ -107,6 +107,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
   },
   'run-js-tests': {
     inputs: [
+      'operation',
       'url',
       'framework',
       'platforms',
@@ -119,6 +120,10 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'junit-file',
       'shard',
       'retries',
+      'pr-comment',
+      'check-name',
+      'pull-request',
+      'github-token',
       ...SAUCE_CONNECTION,
       ...WAITING,
     ],

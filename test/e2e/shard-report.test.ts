@@ -279,3 +279,65 @@ describe('operation: report on the command line', { timeout: 120_000 }, () => {
     expect(junit.size).toBe(12);
   });
 });
+
+describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
+  const PLATFORMS = 'Windows 11 / chrome / latest\nLinux / firefox / 126\nmacOS 14 / safari / 17';
+  const jsStep = (inputs: Record<string, string>, runNumber: string, event: unknown) =>
+    runStep({
+      actionDir: path.join(ROOT, 'actions', 'run-js-tests'),
+      inputs: {
+        ...SAUCE,
+        'api-url': emulator.url,
+        url: 'https://example.com/tests.html',
+        framework: 'qunit',
+        platforms: PLATFORMS,
+        build: `js-${runNumber}`,
+        'poll-interval': '1s',
+        ...inputs,
+      },
+      env: { GITHUB_API_URL: github.url },
+      event,
+      context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN, runNumber, job: 'js' },
+      workspace,
+      timeoutMs: 60_000,
+    }).then((result) => {
+      steps.push(result);
+      return result;
+    });
+
+  it.each([
+    ['every shard ran', ['1/2', '2/2'], { total: '3', passed: '3', failed: '0' }, 'success', 0],
+    // Shard 1/2 runs Linux and macOS: Windows is not run.
+    ['one shard never ran', ['1/2'], { total: '3', passed: '2', failed: '1' }, 'failure', 1],
+  ])(
+    '%s: one comment, one check run, each platform once',
+    async (_, shardsRun, counts, conclusion, annotations) => {
+      const runNumber = String(50 + shardsRun.length);
+      const event = pullRequestEvent(30 + shardsRun.length);
+      await Promise.all(shardsRun.map((shard) => jsStep({ shard }, runNumber, event)));
+      const report = await jsStep(
+        {
+          operation: 'report',
+          'pr-comment': 'true',
+          'check-name': 'JS unit tests',
+          'junit-file': `reports/js-${runNumber}.xml`,
+        },
+        runNumber,
+        event,
+      );
+      expect(report.success, report.log).toBe(conclusion === 'success');
+      expect(report.outputs).toMatchObject(counts);
+      expect(github.commentsOf(30 + shardsRun.length)).toHaveLength(1);
+      expect(github.checkRuns).toHaveLength(1);
+      expect(github.checkRuns[0]).toMatchObject({ name: 'JS unit tests', conclusion });
+      expect(github.checkRuns[0]!.annotations).toHaveLength(annotations);
+      const xml = await readFile(path.join(workspace, 'reports', `js-${runNumber}.xml`), 'utf8');
+      expect(xml.match(/<testcase\b/g)).toHaveLength(3);
+      if (shardsRun.length === 1) {
+        expect(errorsOf(report).at(-1)).toMatch(
+          /^1 platforms of `platforms` were not run by any step: Windows 11 \/ chrome \/ latest\./,
+        );
+      }
+    },
+  );
+});
