@@ -81,6 +81,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
   },
   'run-suite-and-wait': {
     inputs: [
+      'operation',
       'suite',
       'test-cases',
       'build-name',
@@ -96,6 +97,8 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'retention-days',
       'junit-file',
       'pr-comment',
+      'check-name',
+      'pull-request',
       'github-token',
       ...SAUCE_CONNECTION,
       ...WAITING,
@@ -105,6 +108,7 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
   },
   'run-js-tests': {
     inputs: [
+      'operation',
       'url',
       'framework',
       'platforms',
@@ -117,6 +121,10 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
       'junit-file',
       'shard',
       'retries',
+      'pr-comment',
+      'check-name',
+      'pull-request',
+      'github-token',
       ...SAUCE_CONNECTION,
       ...WAITING,
     ],
@@ -147,12 +155,16 @@ async function sourceOf(dir: string): Promise<string> {
   return code;
 }
 
+/** The inputs the kit's `readPublishingInputs` reads: where a test step's report goes on GitHub. */
+const PUBLISHING = ['pr-comment', 'check-name', 'pull-request', 'github-token'];
+
 /** Inputs the code reads: by name through the kit's reader (`read.<method>('name'`), and the connection readers' own. */
 function inputsRead(code: string): Set<string> {
   return new Set([
     ...[...code.matchAll(/\bread\.[a-zA-Z]+\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string),
     ...(/\breadMobileConnection\(/.test(code) ? MOBILE_CONNECTION : []),
     ...(/\breadSauceConnection\(/.test(code) ? SAUCE_CONNECTION : []),
+    ...(/\breadPublishingInputs\(/.test(code) ? PUBLISHING : []),
   ]);
 }
 

@@ -43,6 +43,8 @@ describe('workflow files', () => {
         'examples/ios-release.yml',
         'examples/nightly-suite.yml',
         'examples/js-tests.yml',
+        'examples/fork-e2e.yml',
+        'examples/fork-report.yml',
       ]),
     );
   });

@@ -218,7 +218,7 @@ describe('pr-comment', { timeout: 90_000 }, () => {
     expect(result.success, result.log).toBe(true);
     expect(github.requests).toEqual([]);
     expect(result.log).toContain(
-      "pr-comment: no pull-request comment written: this run's event (push) is not for a pull request.",
+      "pr-comment: no pull-request comment written: this run's event (push) is not for a pull request, and `pull-request` is empty.",
     );
   });
 

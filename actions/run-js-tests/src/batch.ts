@@ -17,6 +17,7 @@ import type {
   Run,
   StartSignals,
 } from '@sauce-actions/action-kit/test-run/adapter';
+import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import { START_GRACE_MS, surelyNotStarted } from '@sauce-actions/action-kit/test-run/rounds';
 import {
   jsTestJobId,
@@ -45,7 +46,7 @@ import { waitForResults } from './wait.ts';
 export type JsTestsClient = Pick<SauceClient, 'jobUrl'> & {
   automation: {
     jsTests: Pick<AutomationJsTests, 'start' | 'getStatus'>;
-    jobs: Pick<AutomationJobs, 'stop'>;
+    jobs: Pick<AutomationJobs, 'stop'> & JobLister;
   };
 };
 

@@ -13,6 +13,7 @@ import {
   type Shard,
 } from '@sauce-actions/action-kit';
 import type { JsTestFramework, JsTestPlatform } from '@sauce-actions/api';
+import { readPublishingInputs, type PublishingInputs } from '@sauce-actions/action-kit/inputs/publishing';
 import { parsePlatforms } from './platforms.ts';
 
 export const FRAMEWORKS = [
@@ -31,8 +32,10 @@ const DEFAULT_POLL_INTERVAL_MS = 10_000;
 const TEST_PAGE_FORM =
   'an http:// or https:// address of the test page, such as `https://example.com/tests.html`';
 
-export interface JsTestsInputs {
+export interface JsTestsInputs extends PublishingInputs {
   connection: SauceConnection;
+  /** `run` runs the tests; `report` runs nothing and publishes every shard and attempt of the workflow run. */
+  operation: 'run' | 'report';
   url: string;
   framework: JsTestFramework;
   /** The platforms this job runs: its shard's share of `platforms`, in their order. */
@@ -73,16 +76,20 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
       'a YAML list of `[os, browser, version]`, or one `os / browser / version` per line, such as `Windows 11 / chrome / latest`',
     ),
   );
+  const operation = read.enum('operation', ['run', 'report'], 'run');
   const shard = read.shard('shard');
+  const build = read.string('build');
+  if (operation === 'report') checkReportInputs(shard, build);
   const split = shard !== undefined && shard.total > 1;
   return {
     connection,
+    operation,
     url,
     framework,
     platforms: split ? shareOf(platforms, shard, platformKey) : platforms,
     ...(split ? { shard: { ...shard, of: platforms.length } } : {}),
     ...optionalProperty('tunnelName', read.string('tunnel-name')),
-    ...optionalProperty('build', read.string('build')),
+    ...optionalProperty('build', build),
     ...optionalProperty('name', read.string('name')),
     tags: read.list('tags'),
     ...optionalProperty(
@@ -95,7 +102,29 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
     ...optionalProperty('junitFile', read.filePath('junit-file', { mustExist: false })),
     timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS, TIMEOUT_BOUNDS),
     pollIntervalMs: read.duration('poll-interval', DEFAULT_POLL_INTERVAL_MS, POLL_INTERVAL_BOUNDS),
+    ...readPublishingInputs(read),
   };
+}
+
+/**
+ * `operation: report` reports every shard at once, and finds their jobs by their `build`: the
+ * service keeps no other trace of which JS tests a workflow run started.
+ */
+function checkReportInputs(shard: Shard | undefined, build: string | undefined): void {
+  if (shard !== undefined) {
+    throw new InputError(
+      'shard',
+      'is set with `operation: report`, which reports every shard at once',
+      'empty in the report step (give it the `platforms` and `build` of the shards)',
+    );
+  }
+  if (build === undefined) {
+    throw new InputError(
+      'build',
+      'is empty, and `operation: report` finds the jobs of the shards by their build',
+      'the `build` every shard was given, unique to the workflow run, such as `js-${{ github.run_id }}`',
+    );
+  }
 }
 
 /** What a platform is sorted by to fall in a shard: the same whatever order `platforms` lists them in. */

@@ -9,6 +9,8 @@ import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import { JsTestsBatch, UnmatchedStart, type JsTestsClient, type PlacedPlatform } from './batch.ts';
+import { jsTestsComment } from './comment.ts';
+import { reportPlatforms } from './gather.ts';
 import type { JsTestsInputs } from './inputs.ts';
 import type { PlatformResult } from './judge.ts';
 import { jsTestsFailure, jsTestsReport, junitSuites, resultsData } from './report.ts';
@@ -28,6 +30,7 @@ interface JsTestsPlan extends TestPlan<PlacedPlatform> {
 }
 
 export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<TestRunOutputs>> {
+  if (inputs.operation === 'report') return reportPlatforms(inputs, deps);
   const options = {
     name: 'run-js-tests',
     timeoutMs: inputs.timeoutMs,
@@ -70,6 +73,7 @@ function jsTestsAdapter(
     report: (_plan, testRun, signal) => {
       const report = jsTestsReport(inputs, testRun, deps.clock.now());
       const { tally } = testRun;
+      const comment = jsTestsComment(inputs, report);
       return {
         outputs: (resultsFile) => testRunOutputs(testRun, resultsFile),
         summary: jsTestsSummary(report),
@@ -79,6 +83,10 @@ function jsTestsAdapter(
           'failure',
           jsTestsFailure(report, testRun, { signal, failOnFailure: inputs.failOnFailure }),
         ),
+        ...(inputs.prComment ? { comment } : {}),
+        ...(inputs.checkName !== undefined
+          ? { check: { name: inputs.checkName, summary: comment.body } }
+          : {}),
         ...(report.platforms.length > 0
           ? {
               tallyLine: `${tally.passed} of ${tally.total} platforms passed, ${tally.failed} failed${tally.flaky > 0 ? `, ${tally.flaky} flaky` : ''} (${report.elapsedSeconds}s)`,

@@ -48,6 +48,8 @@ describe('run-js-tests inputs', () => {
         username: 'demo',
         accessKey: 'demo-access-key',
       },
+      operation: 'run',
+      prComment: false,
       url: REQUIRED.url,
       framework: 'YUI Test',
       platforms: [['Linux', 'chrome', 'latest']],
@@ -69,6 +71,8 @@ describe('run-js-tests inputs', () => {
     const inputs = await read({ ...REQUIRED, username: 'someone', 'access-key': 'another-key' });
     expect(inputs).toEqual({
       connection: { service: 'sauce', region: 'us-west-1', username: 'someone', accessKey: 'another-key' },
+      operation: 'run',
+      prComment: false,
       url: REQUIRED.url,
       framework: 'YUI Test',
       platforms: [['Linux', 'chrome', 'latest']],
@@ -78,6 +82,32 @@ describe('run-js-tests inputs', () => {
       retries: 0,
       timeoutMs: 30 * 60_000,
       pollIntervalMs: 10_000,
+    });
+  });
+
+  it.each([
+    ['shard', { shard: '1/2', build: 'js-7' }, /"shard" is set with `operation: report`/],
+    ['build', {}, /"build" is empty, and `operation: report` finds the jobs of the shards by their build/],
+  ])('operation: report refuses %s before any request', async (_, inputs, message) => {
+    await expect(read({ ...REQUIRED, operation: 'report', ...inputs })).rejects.toThrow(message);
+    await expect(read({ ...REQUIRED, operation: 'report', ...inputs })).rejects.toBeInstanceOf(InputError);
+  });
+
+  it('reads operation: report with the publishing inputs', async () => {
+    const inputs = await read({
+      ...REQUIRED,
+      operation: 'report',
+      build: 'js-7',
+      'pr-comment': 'true',
+      'check-name': 'JS unit tests',
+      'pull-request': '12',
+    });
+    expect(inputs).toMatchObject({
+      operation: 'report',
+      build: 'js-7',
+      prComment: true,
+      checkName: 'JS unit tests',
+      pullRequest: 12,
     });
   });
 

@@ -109,6 +109,8 @@ describe('run-js-tests post step', () => {
     const result = await run(
       {
         connection: connection(fast),
+        operation: 'run',
+        prComment: false,
         url: 'https://example.com/tests.html',
         framework: 'qunit',
         platforms: PLATFORMS,

@@ -64,6 +64,8 @@ function inputs(overrides: Partial<JsTestsInputs> = {}): JsTestsInputs {
       username: 'demo',
       accessKey: 'demo-access-key',
     },
+    operation: 'run',
+    prComment: false,
     url: 'https://example.com/tests.html',
     framework: 'custom',
     platforms: [
@@ -465,6 +467,7 @@ describe('run-js-tests run', () => {
           stop: async () => {
             throw new Error('nothing to stop');
           },
+          list: async () => [],
         },
         jsTests: {
           start: async () => ({ 'js tests': ['only-one'] }),

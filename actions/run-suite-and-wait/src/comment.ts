@@ -21,11 +21,14 @@ import {
 import type { SuiteInputs } from './inputs.ts';
 import type { SuiteReport } from './report.ts';
 
+/** What names a comment; `report`: the comment of `operation: report`. */
+type CommentInputs = Pick<SuiteInputs, 'suite' | 'testCases' | 'shard' | 'targets'> & { report?: boolean };
+
 /** Rows listed per table at most: a comment holds 65,536 characters; the rest is in the step summary. */
 const MAX_ROWS = 50;
 
 export function suiteComment(
-  inputs: Pick<SuiteInputs, 'suite' | 'testCases' | 'shard' | 'targets'>,
+  inputs: CommentInputs,
   report: SuiteReport,
   tally: JobTally,
 ): PullRequestComment {
@@ -41,10 +44,10 @@ export function suiteComment(
  * cases), the shard, and the targets, so that a matrix over shards or over targets keeps one
  * comment per matrix job. The host adds the workflow and the job.
  */
-export function commentIdentity(
-  inputs: Pick<SuiteInputs, 'suite' | 'testCases' | 'shard' | 'targets'>,
-): Record<string, string> {
+export function commentIdentity(inputs: CommentInputs): Record<string, string> {
   return {
+    // A report of every shard keeps a comment of its own beside any a shard keeps.
+    ...(inputs.report === true ? { report: 'every shard' } : {}),
     ...(inputs.suite !== undefined ? { suite: inputs.suite } : {}),
     ...(inputs.testCases !== undefined
       ? {

@@ -11,6 +11,7 @@ import {
   type Shard,
 } from '@sauce-actions/action-kit';
 import { RETENTION_DAYS } from '@sauce-actions/action-kit/inputs/input-forms';
+import { readPublishingInputs, type PublishingInputs } from '@sauce-actions/action-kit/inputs/publishing';
 import type { AuthoringRunTarget } from '@sauce-actions/api';
 import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts';
 
@@ -25,8 +26,10 @@ export const DEFAULT_MAX_ASSETS_BYTES = 500_000_000;
 /** Runs of a failed case after its first, at most: each waits for the slowest job of the one before. */
 const MAX_RETRIES = 5;
 
-export interface SuiteInputs {
+export interface SuiteInputs extends PublishingInputs {
   connection: SauceConnection;
+  /** `run` runs the cases; `report` runs nothing and publishes every shard and attempt of the workflow run. */
+  operation: 'run' | 'report';
   /** A suite's id or exact name; exactly one of `suite` and `testCases` is set. */
   suite?: string;
   testCases?: CaseSelection[];
@@ -53,10 +56,6 @@ export interface SuiteInputs {
   pollIntervalMs: number;
   /** Longest wait for every job to finish. */
   timeoutMs: number;
-  /** Keep a comment on the pull request with the counts and the failed and flaky cases. */
-  prComment: boolean;
-  /** Writes the pull-request comment; masked as read. */
-  githubToken?: string;
 }
 
 export async function readInputs(read: InputReader): Promise<SuiteInputs> {
@@ -71,8 +70,18 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     );
   }
   const targetsText = read.string('targets');
+  const operation = read.enum('operation', ['run', 'report'], 'run');
+  const shard = read.shard('shard');
+  if (operation === 'report' && shard !== undefined) {
+    throw new InputError(
+      'shard',
+      'is set with `operation: report`, which reports every shard at once',
+      'empty in the report step (give it the `suite` or `test-cases` and `build-name` of the shards)',
+    );
+  }
   return {
     connection,
+    operation,
     ...optionalProperty('suite', suite),
     ...optionalProperty(
       'testCases',
@@ -81,7 +90,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     ...optionalProperty('targets', targetsText !== undefined ? await parseTargets(targetsText) : undefined),
     ...optionalProperty('buildName', read.string('build-name')),
     ...optionalProperty('tunnelName', read.string('tunnel-name')),
-    ...optionalProperty('shard', read.shard('shard')),
+    ...optionalProperty('shard', shard),
     retries: read.integer('retries', 0, { min: 0, max: MAX_RETRIES }),
     failFast: read.boolean('fail-fast', false),
     rerunFailed: read.boolean('rerun-failed', true),
@@ -93,7 +102,6 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     ...optionalProperty('junitFile', read.filePath('junit-file', { mustExist: false })),
     pollIntervalMs: read.duration('poll-interval', 10_000, POLL_INTERVAL_BOUNDS),
     timeoutMs: read.duration('timeout', 60 * 60_000, TIMEOUT_BOUNDS),
-    prComment: read.boolean('pr-comment', false),
-    ...optionalProperty('githubToken', read.secret('github-token')),
+    ...readPublishingInputs(read),
   };
 }

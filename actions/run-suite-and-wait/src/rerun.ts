@@ -59,6 +59,26 @@ export function earlierBuildNames(
   return { attempt, builds };
 }
 
+/**
+ * The build names a report gathers: `build-name` when given (the same in every attempt), else the
+ * default name of every attempt of the workflow run so far; none without a run number, since the
+ * default name then holds the time each shard started.
+ */
+export function reportBuildNames(
+  label: string,
+  buildName: string | undefined,
+  workflow: WorkflowRun,
+  now: Date,
+): string[] | undefined {
+  if (buildName !== undefined) return [buildName];
+  if (!workflow.runNumber) return undefined;
+  const attempt = Number(workflow.runAttempt ?? '1');
+  const attempts = Number.isInteger(attempt) && attempt >= 1 ? attempt : 1;
+  return Array.from({ length: attempts }, (_, k) =>
+    defaultBuildName(label, { ...workflow, runAttempt: String(k + 1) }, now),
+  );
+}
+
 /** Whether the service's build name is one of the names asked for, with or without its ` - N` suffixes. */
 export function buildMatcher(builds: readonly string[]): (build: string | null) => boolean {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -68,32 +88,53 @@ export function buildMatcher(builds: readonly string[]): (build: string | null) 
 
 /**
  * The jobs of the earlier attempts' builds, newest first, and the cases among `cases` whose latest
- * run passed on every platform it ran on. The search lists the account's jobs of the last 31 days
- * newest first, and ends once every case has shown and one more page has been read, at the end of
- * the list, or after `MAX_PAGES` pages.
+ * run passed on every platform it ran on.
  */
 export async function findEarlierResults(
   jobs: JobLister,
-  request: {
+  request: BuildJobsRequest & {
     /** The cases this step runs (a shard's share): the ones judged. */
     cases: readonly KnownCase[];
-    /** Every case the runs may hold (the whole suite), to tell each job's case; default `cases`. */
-    known?: readonly KnownCase[];
     attempt: number;
-    builds: readonly string[];
-    nowMs: number;
-    signal: AbortSignal;
-    maxRequestsPerSecond: number;
   },
 ): Promise<EarlierResults> {
-  const matches = buildMatcher(request.builds);
   const finder = new CaseFinder(request.known ?? request.cases);
-  const judged = new Set(request.cases.map((testCase) => testCase.id));
+  const found = await findBuildJobs(jobs, { ...request, judged: request.cases });
+  return {
+    attempt: request.attempt,
+    builds: [...request.builds],
+    passed: passedCases(request.cases, finder, found.jobs),
+    found: found.jobs.length,
+    capped: found.capped,
+  };
+}
+
+interface BuildJobsRequest {
+  /** Every case the runs may hold (the whole suite), to tell each job's case; default `judged`. */
+  known?: readonly KnownCase[];
+  builds: readonly string[];
+  nowMs: number;
+  signal: AbortSignal;
+  maxRequestsPerSecond: number;
+}
+
+/**
+ * The jobs of some builds (with the service's ` - N` suffixes), newest first. The search lists the
+ * account's jobs of the last 31 days newest first, and ends once every case of `judged` has shown
+ * and a page after that holds no job of the builds (a case's runs on several platforms, and its
+ * retries, are listed near each other), at the end of the list, or after `MAX_PAGES` pages.
+ */
+export async function findBuildJobs(
+  jobs: JobLister,
+  request: BuildJobsRequest & { judged: readonly KnownCase[] },
+): Promise<{ jobs: Job[]; capped: boolean }> {
+  const matches = buildMatcher(request.builds);
+  const finder = new CaseFinder(request.known ?? request.judged);
+  const judged = new Set(request.judged.map((testCase) => testCase.id));
   const pacer = new RequestPacer(request.maxRequestsPerSecond);
   const from = Math.floor((request.nowMs - RERUN_WINDOW_MS) / 1000);
   const found: Job[] = [];
   const seenCases = new Set<string>();
-  let pagesAfterAll = 0;
   let page = 0;
   // Whether the list ended, or every case showed, before the page limit did.
   let ended = false;
@@ -103,23 +144,18 @@ export async function findEarlierResults(
       { full: true, from, skip: page * PAGE_SIZE, limit: PAGE_SIZE },
       { signal: request.signal },
     );
+    const allShownBefore = seenCases.size >= judged.size;
+    let matched = 0;
     for (const job of listed) {
       if (!matches(job.build)) continue;
       found.push(job);
+      matched += 1;
       const caseId = finder.caseOf(job);
       if (caseId !== undefined && judged.has(caseId)) seenCases.add(caseId);
     }
-    // The runs of a case on several platforms are listed together: one more page after the last case shows.
-    if (seenCases.size >= judged.size) pagesAfterAll += 1;
-    ended = listed.length < PAGE_SIZE || pagesAfterAll >= 2;
+    ended = listed.length < PAGE_SIZE || (allShownBefore && matched === 0);
   }
-  return {
-    attempt: request.attempt,
-    builds: [...request.builds],
-    passed: passedCases(request.cases, finder, found),
-    found: found.length,
-    capped: !ended,
-  };
+  return { jobs: found, capped: !ended };
 }
 
 /** The cases whose newest job on each platform passed; `jobs` newest first. */

@@ -15,6 +15,7 @@ import { failedCases } from './attempts.ts';
 import { SuiteBatch, type SuiteClient } from './batch.ts';
 import { suiteComment } from './comment.ts';
 import { suiteFailure } from './ending.ts';
+import { reportShards } from './gather.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { planSuite, selectedCases, type SuitePlan } from './plan.ts';
 import { junitSuites, resultsData, suiteOutputs, suiteReport, type SuiteOutputs } from './report.ts';
@@ -36,6 +37,7 @@ const ASSETS_TIMEOUT_MS = 5 * 60_000;
 type SuiteRound = Round<Job | undefined, SuiteBatch>;
 
 export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionResult<SuiteOutputs>> {
+  if (inputs.operation === 'report') return reportShards(inputs, deps);
   const options = {
     name: 'run-suite-and-wait',
     timeoutMs: inputs.timeoutMs,
@@ -96,6 +98,9 @@ function suiteAdapter(
         junitSuites: () => junitSuites(label, report.buildName, report.jobs, new Date(testRun.startedAtMs)),
         ...optionalProperty('failure', failure),
         ...(inputs.prComment ? { comment: suiteComment(inputs, report, tally) } : {}),
+        ...(inputs.checkName !== undefined
+          ? { check: { name: inputs.checkName, summary: suiteComment(inputs, report, tally).body } }
+          : {}),
         tallyLine: `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}.`,
         artifacts: async () => {
           assetsDir = await uploadAssets(inputs, deps, report.jobs);

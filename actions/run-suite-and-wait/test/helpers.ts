@@ -46,6 +46,7 @@ export async function addFault(emulator: RunningEmulator, rule: Record<string, u
 export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteInputs> = {}): SuiteInputs {
   return {
     connection: connection(emulator),
+    operation: 'run',
     failOnFailure: true,
     stopOnCancel: true,
     downloadAssets: 'none',

@@ -155,3 +155,36 @@ describe('durations', () => {
     });
   });
 });
+
+describe('operation: report and the publishing inputs', () => {
+  it.each([
+    ['shard', { shard: '2/3' }, /"shard" is set with `operation: report`/],
+    ['check-name', { 'check-name': 'x'.repeat(101) }, /"check-name" is 101 characters long.*at most 100/],
+    ['check-name', { 'check-name': 'one\ntwo' }, /"check-name" has a line break/],
+    ['pull-request', { 'pull-request': '0' }, /"pull-request"/],
+    ['operation', { operation: 'merge' }, /"operation"/],
+  ])('refuses %s before any request', async (_, values, message) => {
+    const before = await journalLength();
+    const attempt = read({ suite: 'Regression', operation: 'report', ...values });
+    await expect(attempt).rejects.toThrow(message);
+    await expect(attempt).rejects.toBeInstanceOf(InputError);
+    expect(await journalLength()).toBe(before);
+  });
+
+  it('reads a report with its check run and pull request', async () => {
+    const inputs = await read({
+      suite: 'Regression',
+      operation: 'report',
+      'check-name': 'Sauce Labs Regression',
+      'pull-request': '42',
+      'pr-comment': 'true',
+    });
+    expect(inputs).toMatchObject({
+      operation: 'report',
+      checkName: 'Sauce Labs Regression',
+      pullRequest: 42,
+      prComment: true,
+    });
+    expect(inputs.shard).toBeUndefined();
+  });
+});

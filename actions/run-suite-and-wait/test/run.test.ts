@@ -708,6 +708,7 @@ describe('run-suite-and-wait readInputs', () => {
     const parsed = await read({ suite: 'Smoke', 'junit-file': 'reports/junit.xml' });
     expect(parsed).toEqual({
       connection: { service: 'sauce', region: 'us-west-1', username: 'demo', accessKey: 'demo-access-key' },
+      operation: 'run',
       suite: 'Smoke',
       failOnFailure: true,
       stopOnCancel: true,

@@ -1,8 +1,10 @@
 /**
  * A stand-in for the part of GitHub's REST interface a step uses to keep a pull-request comment:
  * list an issue's comments (paginated with `per_page`, `page` and a `Link` header, as GitHub does),
- * create one, update one. It checks the token of every request, records every request, and can be
- * told to refuse requests, for the tests of `pr-comment` (`GITHUB_API_URL` points at it).
+ * create one, update one; and to write a check run: create one, update it (annotations appended,
+ * at most 50 a request, a summary of at most 65,535 characters, as GitHub refuses more with 422).
+ * It checks the token of every request, records every request, and can be told to refuse
+ * requests, for the tests of `pr-comment` and `check-name` (`GITHUB_API_URL` points at it).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +15,29 @@ export interface StandInComment {
   body: string;
   html_url: string;
   user: { login: string; type: string };
+}
+
+export interface StandInCheckAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: string;
+  title?: string;
+  message: string;
+  raw_details?: string;
+}
+
+export interface StandInCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  details_url?: string;
+  html_url: string;
+  output: { title: string; summary: string };
+  /** Every annotation of every request, in the order they came. */
+  annotations: StandInCheckAnnotation[];
 }
 
 export interface StandInRequest {
@@ -47,6 +72,9 @@ export interface GitHubApiStandIn {
   /** Every issue's comments, oldest first. */
   comments: StandInComment[];
   commentsOf(issue: number): StandInComment[];
+  /** Every check run, oldest first. */
+  checkRuns: StandInCheckRun[];
+  checkRunsOf(headSha: string): StandInCheckRun[];
   /** Adds a comment as a person would (the step's own are `github-actions[bot]`'s). */
   addComment(issue: number, body: string): StandInComment;
   fault(fault: StandInFault): void;
@@ -60,6 +88,7 @@ export async function startGitHubApi(options: {
   repository: string;
 }): Promise<GitHubApiStandIn> {
   const comments: StandInComment[] = [];
+  const checkRuns: StandInCheckRun[] = [];
   const requests: StandInRequest[] = [];
   const faults: (StandInFault & { left: number })[] = [];
   let nextId = 1000;
@@ -134,6 +163,45 @@ export async function startGitHubApi(options: {
       if (typeof body !== 'string') return reply(422, { message: 'body is required' });
       return reply(201, addComment(Number(list[1]), body, 'github-actions[bot]'));
     }
+    const checks = new RegExp(`^${repo}/check-runs$`).exec(record.path);
+    const check = new RegExp(`^${repo}/check-runs/(\\d+)$`).exec(record.path);
+    if ((checks && record.method === 'POST') || (check && record.method === 'PATCH')) {
+      const body = (record.body ?? {}) as Partial<StandInCheckRun> & {
+        output?: { title?: string; summary?: string; annotations?: StandInCheckAnnotation[] };
+      };
+      const annotations = body.output?.annotations ?? [];
+      if (annotations.length > 50)
+        return reply(422, { message: 'Only 50 annotations are allowed per request' });
+      if ((body.output?.summary?.length ?? 0) > 65_535) {
+        return reply(422, { message: 'output.summary is too long (maximum is 65535 characters)' });
+      }
+      if (check) {
+        const found = checkRuns.find((candidate) => candidate.id === Number(check[1]));
+        if (!found) return reply(404, { message: 'Not Found' });
+        found.annotations.push(...annotations);
+        if (body.output?.title !== undefined) found.output.title = body.output.title;
+        if (body.output?.summary !== undefined) found.output.summary = body.output.summary;
+        if (body.conclusion !== undefined) found.conclusion = body.conclusion;
+        return reply(200, found);
+      }
+      if (typeof body.name !== 'string' || typeof body.head_sha !== 'string') {
+        return reply(422, { message: 'name and head_sha are required' });
+      }
+      const id = nextId++;
+      const created: StandInCheckRun = {
+        id,
+        name: body.name,
+        head_sha: body.head_sha,
+        status: body.conclusion !== undefined ? 'completed' : (body.status ?? 'queued'),
+        conclusion: body.conclusion ?? null,
+        ...(body.details_url !== undefined ? { details_url: body.details_url } : {}),
+        html_url: `https://github.com/${options.repository}/runs/${id}`,
+        output: { title: body.output?.title ?? '', summary: body.output?.summary ?? '' },
+        annotations: [...annotations],
+      };
+      checkRuns.push(created);
+      return reply(201, created);
+    }
     if (one && record.method === 'PATCH') {
       const comment = comments.find((candidate) => candidate.id === Number(one[1]));
       const body = (record.body as { body?: unknown } | undefined)?.body;
@@ -152,6 +220,8 @@ export async function startGitHubApi(options: {
     requests,
     comments,
     commentsOf: (issue) => comments.filter((comment) => comment.issue === issue),
+    checkRuns,
+    checkRunsOf: (headSha) => checkRuns.filter((run) => run.head_sha === headSha),
     addComment: (issue, body) => addComment(issue, body),
     fault: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),
     close: () =>

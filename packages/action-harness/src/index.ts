@@ -10,6 +10,8 @@ export { parseKeyValueFile } from './file-commands.ts';
 export {
   startGitHubApi,
   type GitHubApiStandIn,
+  type StandInCheckAnnotation,
+  type StandInCheckRun,
   type StandInComment,
   type StandInFault,
   type StandInRequest,

@@ -8,7 +8,7 @@ import type { Connection } from './inputs/connection.ts';
 import type { IdTokenSource } from './inputs/id-token.ts';
 import type { InputReader } from './inputs/inputs.ts';
 import type { ActionResult, Outputs } from './reporting/result.ts';
-import type { CiContext } from './step/ci-context.ts';
+import type { CiContext, TriggeringRun } from './step/ci-context.ts';
 import type { GitHistory } from './step/git-history.ts';
 import type { Logger } from './step/logger.ts';
 
@@ -43,6 +43,11 @@ export interface WorkflowRun {
   job?: string;
   /** The step's id. */
   step?: string;
+  /**
+   * With a `workflow_run` event: the run that triggered this one, whose results a report gathers
+   * and publishes (its run number and attempt, head commit and pull request).
+   */
+  triggeredBy?: TriggeringRun;
 }
 
 /**
@@ -109,8 +114,10 @@ export interface ActionDeps extends StepDeps {
 
 export interface ActionInputs {
   connection: Connection;
-  /** `github-token` (masked as read): what the GitHub host writes a pull-request comment with. */
+  /** `github-token` (masked as read): what the GitHub host writes a pull-request comment and a check run with. */
   githubToken?: string;
+  /** `pull-request`: the pull request to comment on when the event names none (a fork's, on `workflow_run`). */
+  pullRequest?: number;
 }
 
 export interface ActionDefinition<I extends ActionInputs = ActionInputs, O extends Outputs = Outputs> {

@@ -225,6 +225,11 @@ function report(result: ActionResult, io: CliIo): void {
   // The comment belongs to a GitHub pull request, which a command line run has none of.
   if (result.comment)
     io.stderr('warning: `pr-comment` writes only in a GitHub pull request: no comment written.\n');
+  // So does the check run: other CI systems show the JUnit report (`junit-file`) instead.
+  if (result.check)
+    io.stderr(
+      'warning: `check-name` writes only on GitHub: no check run written; publish `junit-file` instead.\n',
+    );
   if (result.failure) io.stderr(`error: ${result.failure.message}\n`);
 }
 

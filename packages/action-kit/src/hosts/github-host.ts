@@ -16,6 +16,7 @@ import {
 } from '../deps.ts';
 import { runnerIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
+import type { CheckRunReport } from '../reporting/check-run-report.ts';
 import { commandFreeText } from '../reporting/log-text.ts';
 import type { CommentRun } from '../reporting/pull-request-comment.ts';
 import {
@@ -25,11 +26,12 @@ import {
   type Outputs,
   type PullRequestComment,
 } from '../reporting/result.ts';
-import { githubContext } from '../step/ci-context.ts';
+import { githubContext, triggeringRunOf } from '../step/ci-context.ts';
 import { CancelledError } from '../step/failure.ts';
 import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
 import { onSecret, redactSecrets } from '../step/secrets.ts';
+import { optionalProperty } from '../values/optional-property.ts';
 import { githubArtifacts } from './github-artifacts.ts';
 import { runDefinition } from './run-definition.ts';
 
@@ -81,10 +83,11 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   // otherwise end the process before the outputs, the summary and the failure are written.
   try {
     const { result, inputs } = await runDefinition(definition, githubInputs, await stepDeps(cancel.signal));
-    const { comment } = result;
+    const { comment, check } = result;
     const token = inputs?.githubToken;
     await publish(definition.title, result, async () => {
-      if (comment) await commentOnPullRequest(comment, token, cancel.signal);
+      if (comment) await commentOnPullRequest(comment, token, cancel.signal, inputs?.pullRequest);
+      if (check) await checkRunOnGitHub(check, token, cancel.signal);
     });
   } finally {
     cancel.dispose();
@@ -128,16 +131,19 @@ async function commentOnPullRequest(
   comment: PullRequestComment,
   token: string | undefined,
   signal: AbortSignal,
+  pullRequestInput: number | undefined,
 ): Promise<void> {
   const env = process.env;
   // Loaded with the comment: most steps write none, and none pays for it at start.
   const { commentFailureText, commentMarker, commentText, pullRequestOf, writePullRequestComment } =
     await import('../reporting/pull-request-comment.ts');
   try {
-    const pullRequest = pullRequestOf(await readEvent(env.GITHUB_EVENT_PATH));
+    const event = await readEvent(env.GITHUB_EVENT_PATH);
+    // `pull-request` first; else the event's, or that of the run a `workflow_run` event reports on.
+    const pullRequest = pullRequestInput ?? pullRequestOf(event) ?? triggeringRunOf(env, event)?.pullRequest;
     if (pullRequest === undefined) {
       githubLogger.info(
-        `pr-comment: no pull-request comment written: this run's event (${env.GITHUB_EVENT_NAME || 'unknown'}) is not for a pull request.`,
+        `pr-comment: no pull-request comment written: this run's event (${env.GITHUB_EVENT_NAME || 'unknown'}) is not for a pull request, and \`pull-request\` is empty.`,
       );
       return;
     }
@@ -165,6 +171,17 @@ async function commentOnPullRequest(
   } catch (error) {
     githubLogger.warning(commentFailureText(error));
   }
+}
+
+/** The step's check run (`check-name`); its module loads only for a step that has one. */
+async function checkRunOnGitHub(
+  check: CheckRunReport,
+  token: string | undefined,
+  signal: AbortSignal,
+): Promise<void> {
+  const event = await readEvent(process.env.GITHUB_EVENT_PATH).catch(() => undefined);
+  const { checkRunOnGitHub: write } = await import('./github-check-run.ts');
+  await write(check, token, signal, { env: process.env, event, logger: githubLogger });
 }
 
 /** The runner's event payload; none when it has no file (a run outside the runner). */
@@ -244,6 +261,7 @@ async function stepDeps(signal: AbortSignal): Promise<StepDeps> {
       ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),
       ...(env.GITHUB_JOB ? { job: env.GITHUB_JOB } : {}),
       ...(env.GITHUB_ACTION ? { step: env.GITHUB_ACTION } : {}),
+      ...optionalProperty('triggeredBy', triggeringRunOf(env, event)),
     },
     artifacts: githubArtifacts(env),
     tools: githubToolCache,

@@ -199,7 +199,7 @@ function sameOrigin(url: string, base: string): boolean {
   }
 }
 
-type Send = <T>(
+export type Send = <T>(
   what: string,
   method: 'GET' | 'PATCH' | 'POST',
   call: (signal: AbortSignal) => Promise<T>,
@@ -210,7 +210,7 @@ type Send = <T>(
  * with `Retry-After`) is waited out when the wait is short, up to twice; a GET or a PATCH is sent
  * once more after a 5xx or a cut connection; a POST never, as it may have been done.
  */
-function sender(options: CommentOptions): Send {
+export function sender(options: CommentOptions): Send {
   const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const maxWaitMs = options.maxRateLimitWaitMs ?? MAX_RATE_LIMIT_WAIT_MS;
   const sleep = options.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));

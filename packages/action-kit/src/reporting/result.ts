@@ -4,6 +4,7 @@
  * returns its outputs and summary, hosts publish them first, in one place, for every action.
  */
 import { FAILURE_LABELS, type Failure } from '../step/failure.ts';
+import type { CheckRunReport } from './check-run-report.ts';
 import { SummaryBuilder } from './summary.ts';
 
 /** Lists are published the way the list inputs of the next step read them. */
@@ -30,6 +31,11 @@ export interface ActionResult<O extends Outputs = Outputs> {
    * the summary. The GitHub host writes it (in a pull request only); other hosts ignore it.
    */
   comment?: PullRequestComment;
+  /**
+   * With `check-name`: the check run of this step's results. The GitHub host writes it on the
+   * run's head commit (or the pull request's); other hosts ignore it.
+   */
+  check?: CheckRunReport;
 }
 
 /** A comment kept on a pull request, one per step identity, updated in place by each run. */

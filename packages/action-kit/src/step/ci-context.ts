@@ -97,6 +97,54 @@ export function githubContext(env: Env, event: unknown): CiContext {
   });
 }
 
+/**
+ * The workflow run a `workflow_run` event reports on. A workflow on that event runs with the base
+ * repository's token even for a pull request from a fork, so a report of the triggering run's
+ * results is published from it: gathered by that run's number and attempt, on its head commit and
+ * pull request (none in the event for a fork: the `pull-request` input names it).
+ */
+export interface TriggeringRun {
+  id: string;
+  runNumber: string;
+  runAttempt: string;
+  /** Its head commit: the check run goes there. */
+  headSha?: string;
+  /** Its pull request, when the event names one (never for a fork's). */
+  pullRequest?: number;
+  /** Its workflow's file (`.github/workflows/ci.yml`), which check-run annotations point at. */
+  path?: string;
+  /** Its page. */
+  url?: string;
+}
+
+/** The triggering run of a `workflow_run` event's payload; undefined for any other event. */
+export function triggeringRunOf(env: Env, event: unknown): TriggeringRun | undefined {
+  if (value(env.GITHUB_EVENT_NAME) !== 'workflow_run') return undefined;
+  const run = objectOf(objectOf(event)?.workflow_run);
+  const id = wholeNumber(run?.id);
+  const runNumber = wholeNumber(run?.run_number);
+  if (run === undefined || id === undefined || runNumber === undefined) return undefined;
+  const [first] = Array.isArray(run.pull_requests) ? (run.pull_requests as unknown[]) : [];
+  const pullRequest = Number(wholeNumber(objectOf(first)?.number) ?? NaN);
+  const path = textOf(run.path);
+  return definedOnly({
+    id,
+    runNumber,
+    runAttempt: wholeNumber(run.run_attempt) ?? '1',
+    headSha: commitOf(run.head_sha),
+    pullRequest: Number.isSafeInteger(pullRequest) && pullRequest > 0 ? pullRequest : undefined,
+    // A path inside the repository, as GitHub writes it; anything else is no file to annotate.
+    path: path !== undefined && /^[\w.-]+(\/[\w.-]+)*$/.test(path) && !path.includes('..') ? path : undefined,
+    url: address(textOf(run.html_url)),
+  });
+}
+
+/** A positive whole number, as a number or its digits; its digits. */
+function wholeNumber(raw: unknown): string | undefined {
+  const text = typeof raw === 'number' ? String(raw) : textOf(raw);
+  return text !== undefined && /^[1-9]\d{0,18}$/.test(text) ? text : undefined;
+}
+
 /** GitLab CI: `CI_*` variables; a merge request pipeline has `CI_MERGE_REQUEST_*`. */
 export function gitlabContext(env: Env): CiContext {
   const repository = address(env.CI_PROJECT_URL);

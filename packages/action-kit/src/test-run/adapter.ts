@@ -138,6 +138,11 @@ export interface ResultsReport<O extends Outputs> {
   junitSuites(): JUnitTestSuite[];
   failure?: Failure;
   comment?: PullRequestComment;
+  /**
+   * With `check-name`: the check run's name and its Markdown summary (the comment's body serves);
+   * the engine adds the conclusion and an annotation per failed job.
+   */
+  check?: { name: string; summary: string };
   /** The log line that tells how the jobs came out. */
   tallyLine?: string;
   /** More to publish once the files are written, such as the jobs' assets as an artifact. */
@@ -172,3 +177,46 @@ export interface TestRunOptions {
   /** Where the post step finds what the step left running: none when nothing is to be stopped. */
   postStep?: { key: string; place: WorkPlace };
 }
+
+/** A run found in the service by a report of a workflow run: when it was created orders the attempts. */
+export interface GatheredRun<R = unknown> extends Run<R> {
+  item: string;
+  /** The service's creation time (any unit): an item's runs on one platform, oldest first, are its attempts. */
+  createdAt: number;
+}
+
+/** An item the steps of the workflow run were to run: one that no step ran is reported as not run. */
+export interface ExpectedItem {
+  item: string;
+  name: string;
+}
+
+/** What a report of a workflow run found: every run of its steps, of every shard and attempt. */
+export interface Gathered<R = unknown> {
+  runs: readonly GatheredRun<R>[];
+  /** Every item of the steps (the suite's cases, the platforms), in the order the report lists them. */
+  expected: readonly ExpectedItem[];
+}
+
+/**
+ * A report of a workflow run (`operation: report`): instead of planning, starting and following,
+ * it gathers the runs of the workflow run's steps from the service, and publishes them as one
+ * run's results.
+ */
+export interface GatherAdapter<G extends Gathered<R>, R, O extends Outputs> {
+  itemsName: string;
+  junitWritten(file: string): string;
+  /** Finds the runs. What fails here fails the step. */
+  gather(signal: AbortSignal, startedAtMs: number): Promise<G>;
+  /** The run that stands for an item no step ran: a failure (`notRunJob`), with the action's record. */
+  notRun(item: ExpectedItem): Run<R>;
+  report(
+    gathered: G,
+    results: TestResults<R>,
+    notRun: readonly ExpectedItem[],
+    signal: AbortSignal,
+  ): ResultsReport<O>;
+}
+
+/** The options of a report of a workflow run: what `TestRunOptions` has that applies. */
+export type GatherOptions = Pick<TestRunOptions, 'name' | 'timeoutMs' | 'failOnFailure' | 'junitFile'>;

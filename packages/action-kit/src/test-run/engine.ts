@@ -10,10 +10,19 @@ import path from 'node:path';
 import type { StepDeps } from '../deps.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
 import { withDeadline } from '../step/cancellation.ts';
-import type { Batch, TestPlan, TestRunAdapter, TestRunOptions } from './adapter.ts';
+import type {
+  Batch,
+  GatherAdapter,
+  Gathered,
+  GatherOptions,
+  TestPlan,
+  TestRunAdapter,
+  TestRunOptions,
+} from './adapter.ts';
+import { attemptsOfRuns, itemsNotRun } from './gather.ts';
 import { WorkRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';
-import { testRun } from './results.ts';
+import { testResults, testRun } from './results.ts';
 import { runRounds } from './rounds.ts';
 
 type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;
@@ -44,6 +53,37 @@ export async function runTests<P extends TestPlan, R, B extends Batch<R>, O exte
     });
     const run = testRun(rounds, startedAtMs, notRetried);
     return await publishResults(adapter.report(plan, run, signal), run, {
+      ...files,
+      failOnFailure: options.failOnFailure,
+      junitWritten: (file) => adapter.junitWritten(file),
+      logger: deps.logger,
+    });
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/**
+ * A report of a workflow run (`operation: report`): nothing is started. The runs of every shard
+ * and attempt are gathered from the service in place of plan, start and follow, ordered into
+ * attempts, the items no step ran added as failures, and published as a run's results are.
+ */
+export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
+  adapter: GatherAdapter<G, R, O>,
+  options: GatherOptions,
+  deps: Pick<TestRunDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'>,
+): Promise<ActionResult<O>> {
+  const resultsFile = path.join(deps.tempDir, `${options.name}-${deps.workflow.step ?? 'results'}.json`);
+  const files = { resultsFile, ...(options.junitFile !== undefined ? { junitFile: options.junitFile } : {}) };
+  await checkReportFiles(files);
+  const deadline = withDeadline(deps.signal, options.timeoutMs);
+  try {
+    const startedAtMs = deps.clock.now();
+    const gathered = await adapter.gather(deadline.signal, startedAtMs);
+    const notRun = itemsNotRun(gathered.runs, gathered.expected);
+    const standIns = notRun.map((item) => adapter.notRun(item));
+    const results = testResults(attemptsOfRuns(gathered.runs, gathered.expected, standIns), startedAtMs);
+    return await publishResults(adapter.report(gathered, results, notRun, deadline.signal), results, {
       ...files,
       failOnFailure: options.failOnFailure,
       junitWritten: (file) => adapter.junitWritten(file),

@@ -3,12 +3,13 @@
  * file and the JUnit report (checked before anything is started, written after), then the
  * outputs, the summary, one annotation per failed or flaky job, the comment and the failure.
  */
+import type { CheckAnnotation, CheckConclusion, CheckRunReport } from '../reporting/check-run-report.ts';
 import { checkOutputFiles, type OutputFileOwner } from '../reporting/output-files.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
 import { describeFailure, type Failure } from '../step/failure.ts';
 import type { Logger } from '../step/logger.ts';
 import type { ResultsReport, TestResults } from './adapter.ts';
-import { failedJobAnnotations, flakyJobAnnotations, writeResultsFile } from './job-report.ts';
+import { failedJobAnnotations, flakyJobAnnotations, isFailedJob, writeResultsFile } from './job-report.ts';
 import { writeJUnitFile } from './junit.ts';
 
 interface ReportFiles {
@@ -57,8 +58,52 @@ export async function publishResults<O extends Outputs>(
         : []),
     ],
     ...(report.comment !== undefined ? { comment: report.comment } : {}),
+    ...(report.check !== undefined
+      ? { check: checkRunOf(report.check, results, failure, options.failOnFailure) }
+      : {}),
     ...(failure !== undefined ? { failure } : {}),
   };
+}
+
+/**
+ * The check run of the results: failed when the step fails (timed out, cancelled), neutral when
+ * jobs failed but the step stays green (`fail-on-failure: false`), else passed; the step's
+ * failure above the summary, and an annotation per failed job with its link.
+ */
+export function checkRunOf(
+  check: { name: string; summary: string },
+  results: Pick<TestResults, 'jobs' | 'tally'>,
+  failure: Failure | undefined,
+  failOnFailure: boolean,
+): CheckRunReport {
+  const { tally } = results;
+  const conclusion: CheckConclusion =
+    failure?.kind === 'timeout'
+      ? 'timed_out'
+      : failure?.kind === 'cancelled'
+        ? 'cancelled'
+        : failure !== undefined
+          ? 'failure'
+          : tally.failed > 0
+            ? 'neutral'
+            : 'success';
+  const title =
+    tally.total === 0
+      ? 'Nothing ran'
+      : `${tally.passed} of ${tally.total} passed${tally.failed > 0 ? `, ${tally.failed} failed` : ''}${tally.flaky > 0 ? `, ${tally.flaky} flaky` : ''}`;
+  const annotations = results.jobs.filter(isFailedJob).map((job): CheckAnnotation => ({
+    level: failOnFailure ? 'failure' : 'warning',
+    title: job.platform ? `${job.name} (${job.platform})` : job.name,
+    message: job.detail ?? (job.status === 'error' ? 'ended in error' : 'failed'),
+    details: [...(job.attempts ?? []), job]
+      .map(
+        (run, index, runs) =>
+          `${runs.length > 1 ? `attempt ${index + 1} ` : ''}${run.status}: ${run.url || run.id}`,
+      )
+      .join('\n'),
+  }));
+  const summary = failure !== undefined ? `**${failure.message}**\n\n${check.summary}` : check.summary;
+  return { name: check.name, conclusion, title, summary, annotations };
 }
 
 /** The results file, and the JUnit report when asked; the results file's path is '' when it could not be written. */

@@ -287,7 +287,7 @@ describe('runOnGitHub: the pull-request comment', () => {
     await runOnGitHub(commenting);
     expect(github.requests).toEqual([]);
     expect(stdout.join('')).toContain(
-      "pr-comment: no pull-request comment written: this run's event (schedule) is not for a pull request.",
+      "pr-comment: no pull-request comment written: this run's event (schedule) is not for a pull request, and `pull-request` is empty.",
     );
   });
 });

@@ -7,6 +7,7 @@ import {
   gitlabContext,
   jenkinsContext,
   repositoryAddress,
+  triggeringRunOf,
   type CiContext,
 } from '../../src/step/ci-context.ts';
 
@@ -121,6 +122,59 @@ describe('the GitHub runner', () => {
     ],
   ])('%s', (_name, env, event, expected) => {
     expect(githubContext(env, event)).toEqual(expected);
+  });
+});
+
+describe('the run a workflow_run event reports on', () => {
+  const run = {
+    id: 9001,
+    run_number: 12,
+    run_attempt: 2,
+    head_sha: HEAD_SHA,
+    path: '.github/workflows/e2e.yml',
+    html_url: 'https://github.com/octo/app/actions/runs/9001',
+    pull_requests: [{ number: 42 }],
+  };
+  const env = { ...GITHUB, GITHUB_EVENT_NAME: 'workflow_run' };
+
+  it.each<[string, Record<string, string>, unknown, ReturnType<typeof triggeringRunOf>]>([
+    [
+      'a pull request of the repository',
+      env,
+      { workflow_run: run },
+      {
+        id: '9001',
+        runNumber: '12',
+        runAttempt: '2',
+        headSha: HEAD_SHA,
+        pullRequest: 42,
+        path: '.github/workflows/e2e.yml',
+        url: 'https://github.com/octo/app/actions/runs/9001',
+      },
+    ],
+    [
+      "a fork's pull request: none listed",
+      env,
+      { workflow_run: { ...run, pull_requests: [], run_attempt: undefined } },
+      {
+        id: '9001',
+        runNumber: '12',
+        runAttempt: '1',
+        headSha: HEAD_SHA,
+        path: '.github/workflows/e2e.yml',
+        url: 'https://github.com/octo/app/actions/runs/9001',
+      },
+    ],
+    [
+      'a path that leaves the repository',
+      env,
+      { workflow_run: { ...run, path: '../../etc/passwd', html_url: 'javascript:alert(1)' } },
+      { id: '9001', runNumber: '12', runAttempt: '2', headSha: HEAD_SHA, pullRequest: 42 },
+    ],
+    ['another event', { ...GITHUB, GITHUB_EVENT_NAME: 'push' }, { workflow_run: run }, undefined],
+    ['no run number', env, { workflow_run: { ...run, run_number: 'x' } }, undefined],
+  ])('%s', (_, variables, event, expected) => {
+    expect(triggeringRunOf(variables, event)).toEqual(expected);
   });
 });
 

@@ -1,0 +1,212 @@
+/**
+ * `operation: report`: runs nothing. Finds the jobs of every shard and attempt of the workflow run
+ * in the service by their `build`, each platform's runs oldest first as its attempts, and
+ * publishes them as one run's results. A platform's verdict is its job's status: the page's own
+ * report (test counts) is in each shard's results file.
+ */
+import { optionalProperty, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
+import type {
+  ExpectedItem,
+  GatherAdapter,
+  Gathered,
+  GatheredRun,
+} from '@sauce-actions/action-kit/test-run/adapter';
+import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
+import { gatheredFailure, notRunJob } from '@sauce-actions/action-kit/test-run/gather';
+import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
+import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
+import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
+import { RequestPacer } from '@sauce-actions/action-kit/test-run/request-pacer';
+import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
+import type { Job, JsTestPlatform } from '@sauce-actions/api';
+import type { JsTestsClient } from './batch.ts';
+import { jsTestsComment } from './comment.ts';
+import type { JsTestsInputs } from './inputs.ts';
+import { reportedJob, type PlatformResult } from './judge.ts';
+import { platformName } from './platforms.ts';
+import { junitSuites, resultsData, type JsTestsReport } from './report.ts';
+import { jsTestsSummary } from './summary.ts';
+
+/** Jobs listed per page, pages at most (the newest 5,000 jobs of the account), and requests a second. */
+const PAGE_SIZE = 100;
+const MAX_PAGES = 50;
+const MAX_REQUESTS_PER_SECOND = 5;
+/** GitHub re-runs a workflow run for 30 days: older jobs cannot be of it. */
+const WINDOW_MS = 31 * 24 * 3600_000;
+
+type Result = PlatformResult | undefined;
+
+/** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
+type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'> & {
+  client: JsTestsClient;
+};
+
+export async function reportPlatforms(
+  inputs: JsTestsInputs,
+  deps: ReportDeps,
+): Promise<ActionResult<TestRunOutputs>> {
+  const options = {
+    name: 'run-js-tests',
+    timeoutMs: inputs.timeoutMs,
+    failOnFailure: inputs.failOnFailure,
+    ...optionalProperty('junitFile', inputs.junitFile),
+  };
+  return gatherTests(reportAdapter(inputs, deps), options, deps);
+}
+
+function reportAdapter(
+  inputs: JsTestsInputs,
+  deps: ReportDeps,
+): GatherAdapter<Gathered<Result>, Result, TestRunOutputs> {
+  const build = inputs.build ?? '';
+  const expected = inputs.platforms.map((platform, place): ExpectedItem => ({
+    item: String(place),
+    name: platformName(platform),
+  }));
+  return {
+    itemsName: 'platforms',
+    junitWritten: (file) => `JUnit report written to ${file}`,
+    gather: async (signal, startedAtMs) => {
+      const jobs = await findBuildJobs(deps.client.automation.jobs, build, inputs.platforms.length, {
+        signal,
+        nowMs: startedAtMs,
+      });
+      const runs = jobs.flatMap((job): GatheredRun<Result>[] => {
+        const placed = placeOf(job, inputs.platforms);
+        if (placed === undefined) return [];
+        const { platform, place } = placed;
+        const record = platformResult(job, platform, deps.client.jobUrl(job.id));
+        return [
+          {
+            item: String(place),
+            job: reportedJob(record),
+            jobId: job.id,
+            record,
+            createdAt: job.creation_time,
+          },
+        ];
+      });
+      deps.logger.info(
+        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in build "${build}" (${jobs.length - runs.length} on other platforms).`,
+      );
+      return { runs, expected };
+    },
+    notRun: (item) => ({ item: item.item, job: notRunJob(item), record: undefined }),
+    report: (_gathered, results, notRun) => {
+      const report: JsTestsReport = {
+        outcome: 'completed',
+        framework: inputs.framework,
+        url: inputs.url,
+        build,
+        ...optionalProperty('name', inputs.name),
+        elapsedSeconds: 0,
+        platforms: results.items.map(({ last, earlier, job }) => {
+          const record = last.record ?? notRunResult(job.name, inputs.platforms[Number(last.item)]);
+          const attempts = earlier.flatMap(({ record: run }) => (run ? [run] : []));
+          return attempts.length > 0 ? { ...record, attempts } : record;
+        }),
+        stoppedJobs: [],
+      };
+      const { tally } = results;
+      const failed = results.jobs.filter(isFailedJob);
+      const failure =
+        gatheredFailure(notRun, tally, { itemsName: 'platforms', where: '`platforms`' }) ??
+        (failed.length > 0 && inputs.failOnFailure
+          ? {
+              kind: 'tests-failed' as const,
+              message: `${tally.failed} of ${tally.total} platforms failed the JS tests in build "${build}": ${failed.map((job) => `${job.name}${job.url ? ` (${job.url})` : ''}`).join('; ')}. Open the job links to see the test page's results.`,
+            }
+          : undefined);
+      const comment = jsTestsComment(inputs, report);
+      return {
+        outputs: (resultsFile) => testRunOutputs(results, resultsFile),
+        summary: jsTestsSummary(report),
+        resultsData: { ...(resultsData(report) as object), notRun },
+        junitSuites: () => junitSuites(report),
+        ...optionalProperty('failure', failure),
+        ...(inputs.prComment ? { comment } : {}),
+        ...(inputs.checkName !== undefined
+          ? { check: { name: inputs.checkName, summary: comment.body } }
+          : {}),
+        tallyLine: `${tally.passed} of ${tally.total} platforms passed, ${tally.failed} failed${tally.flaky > 0 ? `, ${tally.flaky} flaky` : ''}${notRun.length > 0 ? `, ${notRun.length} not run` : ''}`,
+      };
+    },
+  };
+}
+
+/** The jobs of the build, newest first; the search ends a page after every platform showed. */
+async function findBuildJobs(
+  jobs: JobLister,
+  build: string,
+  platforms: number,
+  context: { signal: AbortSignal; nowMs: number },
+): Promise<Job[]> {
+  const pacer = new RequestPacer(MAX_REQUESTS_PER_SECOND);
+  const from = Math.floor((context.nowMs - WINDOW_MS) / 1000);
+  const found: Job[] = [];
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    await pacer.take(context.signal);
+    const listed = await jobs.list(
+      { full: true, from, skip: page * PAGE_SIZE, limit: PAGE_SIZE },
+      { signal: context.signal },
+    );
+    const matched = listed.filter((job) => job.build === build);
+    const allShownBefore = found.length >= platforms;
+    found.push(...matched);
+    if (listed.length < PAGE_SIZE || (allShownBefore && matched.length === 0)) break;
+  }
+  return found;
+}
+
+/**
+ * The place in `platforms` of the platform a job ran on: the same OS and browser, and the same
+ * version, or else a version the service resolves (`latest`, `beta`); the first such place.
+ */
+function placeOf(
+  job: Job,
+  platforms: readonly JsTestPlatform[],
+): { platform: JsTestPlatform; place: number } | undefined {
+  const same = (a: unknown, b: unknown) => String(a ?? '').toLowerCase() === String(b ?? '').toLowerCase();
+  const candidates = platforms.flatMap((platform, place) =>
+    same(platform[0], job.os) && same(platform[1], job.browser) ? [{ platform, place }] : [],
+  );
+  const versions = [job.browser_version, job.browser_short_version];
+  const exact = candidates.find(({ platform }) => versions.some((version) => same(platform[2], version)));
+  return exact ?? candidates.find(({ platform }) => !/^\d/.test(String(platform[2] ?? '')));
+}
+
+/** A job as the report shows a platform's run: its status is the verdict, with no page report. */
+function platformResult(job: Job, platform: JsTestPlatform, url: string): PlatformResult {
+  const status = reportedStatus(job);
+  const start = job.start_time ?? job.creation_time;
+  const duration =
+    job.end_time !== null && job.end_time !== undefined && start ? job.end_time - start : undefined;
+  const detail =
+    status === 'failed' || status === 'error'
+      ? (job.error ?? (status === 'error' ? 'ended in error' : 'the test page reported failures'))
+      : undefined;
+  return {
+    id: job.id,
+    platform,
+    name: platformName(platform),
+    jobId: job.id,
+    url,
+    status,
+    ...(duration !== undefined && duration >= 0 ? { durationSeconds: duration } : {}),
+    result: null,
+    ...(detail !== undefined ? { detail } : {}),
+  };
+}
+
+/** The record of a platform no step ran. */
+function notRunResult(name: string, platform: JsTestPlatform | undefined): PlatformResult {
+  return {
+    id: name,
+    platform: platform ?? ['', '', ''],
+    name,
+    status: 'error',
+    result: null,
+    detail:
+      'not run: no step of this workflow run ran it (a shard that failed before starting, or was cancelled)',
+  };
+}

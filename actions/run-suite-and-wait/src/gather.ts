@@ -1,0 +1,164 @@
+/**
+ * `operation: report`: runs nothing. Finds the jobs of every shard and attempt of the workflow run
+ * in the service, by the build names its steps used (as `rerun-failed` finds an earlier attempt's),
+ * and publishes them as one run's results: one summary, one JUnit file, one comment, one check run.
+ */
+import {
+  InputError,
+  optionalProperty,
+  type ActionResult,
+  type StepDeps,
+  type WorkflowRun,
+} from '@sauce-actions/action-kit';
+import type {
+  ExpectedItem,
+  GatherAdapter,
+  Gathered,
+  GatheredRun,
+} from '@sauce-actions/action-kit/test-run/adapter';
+import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
+import { gatheredFailure, notRunJob } from '@sauce-actions/action-kit/test-run/gather';
+import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
+import type { Job } from '@sauce-actions/api';
+import { CaseFinder, type KnownCase } from './attempts.ts';
+import type { SuiteClient } from './batch.ts';
+import { suiteComment } from './comment.ts';
+import { suiteFailure } from './ending.ts';
+import type { SuiteInputs } from './inputs.ts';
+import { reportJob } from './jobs.ts';
+import { junitSuites, resultsData, type SuiteOutputs, type SuiteReport } from './report.ts';
+import { findBuildJobs, reportBuildNames } from './rerun.ts';
+import { findSuite, listSuiteCases, MAX_REQUESTS_PER_SECOND, type FoundSuite } from './start.ts';
+import { suiteSummary } from './summary.ts';
+
+/** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
+type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'> & {
+  client: SuiteClient;
+};
+
+interface SuiteGathered extends Gathered<Job | undefined> {
+  suite: FoundSuite | undefined;
+  builds: string[];
+  /** Whether the job search stopped at its page limit: older jobs may be missing. */
+  capped: boolean;
+}
+
+export async function reportShards(
+  inputs: SuiteInputs,
+  deps: ReportDeps,
+): Promise<ActionResult<SuiteOutputs>> {
+  const options = {
+    name: 'run-suite-and-wait',
+    timeoutMs: inputs.timeoutMs,
+    failOnFailure: inputs.failOnFailure,
+    ...optionalProperty('junitFile', inputs.junitFile),
+  };
+  // Without a run number (another CI system) the shards' default build names hold the time each started.
+  if (inputs.buildName === undefined && !reportedRun(deps.workflow).runNumber) {
+    throw new InputError(
+      'build-name',
+      'is empty, and without a workflow run number the build names of the shards cannot be known',
+      'the `build-name` every shard was given, unique to the pipeline, such as `nightly 42`',
+    );
+  }
+  return gatherTests(reportAdapter(inputs, deps), options, deps);
+}
+
+/**
+ * The run whose shards are reported: this one, or with a `workflow_run` event the one that
+ * triggered it (a fork's pull request is reported from a workflow that has the base repository's
+ * token), whose run number and attempt name the builds.
+ */
+export function reportedRun(workflow: WorkflowRun): WorkflowRun {
+  const triggering = workflow.triggeredBy;
+  if (triggering === undefined) return workflow;
+  return { ...workflow, runNumber: triggering.runNumber, runAttempt: triggering.runAttempt };
+}
+
+function reportAdapter(
+  inputs: SuiteInputs,
+  deps: ReportDeps,
+): GatherAdapter<SuiteGathered, Job | undefined, SuiteOutputs> {
+  const { client, logger } = deps;
+  return {
+    itemsName: 'cases',
+    junitWritten: (file) => `JUnit report written to ${file}.`,
+    gather: async (signal, startedAtMs) => {
+      const suite =
+        inputs.suite !== undefined ? await findSuite(client.authoring, inputs.suite, signal) : undefined;
+      const cases: KnownCase[] =
+        suite !== undefined
+          ? await listSuiteCases(client.authoring, suite, signal)
+          : (inputs.testCases ?? []);
+      const label = suite?.name ?? 'Test cases';
+      const run = reportedRun(deps.workflow);
+      // Never none: `reportShards` checked that there is a run number or a `build-name`.
+      const builds = reportBuildNames(label, inputs.buildName, run, new Date(startedAtMs)) ?? [];
+      const found = await findBuildJobs(client.automation.jobs, {
+        judged: cases,
+        builds,
+        nowMs: startedAtMs,
+        signal,
+        maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+      });
+      const finder = new CaseFinder(cases);
+      const runs = found.jobs.map((job): GatheredRun<Job | undefined> => ({
+        // A job of no known case stands on its own.
+        item: finder.caseOf(job) ?? `job:${job.id}`,
+        job: reportJob(job, (id) => client.jobUrl(id), new Set()),
+        jobId: job.id,
+        record: job,
+        createdAt: job.creation_time,
+      }));
+      logger.info(
+        `Found ${runs.length} job(s) of ${cases.length} case(s) in build(s) "${builds.join('", "')}"${found.capped ? ' (the search stopped at its page limit: older jobs may be missing)' : ''}.`,
+      );
+      const expected = cases.map((testCase): ExpectedItem => ({
+        item: testCase.id,
+        name: testCase.name ?? testCase.id,
+      }));
+      return { runs, expected, suite, builds, capped: found.capped };
+    },
+    notRun: (item) => ({ item: item.item, job: notRunJob(item), record: undefined }),
+    report: (gathered, results, notRun, signal) => {
+      const { tally } = results;
+      const seen = gathered.runs.flatMap(({ record }) => record ?? []);
+      const suiteReport: SuiteReport = {
+        suite: gathered.suite,
+        planned: gathered.expected.length,
+        buildName: gathered.builds[0] ?? '',
+        builds: [...new Set(seen.map((job) => job.build ?? '').filter(Boolean))],
+        jobs: results.jobs,
+        seen,
+        complete: tally.finished === tally.total,
+        note: `Every shard and attempt of this workflow run, gathered from the service (${seen.length} job(s)).${gathered.capped ? ' The search stopped at its page limit: older jobs may be missing.' : ''}`,
+      };
+      const label = gathered.suite?.name ?? 'Test cases';
+      const where = gathered.suite !== undefined ? `suite "${gathered.suite.name}"` : '`test-cases`';
+      const failure =
+        gatheredFailure(notRun, tally, { itemsName: 'cases', where }) ??
+        suiteFailure(suiteReport, undefined, tally, {
+          failOnFailure: inputs.failOnFailure,
+          timeoutMs: inputs.timeoutMs,
+          signal,
+        });
+      const comment = suiteComment({ ...inputs, report: true }, suiteReport, tally);
+      return {
+        outputs: (resultsFile) => ({
+          'build-name': suiteReport.buildName,
+          ...testRunOutputs(results, resultsFile),
+        }),
+        summary: suiteSummary(suiteReport, tally),
+        resultsData: { ...(resultsData(suiteReport, tally) as object), notRun },
+        junitSuites: () =>
+          junitSuites(label, suiteReport.buildName, suiteReport.jobs, new Date(results.startedAtMs)),
+        ...optionalProperty('failure', failure),
+        ...(inputs.prComment ? { comment } : {}),
+        ...(inputs.checkName !== undefined
+          ? { check: { name: inputs.checkName, summary: comment.body } }
+          : {}),
+        tallyLine: `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}${notRun.length > 0 ? `, not run ${notRun.length}` : ''}.`,
+      };
+    },
+  };
+}

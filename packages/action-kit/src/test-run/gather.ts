@@ -1,0 +1,101 @@
+/**
+ * What a report of a workflow run makes of the runs it gathered from the service: each item's
+ * runs on one platform in the order they were made, as attempts (a retry of a step, a re-run of
+ * the workflow), so that the same results model as a run's is published; and the items no step
+ * ran, which must not pass unseen.
+ */
+import type { Failure } from '../step/failure.ts';
+import type { ExpectedItem, GatheredRun, Run } from './adapter.ts';
+import type { JobTally, ReportedJob } from './job-report.ts';
+import { listSome } from './job-report.ts';
+
+/**
+ * The runs attempt by attempt: the first run of every item on every platform, then the second
+ * of those run again, and so on. Within an attempt, items keep the order of `expected` (unknown
+ * ones last), so that the report lists them as the suite or the `platforms` input does; `notRun`
+ * (the runs that stand for items no step ran) take their place in the first.
+ */
+export function attemptsOfRuns<R>(
+  runs: readonly GatheredRun<R>[],
+  expected: readonly ExpectedItem[],
+  notRun: readonly Run<R>[] = [],
+): Run<R>[][] {
+  const place = new Map(expected.map(({ item }, index) => [item, index]));
+  const byItem = new Map<string, GatheredRun<R>[]>();
+  for (const run of runs) {
+    const key = `${run.item}\u0000${run.job.platform}`;
+    byItem.set(key, [...(byItem.get(key) ?? []), run]);
+  }
+  const attempts: Run<R>[][] = [[...notRun]];
+  for (const itemRuns of byItem.values()) {
+    // Stable: runs made in the same second keep the order they were given in.
+    const ordered = [...itemRuns].sort((a, b) => a.createdAt - b.createdAt);
+    ordered.forEach((run, index) => (attempts[index] ??= []).push(withoutGatherFields(run)));
+  }
+  const rank = (run: Run<R>): number =>
+    (run.item !== undefined ? place.get(run.item) : undefined) ?? expected.length;
+  return attempts
+    .filter((attempt) => attempt.length > 0)
+    .map((attempt) =>
+      attempt
+        .map((run, index) => ({ run, index }))
+        .sort((a, b) => rank(a.run) - rank(b.run) || a.index - b.index)
+        .map(({ run }) => run),
+    );
+}
+
+function withoutGatherFields<R>({ item, job, jobId, record }: GatheredRun<R>): Run<R> {
+  return { item, job, ...(jobId !== undefined ? { jobId } : {}), record };
+}
+
+/** The expected items that no run ran, in their order. */
+export function itemsNotRun(runs: readonly GatheredRun[], expected: readonly ExpectedItem[]): ExpectedItem[] {
+  const ran = new Set(runs.map(({ item }) => item));
+  return expected.filter(({ item }) => !ran.has(item));
+}
+
+/** What the report shows for an item no step ran: a failure, with no job to link. */
+export function notRunJob(item: ExpectedItem, platform = ''): ReportedJob {
+  return {
+    id: item.item,
+    name: item.name,
+    platform,
+    status: 'error',
+    url: '',
+    detail:
+      'not run: no step of this workflow run ran it (a shard that failed before starting, or was cancelled)',
+  };
+}
+
+/**
+ * Why a report fails whatever `fail-on-failure` says: items that no step ran (a shard that died
+ * before starting), or jobs that had not finished when the report was made. Undefined when
+ * neither: then failed jobs fail it as they would fail a run.
+ */
+export function gatheredFailure(
+  notRun: readonly ExpectedItem[],
+  tally: JobTally,
+  context: { itemsName: string; where: string },
+): Failure | undefined {
+  // Items not run count as failed (finished): what is left never finished.
+  const unfinished = tally.total - tally.finished;
+  const parts = [
+    ...(notRun.length > 0
+      ? [
+          `${notRun.length} ${context.itemsName} of ${context.where} were not run by any step: ${listSome(
+            notRun.map(({ name }) => name),
+            20,
+          )}. A shard that failed before it started, or was cancelled, leaves its ${context.itemsName} unrun: run the workflow's failed jobs again.`,
+        ]
+      : []),
+    ...(unfinished > 0
+      ? [
+          `${unfinished} job(s) had not finished when the report was made: make the report's job wait for every shard (\`needs:\`), or raise their \`timeout\`.`,
+        ]
+      : []),
+  ];
+  if (parts.length === 0) return undefined;
+  const failed = tally.failed - notRun.length;
+  const counts = `${tally.passed} of ${tally.total} passed${failed > 0 ? `, ${failed} failed` : ''}.`;
+  return { kind: 'tests-failed', message: `${parts.join(' ')} ${counts}` };
+}
