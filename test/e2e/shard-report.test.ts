@@ -335,7 +335,7 @@ describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
       expect(xml.match(/<testcase\b/g)).toHaveLength(3);
       if (shardsRun.length === 1) {
         expect(errorsOf(report).at(-1)).toMatch(
-          /^1 platforms of `platforms` were not run by any step: Windows 11 \/ chrome \/ latest\./,
+          /^1 of the platforms of `platforms` was not run by any step: Windows 11 \/ chrome \/ latest\./,
         );
       }
     },

@@ -82,7 +82,7 @@ export function gatheredFailure(
   const parts = [
     ...(notRun.length > 0
       ? [
-          `${notRun.length} ${context.itemsName} of ${context.where} were not run by any step: ${listSome(
+          `${notRun.length === 1 ? `1 of the ${context.itemsName} of ${context.where} was` : `${notRun.length} ${context.itemsName} of ${context.where} were`} not run by any step: ${listSome(
             notRun.map(({ name }) => name),
             20,
           )}. A shard that failed before it started, or was cancelled, leaves its ${context.itemsName} unrun: run the workflow's failed jobs again.`,
@@ -90,7 +90,7 @@ export function gatheredFailure(
       : []),
     ...(unfinished > 0
       ? [
-          `${unfinished} job(s) had not finished when the report was made: make the report's job wait for every shard (\`needs:\`), or raise their \`timeout\`.`,
+          `${unfinished === 1 ? '1 job' : `${unfinished} jobs`} had not finished when the report was made: make the report's job wait for every shard (\`needs:\`), or raise their \`timeout\`.`,
         ]
       : []),
   ];

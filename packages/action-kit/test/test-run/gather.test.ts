@@ -70,19 +70,23 @@ describe('gatheredFailure', () => {
   const where = { itemsName: 'cases', where: 'suite "Regression"' };
   const tally = { total: 4, passed: 2, failed: 2, queued: 0, running: 0, stopped: 0, finished: 4, flaky: 0 };
 
-  it('fails a report with items not run, naming them', () => {
-    const failure = gatheredFailure(expected.slice(1, 3), tally, where);
-    expect(failure).toEqual({
-      kind: 'tests-failed',
-      message: expect.stringMatching(
-        /^2 cases of suite "Regression" were not run by any step: Case b, Case c\. .* 2 of 4 passed\.$/,
-      ),
-    });
+  it.each([
+    [2, /^2 cases of suite "Regression" were not run by any step: Case b, Case c\. .* 2 of 4 passed\.$/],
+    [
+      1,
+      /^1 of the cases of suite "Regression" was not run by any step: Case b\. .* 2 of 4 passed, 1 failed\.$/,
+    ],
+  ])('fails a report with %i item(s) not run, naming them', (count, message) => {
+    const failure = gatheredFailure(expected.slice(1, 1 + count), tally, where);
+    expect(failure).toEqual({ kind: 'tests-failed', message: expect.stringMatching(message) });
   });
 
-  it('fails a report with unfinished jobs', () => {
-    const failure = gatheredFailure([], { ...tally, failed: 0, running: 2, finished: 2 }, where);
-    expect(failure?.message).toMatch(/^2 job\(s\) had not finished when the report was made/);
+  it.each([
+    [2, /^2 jobs had not finished when the report was made/],
+    [1, /^1 job had not finished when the report was made/],
+  ])('fails a report with %i unfinished job(s)', (running, message) => {
+    const failure = gatheredFailure([], { ...tally, failed: 0, running, finished: 4 - running }, where);
+    expect(failure?.message).toMatch(message);
   });
 
   it('leaves a report of finished jobs to the action', () => {
