@@ -2,12 +2,20 @@
  * The step summary of a suite run: the totals and every job, the builds, what the shard ran and
  * what an earlier attempt of the workflow run had passed.
  */
-import { linkHtml, safeText, shardText, SummaryBuilder, type RunBuild } from '@sauce-actions/action-kit';
-import { renderJobsSummary, type JobTally } from '@sauce-actions/action-kit/test-run/job-report';
+import {
+  linkHtml,
+  safeText,
+  shardText,
+  SummaryBuilder,
+  type RunBuild,
+  type StructuredText,
+} from '@sauce-actions/action-kit';
+import { jobsSummaryText, type JobTally } from '@sauce-actions/action-kit/test-run/job-report';
 import { buildsOf, type RerunSkipped, type ShardShare, type SuiteReport } from './report.ts';
 import type { FoundSuite } from './start.ts';
 
-export function suiteSummary(report: SuiteReport, tally: JobTally): string {
+/** As blocks, the jobs table's rows ranked: the host keeps failed and flaky jobs first within 1 MiB. */
+export function suiteSummary(report: SuiteReport, tally: JobTally): StructuredText {
   const { shard } = report;
   const label = `${report.suite ? `Suite ${report.suite.name}` : 'Test cases'}${shard ? `, shard ${shardText(shard)}` : ''}`;
   const title =
@@ -21,19 +29,19 @@ export function suiteSummary(report: SuiteReport, tally: JobTally): string {
   ];
   const builds = buildsOf(report);
   // One build is named under the title; several are listed, linked, after the table.
-  const html = renderJobsSummary({
+  const jobs = jobsSummaryText({
     title,
     ...(report.buildName !== '' && builds.length <= 1 ? { buildName: report.buildName } : {}),
     jobs: report.jobs,
     ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
   });
-  const summary = new SummaryBuilder().raw(html);
+  const summary = new SummaryBuilder().blocks(jobs);
   if (builds.length > 1) summary.raw(buildsHtml(builds));
   if (report.rerun && report.rerun.cases.length > 0) {
     summary.heading(`Passed in an earlier attempt, not run again (${report.rerun.cases.length})`, 3);
     summary.raw(earlierLinks(report.rerun));
   }
-  return summary.toString();
+  return summary.toText();
 }
 
 /** Builds listed at most: the summary has a size limit, and the results file has them all. */

@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { InputError, InputReader, inputSource, shareOf } from '@sauce-actions/action-kit';
+import { InputError, InputReader, inputSource, shareOf, wholeText } from '@sauce-actions/action-kit';
 import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/inputs.ts';
@@ -79,18 +79,20 @@ describe('run-suite-and-wait shards', () => {
     for (const build of await buildsOf(ids.flat())) expect(build).toMatch(/^Twelve #31\.1( - \d+)?$/);
     const all = await clientFor(emulator).automation.jobs.list({ full: true, limit: 1000 });
     for (const [n, result] of results.entries()) {
-      expect(result.summary).toContain(`<h2>Suite Twelve, shard ${n + 1}/3: `);
-      expect(result.summary).toContain(
+      expect(wholeText(result.summary)).toContain(`<h2>Suite Twelve, shard ${n + 1}/3: `);
+      expect(wholeText(result.summary)).toContain(
         `Shard ${n + 1}/3 has 4 of the suite&#39;s 12 test case(s), split among 3 shards by case id`,
       );
       // A build per case run: the summary names and links every one the shard's jobs ran in.
       const mine = all.filter((job) => ids[n]!.includes(job.id));
       const builds = [...new Set(mine.map((job) => job.build))];
       expect(builds).toHaveLength(4);
-      expect(result.summary).toContain('<p>Builds (4: the service makes every build name unique');
+      expect(wholeText(result.summary)).toContain('<p>Builds (4: the service makes every build name unique');
       for (const build of builds) {
         const first = mine.find((job) => job.build === build)!;
-        expect(result.summary).toContain(`<a href="${emulator.url}/tests/${first.id}">${build}</a>`);
+        expect(wholeText(result.summary)).toContain(
+          `<a href="${emulator.url}/tests/${first.id}">${build}</a>`,
+        );
       }
       const file = JSON.parse(await readFile(result.outputs['results-file'], 'utf8')) as { builds: string[] };
       expect([...file.builds].sort()).toEqual([...builds].sort());
@@ -140,8 +142,8 @@ describe('run-suite-and-wait shards', () => {
       failed: 0,
       'job-ids': '[]',
     });
-    expect(result.summary).toContain('<h2>Suite Green, shard 4/4: nothing to run</h2>');
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain('<h2>Suite Green, shard 4/4: nothing to run</h2>');
+    expect(wholeText(result.summary)).toContain(
       'Shard 4/4 has no test case to run: the suite&#39;s 2 test case(s) are split among 4 shards by case id',
     );
     const requests = (await journal(emulator)).slice(before);
@@ -157,7 +159,7 @@ describe('run-suite-and-wait shards', () => {
     );
     expect(result.outputs).toMatchObject({ total: 3, passed: 3 });
     expect(casesRun((await journal(emulator)).slice(before))).toEqual([]);
-    expect(result.summary).not.toContain('shard');
+    expect(wholeText(result.summary)).not.toContain('shard');
   });
 
   it.each(['4/3', '0/3', '1/0', 'a/b'])('refuses shard %s by name before any request', async (shard) => {
@@ -225,18 +227,20 @@ describe('run-suite-and-wait retries', () => {
       [...Array(12).fill('Twelve #32.1'), 'Twelve #32.1 - 1'].sort(),
     );
 
-    expect(result.summary).toContain('12 jobs, 12 passed, 0 failed, 1 flaky');
-    expect(result.summary).toContain('Case 07<br><sub>flaky: failed on attempt 1, passed on attempt 2</sub>');
-    expect(result.summary).toContain('✅ passed (flaky)');
+    expect(wholeText(result.summary)).toContain('12 jobs, 12 passed, 0 failed, 1 flaky');
+    expect(wholeText(result.summary)).toContain(
+      'Case 07<br><sub>flaky: failed on attempt 1, passed on attempt 2</sub>',
+    );
+    expect(wholeText(result.summary)).toContain('✅ passed (flaky)');
     // A link to each attempt, in order, with its outcome; `job-ids` has them in that order.
     const links =
       /<td>1: <a href="[^"]*\/tests\/(\w+)">\1<\/a> ❌<br>2: <a href="[^"]*\/tests\/(\w+)">\2<\/a> ✅<\/td>/.exec(
-        result.summary,
+        wholeText(result.summary),
       );
     const [first, second] = [links?.[1] ?? '?', links?.[2] ?? '?'];
-    expect(result.summary).toContain(`href="${emulator.url}/tests/${first}"`);
+    expect(wholeText(result.summary)).toContain(`href="${emulator.url}/tests/${first}"`);
     expect(ids.indexOf(second)).toBe(ids.indexOf(first) + 1);
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain(
       'Failed jobs were run again (`retries: 1`, 2 attempts in all): of the 1 run again, 1 passed on a retry (flaky), 0 failed every attempt.',
     );
     expect(result.annotations).toEqual([
@@ -267,8 +271,8 @@ describe('run-suite-and-wait retries', () => {
     expect(result.failure?.message).toContain('"Checkout fails" (safari 17, macOS 13, all 2 attempts)');
     expect(result.outputs).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0 });
     expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(4);
-    expect(result.summary).toContain('Checkout fails<br><sub>failed all 2 attempts');
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain('Checkout fails<br><sub>failed all 2 attempts');
+    expect(wholeText(result.summary)).toContain(
       'of the 1 run again, 0 passed on a retry (flaky), 1 failed every attempt.',
     );
     const junit = await readFile(junitFile, 'utf8');
@@ -291,7 +295,7 @@ describe('run-suite-and-wait retries', () => {
     );
     expect(result.failure?.kind).toBe('tests-failed');
     expect(result.outputs).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0 });
-    expect(result.summary).not.toContain('were run again');
+    expect(wholeText(result.summary)).not.toContain('were run again');
     expect(result.annotations).toContainEqual(
       expect.objectContaining({
         level: 'warning',
@@ -364,8 +368,8 @@ describe('run-suite-and-wait fail-fast', () => {
         `^1 of 6 job\\(s\\) failed in build "Fail fast.*": "Case 07" \\(chrome latest, Linux\\)\\. \`fail-fast\` stopped the ${stopped.length} job\\(s\\) still queued or running\\.`,
       ),
     );
-    expect(result.summary).toContain(`${stopped.length} stopped`);
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain(`${stopped.length} stopped`);
+    expect(wholeText(result.summary)).toContain(
       'Fail fast: &quot;Case 07&quot; (chrome latest, Linux) failed with no attempt left, so the jobs still queued or running were stopped and no more attempts were made.',
     );
   });
@@ -376,7 +380,7 @@ describe('run-suite-and-wait fail-fast', () => {
       suiteDeps(staggered, folder),
     );
     expect(result.outputs.failed).toBe(1);
-    expect(result.summary).toMatch(/[1-9]\d* stopped/);
+    expect(wholeText(result.summary)).toMatch(/[1-9]\d* stopped/);
   });
 
   it('waits for a case that failed with a retry left: only its last failed attempt stops the rest', async () => {
@@ -387,7 +391,7 @@ describe('run-suite-and-wait fail-fast', () => {
     // The first attempt of `Case 07` stopped nothing; its retry failed alone.
     expect(result.outputs).toMatchObject({ total: 6, passed: 5, failed: 1, flaky: 0 });
     expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(7);
-    expect(result.summary).not.toContain('stopped');
+    expect(wholeText(result.summary)).not.toContain('stopped');
     expect(result.failure?.message).toContain('"Case 07" (chrome latest, Linux, all 2 attempts)');
   });
 
@@ -422,7 +426,7 @@ describe.skipIf(!hasRegression)("the default seed's Regression suite", () => {
     );
     expect(regression.failure).toBeUndefined();
     expect(regression.outputs).toMatchObject({ total: 12, passed: 12, failed: 0, flaky: 1 });
-    expect(regression.summary).toContain(
+    expect(wholeText(regression.summary)).toContain(
       'Case 07<br><sub>flaky: failed on attempt 1, passed on attempt 2</sub>',
     );
 
@@ -459,6 +463,6 @@ describe.skipIf(!hasRegression)("the default seed's Regression suite", () => {
     const second = await attempt(2);
     expect(second.failure).toBeUndefined();
     expect(second.outputs).toMatchObject({ 'build-name': 'Regression #53.2', total: 1, passed: 1, flaky: 1 });
-    expect(second.summary).toContain('11 case(s) passed in an earlier attempt');
+    expect(wholeText(second.summary)).toContain('11 case(s) passed in an earlier attempt');
   });
 });

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { InputReader, inputSource } from '@sauce-actions/action-kit';
+import { InputReader, inputSource, wholeText } from '@sauce-actions/action-kit';
 import type { Job } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -69,13 +69,15 @@ describe('run-suite-and-wait rerun-failed', () => {
       failed: 1,
     });
     expect(second.result.failure?.message).toContain('"Checkout fails"');
-    expect(second.result.summary).toContain(
+    expect(wholeText(second.result.summary)).toContain(
       'Attempt 2 of the workflow run (`rerun-failed`): 2 case(s) passed in an earlier attempt (build &quot;Smoke #41.1&quot;) and were not run again; only the 1 that failed or did not finish there ran.',
     );
-    expect(second.result.summary).toContain('<h3>Passed in an earlier attempt, not run again (2)</h3>');
+    expect(wholeText(second.result.summary)).toContain(
+      '<h3>Passed in an earlier attempt, not run again (2)</h3>',
+    );
     // Links to the earlier passing jobs.
     const linked = failedId.filter((id) =>
-      second.result.summary.includes(`href="${emulator.url}/tests/${id}"`),
+      wholeText(second.result.summary).includes(`href="${emulator.url}/tests/${id}"`),
     );
     expect(linked).toHaveLength(2);
     expect(second.deps.logger.lines('info')[0]).toBe(
@@ -90,7 +92,7 @@ describe('run-suite-and-wait rerun-failed', () => {
     const second = await attemptOf('42', 2, { suite: 'Twelve' });
     expect(second.ran).toEqual([FAILING_CASE]);
     expect(second.result.outputs).toMatchObject({ total: 1, failed: 1 });
-    expect(second.result.summary).toContain('11 case(s) passed in an earlier attempt');
+    expect(wholeText(second.result.summary)).toContain('11 case(s) passed in an earlier attempt');
 
     // Fixed: attempt 3 runs it again (it failed in attempt 2), and it passes.
     emulator.context.authoring.testCases.get(FAILING_CASE).expectedOutcome = 'pass';
@@ -98,16 +100,18 @@ describe('run-suite-and-wait rerun-failed', () => {
     expect(third.ran).toEqual([FAILING_CASE]);
     expect(third.result.failure).toBeUndefined();
     expect(third.result.outputs).toMatchObject({ total: 1, passed: 1 });
-    expect(third.result.summary).toContain('(builds &quot;Twelve #42.1&quot;, &quot;Twelve #42.2&quot;)');
+    expect(wholeText(third.result.summary)).toContain(
+      '(builds &quot;Twelve #42.1&quot;, &quot;Twelve #42.2&quot;)',
+    );
 
     // Every case has passed in some attempt: nothing runs, and the step passes.
     const fourth = await attemptOf('42', 4, { suite: 'Twelve' });
     expect(fourth.runs).toBe(0);
     expect(fourth.result.failure).toBeUndefined();
     expect(fourth.result.outputs).toMatchObject({ 'build-name': '', total: 0, passed: 0, failed: 0 });
-    expect(fourth.result.summary).toContain('<h2>Suite Twelve: nothing to run</h2>');
-    expect(fourth.result.summary).toContain('12 case(s) passed in an earlier attempt');
-    expect(fourth.result.summary).toContain('nothing had to run again.');
+    expect(wholeText(fourth.result.summary)).toContain('<h2>Suite Twelve: nothing to run</h2>');
+    expect(wholeText(fourth.result.summary)).toContain('12 case(s) passed in an earlier attempt');
+    expect(wholeText(fourth.result.summary)).toContain('nothing had to run again.');
   });
 
   it('each shard of attempt 2 runs only its own cases that failed in attempt 1', async () => {
@@ -125,11 +129,13 @@ describe('run-suite-and-wait rerun-failed', () => {
       ),
     );
     expect(second.filter(({ result }) => result.failure === undefined)).toHaveLength(2);
-    for (const { result, ran } of second) if (ran.length === 0) expect(result.summary).toContain(', shard ');
+    for (const { result, ran } of second)
+      if (ran.length === 0) expect(wholeText(result.summary)).toContain(', shard ');
     // Each reports the passed cases of its own share only: four a shard, less the one that failed.
     expect(
       second.map(
-        ({ result }) => /Passed in an earlier attempt, not run again \((\d+)\)/.exec(result.summary)?.[1],
+        ({ result }) =>
+          /Passed in an earlier attempt, not run again \((\d+)\)/.exec(wholeText(result.summary))?.[1],
       ),
     ).toEqual(
       shards.map((shard) =>
@@ -144,19 +150,19 @@ describe('run-suite-and-wait rerun-failed', () => {
     await attemptOf('44', 1, { suite: 'Smoke', buildName: 'Release 44' });
     const second = await attemptOf('44', 2, { suite: 'Smoke', buildName: 'Release 44' });
     expect(second.ran).toHaveLength(1);
-    expect(second.result.summary).toContain('(build &quot;Release 44&quot;)');
+    expect(wholeText(second.result.summary)).toContain('(build &quot;Release 44&quot;)');
 
     const again = await attemptOf('44', 3, { suite: 'Smoke', buildName: 'Release 44', rerunFailed: false });
     expect(again.runs).toBe(1);
     expect(again.ran).toEqual([]);
     expect(again.result.outputs.total).toBe(3);
-    expect(again.result.summary).not.toContain('earlier attempt');
+    expect(wholeText(again.result.summary)).not.toContain('earlier attempt');
   });
 
   it('runs everything, and says so, when no earlier attempt left jobs; warns when they cannot be read', async () => {
     const lone = await attemptOf('45', 2, { suite: 'Smoke' });
     expect(lone.result.outputs.total).toBe(3);
-    expect(lone.result.summary).toContain(
+    expect(wholeText(lone.result.summary)).toContain(
       'Attempt 2 of the workflow run: no job of an earlier attempt was found in build &quot;Smoke #45.1&quot;',
     );
 

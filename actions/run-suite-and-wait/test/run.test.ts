@@ -14,6 +14,7 @@ import {
   InputError,
   InputReader,
   inputSource,
+  wholeText,
   type ArtifactUpload,
 } from '@sauce-actions/action-kit';
 import type { testStepDeps, TestStepDeps } from '@sauce-actions/action-kit/testing';
@@ -133,11 +134,11 @@ describe('run-suite-and-wait run', () => {
     expect(ids).toHaveLength(3);
     expect(result.annotations).toEqual([]);
 
-    expect(result.summary).toContain('<h2>Suite Green: 3 of 3 jobs passed</h2>');
-    expect(result.summary).toContain('Build: <code>Green #7.2</code>');
-    expect(result.summary).toContain('3 jobs, 3 passed, 0 failed');
-    expect(result.summary).toContain('<table>');
-    for (const id of ids) expect(result.summary).toContain(`href="${fast.url}/tests/${id}"`);
+    expect(wholeText(result.summary)).toContain('<h2>Suite Green: 3 of 3 jobs passed</h2>');
+    expect(wholeText(result.summary)).toContain('Build: <code>Green #7.2</code>');
+    expect(wholeText(result.summary)).toContain('3 jobs, 3 passed, 0 failed');
+    expect(wholeText(result.summary)).toContain('<table>');
+    for (const id of ids) expect(wholeText(result.summary)).toContain(`href="${fast.url}/tests/${id}"`);
 
     expect(result.outputs['results-file']).toBe(path.join(deps.tempDir, 'run-suite-and-wait-results.json'));
     const results = JSON.parse(await readFile(result.outputs['results-file'], 'utf8')) as {
@@ -200,9 +201,11 @@ describe('run-suite-and-wait run', () => {
     expect(annotation?.message).toMatch(
       new RegExp(`^Job "Checkout fails" .* failed.* ${fast.url}/tests/[0-9a-f]{32}$`),
     );
-    expect(result.summary).toContain('3 jobs, 2 passed, 1 failed');
+    expect(wholeText(result.summary)).toContain('3 jobs, 2 passed, 1 failed');
     // Failures first.
-    expect(result.summary.indexOf('Checkout fails')).toBeLessThan(result.summary.indexOf('Login works'));
+    expect(wholeText(result.summary).indexOf('Checkout fails')).toBeLessThan(
+      wholeText(result.summary).indexOf('Login works'),
+    );
   });
 
   it("keeps the step green with fail-on-failure false, and uploads the failed job's assets", async () => {
@@ -264,7 +267,7 @@ describe('run-suite-and-wait run', () => {
     // Two targets given for the first case, the second case's own two.
     expect(result.outputs).toMatchObject({ total: 4, passed: 4, failed: 0 });
     expect(result.outputs['build-name']).toMatch(/^Cases unit/);
-    expect(result.summary).toContain('<h2>Test cases: 4 of 4 jobs passed</h2>');
+    expect(wholeText(result.summary)).toContain('<h2>Test cases: 4 of 4 jobs passed</h2>');
     expect(deps.logger.lines('info')[0]).toMatch(
       /^Started 2 test case\(s\) in build "Cases unit.*": 4 job\(s\) expected\.$/,
     );
@@ -293,8 +296,8 @@ describe('run-suite-and-wait run', () => {
     expect(result.outputs['build-name']).toMatch(/^Test cases #7\.2/);
     expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(1);
     // Nobody follows the queued job any more: it is stopped, and the summary says so.
-    expect(result.summary).toContain('1 job, 0 passed, 0 failed, 1 stopped');
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain('1 job, 0 passed, 0 failed, 1 stopped');
+    expect(wholeText(result.summary)).toContain(
       'Starting the runs ended after 1 case run(s) were queued; their jobs were not followed. 1 unfinished job(s) were stopped.',
     );
     expect(result.failure?.message).toContain('The 1 unfinished job(s) of build');
@@ -345,7 +348,7 @@ describe('run-suite-and-wait run', () => {
       'runTestCase: the answer\'s `data.jobs` is text "none", where a list was expected',
     );
     expect(result.outputs['build-name']).not.toBe('');
-    expect(result.summary).toContain('1 stopped');
+    expect(wholeText(result.summary)).toContain('1 stopped');
     expect(await unfinishedJobs(slow, result.outputs['build-name'])).toEqual([]);
   });
 
@@ -400,8 +403,8 @@ describe('run-suite-and-wait run', () => {
       /^Timed out while waiting for build "Smoke #7\.2.*": 0 of 3 job\(s\) finished \(0 passed, 0 failed\); 3 did not finish and 3 were stopped\. Raise `timeout` \(now 1500ms\)/,
     );
     expect(result.outputs).toMatchObject({ total: 3, passed: 0, failed: 0 });
-    expect(result.summary).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
-    expect(result.summary).toContain('The wait timed out before every job finished.');
+    expect(wholeText(result.summary)).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
+    expect(wholeText(result.summary)).toContain('The wait timed out before every job finished.');
     expect(result.annotations).toEqual([]);
     expect(deps.logger.lines('info')).toEqual(
       expect.arrayContaining(['Timeout reached: stopping the wait.', 'Stopped 3 unfinished job(s).']),
@@ -430,7 +433,7 @@ describe('run-suite-and-wait run', () => {
       ids.some((id) => entry.path.includes(`${id}/stop`)),
     );
     expect(stops).toEqual([]);
-    expect(result.summary).not.toContain('stopped');
+    expect(wholeText(result.summary)).not.toContain('stopped');
   });
 
   it('when cancelled stops the running jobs and fails as cancelled', async () => {
@@ -450,8 +453,8 @@ describe('run-suite-and-wait run', () => {
       /^Cancelled while waiting for build .*: 0 of 3 job\(s\) finished .*3 did not finish and 3 were stopped\.$/,
     );
     expect(result.outputs).toMatchObject({ total: 3, passed: 0 });
-    expect(result.summary).toContain('3 stopped');
-    expect(result.summary).toContain('The run was cancelled before every job finished.');
+    expect(wholeText(result.summary)).toContain('3 stopped');
+    expect(wholeText(result.summary)).toContain('The run was cancelled before every job finished.');
     expect(deps.logger.lines('info')).toContain('Cancelled: stopping the wait.');
     const ids = JSON.parse(result.outputs['job-ids']) as string[];
     const stopped = slow.context.automation.jobs
@@ -496,7 +499,7 @@ describe('run-suite-and-wait ended early', () => {
     );
     expect(result.outputs).toMatchObject({ 'build-name': 'During start', total: 3, passed: 0, failed: 0 });
     expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(3);
-    expect(result.summary).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
+    expect(wholeText(result.summary)).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
     expect(await unfinishedJobs(slow, 'During start')).toEqual([]);
     expect(deps.state.get('run')).toBe('');
   });
@@ -543,8 +546,8 @@ describe('run-suite-and-wait ended early', () => {
     expect(result.outputs).toMatchObject({ 'build-name': 'Before listing', total: 3, passed: 0, failed: 0 });
     const ids = JSON.parse(result.outputs['job-ids']) as string[];
     expect(ids).toHaveLength(3);
-    expect(result.summary).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
-    expect(result.summary).not.toContain('0 of 0');
+    expect(wholeText(result.summary)).toContain('3 jobs, 0 passed, 0 failed, 3 stopped');
+    expect(wholeText(result.summary)).not.toContain('0 of 0');
     expect(await unfinishedJobs(slow, 'Before listing')).toEqual([]);
     // The build was in the state as soon as the start answered, and the state is cleared at the end.
     expect(JSON.parse(stateAtStop)).toMatchObject({
@@ -600,7 +603,7 @@ describe('run-suite-and-wait ended early', () => {
     expect(runs).toBe(2);
     expect(result.failure?.kind).toBe('cancelled');
     expect(result.outputs).toMatchObject({ total: 2, passed: 0, failed: 0 });
-    expect(result.summary).toContain('2 jobs, 0 passed, 0 failed, 2 stopped');
+    expect(wholeText(result.summary)).toContain('2 jobs, 0 passed, 0 failed, 2 stopped');
     expect(await unfinishedJobs(slow, result.outputs['build-name'])).toEqual([]);
     expect(deps.state.get('run')).toBe('');
   });
@@ -616,7 +619,7 @@ describe('run-suite-and-wait ended early', () => {
     );
     expect(result.failure?.kind).toBe('cancelled');
     expect(result.outputs).toMatchObject({ total: 3 });
-    expect(result.summary).toContain('3 jobs, 0 passed, 0 failed, 3 queued');
+    expect(wholeText(result.summary)).toContain('3 jobs, 0 passed, 0 failed, 3 queued');
     expect(await unfinishedJobs(slow, 'Left running')).toHaveLength(3);
     expect(deps.state.saved.has('run')).toBe(false);
     // Tidy the emulator for the tests that count unfinished jobs.
@@ -669,7 +672,7 @@ describe('run-suite-and-wait output files and refusals', () => {
     expect(result.failure?.message).toContain('`junit-file`');
     expect(result.outputs).toMatchObject({ total: 3, passed: 3, failed: 0 });
     expect(result.outputs['results-file']).not.toBe('');
-    expect(result.summary).toContain('3 jobs, 3 passed, 0 failed');
+    expect(wholeText(result.summary)).toContain('3 jobs, 3 passed, 0 failed');
   });
 
   it('names tunnel-name when the service refuses the tunnel', async () => {

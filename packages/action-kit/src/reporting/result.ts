@@ -4,7 +4,9 @@
  * returns its outputs and summary, hosts publish them first, in one place, for every action.
  */
 import { FAILURE_LABELS, type Failure } from '../step/failure.ts';
+import { fitText, summaryLimit } from './budget.ts';
 import type { CheckRunReport } from './check-run-report.ts';
+import type { ReportText } from './report-text.ts';
 import { SummaryBuilder } from './summary.ts';
 
 /** Lists are published the way the list inputs of the next step read them. */
@@ -16,13 +18,26 @@ export interface Annotation {
   level: 'error' | 'warning' | 'notice';
   message: string;
   title?: string;
+  /**
+   * What the annotation is one of (`failed job`, `failed jobs`): a step shows 10 annotations of a
+   * level, so those past it are counted by group in one notice that points to the summary.
+   */
+  group?: AnnotationGroup;
+}
+
+export interface AnnotationGroup {
+  one: string;
+  other: string;
 }
 
 export interface ActionResult<O extends Outputs = Outputs> {
   /** Every output the action declares, empty when there is no value. */
   outputs: O;
-  /** The step summary (GitHub-flavoured Markdown with HTML), or '' for none. */
-  summary: string;
+  /**
+   * The step summary (GitHub-flavoured Markdown with HTML), or '' for none: a string, or blocks
+   * with lists of ranked items (`report-text.ts`) that the host cuts to GitHub's 1 MiB.
+   */
+  summary: ReportText;
   annotations: Annotation[];
   /** Present when the step must fail; the outputs and summary above still hold. */
   failure?: Failure;
@@ -48,7 +63,10 @@ export interface PullRequestComment {
    * adds the workflow and the job.
    */
   identity: Readonly<Record<string, string>>;
-  /** GitHub-flavoured Markdown; values from users or the service escaped (`markdown.ts`). */
+  /**
+   * GitHub-flavoured Markdown; values from users or the service escaped (`markdown.ts`). The host
+   * cuts it at line ends to GitHub's 65,536 characters, so the action puts failures first.
+   */
   body: string;
 }
 
@@ -58,11 +76,18 @@ export function outputText(value: OutputValue): string {
   return String(value);
 }
 
-/** The summary as published: the work that was done, then what made the step fail. */
-export function summaryWithFailure(title: string, result: ActionResult): string {
-  if (!result.failure) return result.summary;
-  const section = new SummaryBuilder()
-    .heading(`${title}: ${FAILURE_LABELS[result.failure.kind]}`)
-    .paragraph(result.failure.message);
-  return `${result.summary}${section.toString()}`;
+/**
+ * The summary as published, within `limit` bytes (what is left of the step's 1 MiB): the work that
+ * was done, cut at its blocks to fit, then what made the step fail, always kept.
+ */
+export function summaryWithFailure(title: string, result: ActionResult, limit?: number): string {
+  const section = result.failure
+    ? [
+        new SummaryBuilder()
+          .heading(`${title}: ${FAILURE_LABELS[result.failure.kind]}`)
+          .paragraph(result.failure.message)
+          .toString(),
+      ]
+    : [];
+  return fitText(result.summary, summaryLimit(limit), section).text;
 }

@@ -6,6 +6,7 @@
  * the summary's HTML block and let Markdown in a name run.
  */
 import { linkAddress, MAX_NAME_LENGTH, MAX_SENTENCE_LENGTH, oneLine } from './one-line.ts';
+import { isItemList, listText, type Block, type ItemList, type StructuredText } from './report-text.ts';
 
 export function escapeHtml(text: string): string {
   return text
@@ -40,9 +41,12 @@ export function linkHtml(link: SummaryLink): string {
 /** A row of the facts table: a label and a value, or a link; rows without a value are skipped. */
 type Fact = readonly [label: string, value: string | number | SummaryLink | undefined];
 
-/** Builds a step summary section by section; `toString()` is the text a host publishes. */
+/**
+ * Builds a step summary section by section: `toText()` is what a host publishes, cut to the
+ * summary's limit at its blocks; `toString()` the whole text, every item of its lists included.
+ */
 export class SummaryBuilder {
-  readonly #parts: string[] = [];
+  readonly #parts: Block[] = [];
 
   heading(text: string, level: 1 | 2 | 3 = 2): this {
     return this.raw(`<h${level}>${safeText(text)}</h${level}>`);
@@ -88,8 +92,24 @@ export class SummaryBuilder {
     return this;
   }
 
+  /** A list of items (a table's rows) that a host may cut, ranked, to the summary's limit. */
+  items(list: ItemList): this {
+    this.#parts.push(list);
+    return this;
+  }
+
+  /** Blocks made elsewhere, such as a jobs table of ranked rows. */
+  blocks(text: StructuredText): this {
+    this.#parts.push(...text.blocks);
+    return this;
+  }
+
+  toText(): StructuredText {
+    return { format: 'html', blocks: [...this.#parts] };
+  }
+
   toString(): string {
-    return this.#parts.join('');
+    return this.#parts.map((part) => (isItemList(part) ? listText(part) : part)).join('');
   }
 
   #bullets(itemsHtml: readonly string[]): this {

@@ -4,6 +4,7 @@
  * failed, stop what is left, keep it for the post step, publish); the action says what its items
  * are, how its service starts, follows and stops a batch of them, and how its report reads.
  */
+import type { ReportText } from '../reporting/report-text.ts';
 import type { Outputs, PullRequestComment } from '../reporting/result.ts';
 import type { Failure } from '../step/failure.ts';
 import type { JobTally, ReportedJob } from './job-report.ts';
@@ -132,7 +133,8 @@ export type ItemOf<P extends TestPlan> = P['items'][number];
 /** What the step publishes of its results, in the action's words. */
 export interface ResultsReport<O extends Outputs> {
   outputs(resultsFile: string): O;
-  summary: string;
+  /** Blocks with the jobs as ranked rows, which the host cuts to the summary's limit, or a string. */
+  summary: ReportText;
   /** Every item's result, written redacted to the results file. */
   resultsData: unknown;
   junitSuites(): JUnitTestSuite[];

@@ -3,7 +3,9 @@
  * failed job and the results file. Shared by the actions that start jobs and wait for them.
  */
 import { MAX_NAME_LENGTH, shorten } from '../reporting/one-line.ts';
+import { wholeText } from '../reporting/budget.ts';
 import { writeOutputFile } from '../reporting/output-files.ts';
+import type { ItemList, ListItem, StructuredText } from '../reporting/report-text.ts';
 import type { Annotation } from '../reporting/result.ts';
 import { escapeHtml, linkHtml, safeSentence, safeText } from '../reporting/summary.ts';
 import { redactSecrets } from '../step/secrets.ts';
@@ -127,7 +129,7 @@ interface JobsReport {
   jobs: readonly ReportedJob[];
   /** A paragraph under the totals, e.g. why the wait ended early. */
   note?: string;
-  /** Rows shown at most (default 1,000), keeping the summary under the runner's size limit. */
+  /** Rows shown at most; by default the host keeps as many as the summary's limit allows. */
   maxRows?: number;
 }
 
@@ -156,7 +158,7 @@ interface JobColumn {
 }
 
 interface JobsTableOptions {
-  /** Rows shown at most (default 1,000), keeping the summary under the runner's size limit. */
+  /** Rows shown at most; by default the host keeps as many as the summary's limit allows. */
   maxRows?: number;
   /** Leave out the platform column, when each job's name already is its platform. */
   showPlatform?: boolean;
@@ -166,12 +168,18 @@ interface JobsTableOptions {
 
 /** The table of jobs, failures first: job, platform, status, any extra columns, duration, link. */
 export function renderJobsTable(jobs: readonly ReportedJob[], options: JobsTableOptions = {}): string {
+  return wholeText({ format: 'html', blocks: [jobsTableList(jobs, options)] });
+}
+
+/**
+ * The table of jobs as a list of ranked rows, failures first, which a host cuts to the summary's
+ * limit (failed and unfinished rows kept first, then flaky ones, then the rest).
+ */
+export function jobsTableList(jobs: readonly ReportedJob[], options: JobsTableOptions = {}): ItemList {
   const text = safeText;
-  const maxRows = options.maxRows ?? 1000;
   const showPlatform = options.showPlatform ?? true;
   const extra = options.extraColumns ?? [];
-  const sorted = sortJobsForReport(jobs);
-  const rows = sorted.slice(0, maxRows).map((job) => {
+  const items = sortJobsForReport(jobs).map((job): ListItem => {
     const notes = [attemptsNote(job), job.detail].filter((note) => note !== undefined);
     const name =
       notes.length > 0 ? `${text(job.name)}<br><sub>${text(notes.join('; '))}</sub>` : text(job.name);
@@ -183,7 +191,8 @@ export function renderJobsTable(jobs: readonly ReportedJob[], options: JobsTable
       formatJobDuration(job.durationSeconds),
       linksHtml(job),
     ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+    const rank = job.status === 'passed' ? (isFlakyJob(job) ? 'flaky' : 'other') : 'failed';
+    return { text: `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`, rank };
   });
   const headers = [
     'Job',
@@ -193,10 +202,14 @@ export function renderJobsTable(jobs: readonly ReportedJob[], options: JobsTable
     'Duration',
     'Link',
   ];
-  const table = `<table><tr>${headers.map((cell) => `<th>${cell}</th>`).join('')}</tr>${rows.join('')}</table>`;
-  return sorted.length > maxRows
-    ? `${table}\n<p>${sorted.length - maxRows} more jobs are in the results file.</p>`
-    : table;
+  return {
+    open: `<table><tr>${headers.map((cell) => `<th>${cell}</th>`).join('')}</tr>`,
+    items,
+    close: '</table>\n',
+    noun: 'jobs',
+    fullList: 'every job is in the results file (the output results-file)',
+    ...(options.maxRows !== undefined ? { max: options.maxRows } : {}),
+  };
 }
 
 /** `flaky: failed on attempt 1, passed on attempt 2`; `failed all 3 attempts`; undefined for a single run. */
@@ -228,8 +241,13 @@ function linksHtml(job: ReportedJob): string {
     .join('<br>');
 }
 
-/** The summary section as HTML, escaped and redacted. */
+/** The summary section as HTML, escaped and redacted, every row included but past `maxRows`. */
 export function renderJobsSummary(report: JobsReport): string {
+  return wholeText(jobsSummaryText(report));
+}
+
+/** The summary section as blocks: the totals, then the jobs table as ranked rows a host may cut. */
+export function jobsSummaryText(report: JobsReport): StructuredText {
   const tally = tallyJobs(report.jobs);
   const text = safeText;
   const parts: string[] = [`<h2>${text(report.title)}</h2>`];
@@ -245,10 +263,10 @@ export function renderJobsSummary(report: JobsReport): string {
   if (tally.flaky > 0) totals.push(`${tally.flaky} flaky`);
   parts.push(`<p><strong>${totals.join(', ')}</strong></p>`);
   if (report.note) parts.push(`<p>${safeSentence(report.note)}</p>`);
-  if (report.jobs.length === 0) return parts.join('\n');
-
-  parts.push(renderJobsTable(report.jobs, report.maxRows !== undefined ? { maxRows: report.maxRows } : {}));
-  return parts.join('\n');
+  const head = `${parts.join('\n')}\n`;
+  if (report.jobs.length === 0) return { format: 'html', blocks: [head] };
+  const table = jobsTableList(report.jobs, report.maxRows !== undefined ? { maxRows: report.maxRows } : {});
+  return { format: 'html', blocks: [head, table] };
 }
 
 const statusIcon: Record<ReportedJobStatus, string> = {
@@ -260,18 +278,23 @@ const statusIcon: Record<ReportedJobStatus, string> = {
   queued: '🕒',
 };
 
+/** A step shows 10 annotations of a level: the host counts the rest of each group in one notice. */
+const FAILED_JOBS = { one: 'failed job', other: 'failed jobs' };
+const FLAKY_JOBS = { one: 'flaky job', other: 'flaky jobs' };
+
 /**
- * One annotation per failed job, with its link: an error when failed jobs fail the step, a warning
+ * One annotation per failed job, the worst first, with its link: an error when failed jobs fail the step, a warning
  * when the step stays green (`fail-on-failure: false`), so that a green step shows no error.
  */
 export function failedJobAnnotations(
   jobs: readonly ReportedJob[],
   level: 'error' | 'warning' = 'error',
 ): Annotation[] {
-  return jobs.filter(isFailedJob).map((job) => ({
+  return sortJobsForReport(jobs.filter(isFailedJob)).map((job) => ({
     level,
     message: `Job "${job.name}" (${job.platform}) ${job.status === 'error' ? 'ended in error' : 'failed'}${job.detail ? `: ${job.detail}` : ''}. ${job.url}`,
     title: `Failed job: ${job.name}`,
+    group: FAILED_JOBS,
   }));
 }
 
@@ -287,6 +310,7 @@ export function flakyJobAnnotations(jobs: readonly ReportedJob[]): Annotation[] 
       level: 'warning',
       message: `Job "${job.name}" (${job.platform}) is flaky: it ${flakyHistory(job)}. ${links.join('; ')}`,
       title: `Flaky job: ${job.name}`,
+      group: FLAKY_JOBS,
     };
   });
 }

@@ -120,7 +120,9 @@ describe('renderJobsSummary', () => {
     const many = Array.from({ length: 5 }, (_, i) => job(String(i), 'passed'));
     const html = renderJobsSummary({ title: 't', jobs: many, maxRows: 2 });
     expect(html.match(/<tr>/g)).toHaveLength(3);
-    expect(html).toContain('3 more jobs are in the results file.');
+    expect(html).toContain(
+      '<p>Jobs not listed here: 3; every job is in the results file (the output results-file).</p>',
+    );
   });
 
   it('adds extra columns between status and duration, and can leave out the platform', () => {
@@ -144,11 +146,13 @@ describe('failedJobAnnotations', () => {
         title: 'Failed job: case b',
         message:
           'Job "case b" (chrome 126, Windows 11) failed: assertion failed. https://app.example/tests/b',
+        group: { one: 'failed job', other: 'failed jobs' },
       },
       {
         level: 'error',
         title: 'Failed job: case d',
         message: 'Job "case d" (chrome 126, Windows 11) ended in error. https://app.example/tests/d',
+        group: { one: 'failed job', other: 'failed jobs' },
       },
     ]);
   });
@@ -208,6 +212,7 @@ describe('jobs run more than once', () => {
         title: 'Flaky job: Case 07',
         message:
           'Job "Case 07" (chrome 126, Windows 11) is flaky: it failed on attempt 1, passed on attempt 2. attempt 1 failed: https://app.example/tests/p1; attempt 2 passed: https://app.example/tests/p2',
+        group: { one: 'flaky job', other: 'flaky jobs' },
       },
     ]);
     expect(failedJobAnnotations([steady, flaky, stubborn]).map((a) => a.title)).toEqual([
