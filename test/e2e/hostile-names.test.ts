@@ -157,9 +157,9 @@ describe('names that carry workflow commands and Markdown', () => {
     });
     expect(result.exitCode).toBe(1);
     expectNoForgedCommand(result);
-    // The failure still reaches the runner as an error annotation, after every name was printed.
+    // The failure still reaches the runner as its first error annotation, after every name was printed.
     const errors = result.annotations.filter((annotation) => annotation.level === 'error');
-    expect(errors.at(-1)?.message).toContain('9 of 9 job(s) failed');
+    expect(errors[0]?.message).toContain('9 of 9 job(s) failed');
     expect(result.log).toContain('Started');
     expect(result.log).toContain('Nightly\n: :stop-commands::tok');
 

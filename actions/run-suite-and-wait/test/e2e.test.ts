@@ -103,9 +103,11 @@ describe.concurrent('run-suite-and-wait bundle', () => {
         'build-name': 'Smoke e2e',
       });
       const failed = result.annotations.filter((a) => a.level === 'error');
-      const jobAnnotation = failed.find((a) => a.message.includes('Checkout fails'));
-      expect(jobAnnotation?.message).toMatch(/\/tests\/[0-9a-f]{32}/);
-      expect(failed.some((a) => /1 of 3 job\(s\) failed in build "Smoke e2e"/.test(a.message))).toBe(true);
+      // The step's failure first, then the failed job with its link.
+      expect(failed.map((a) => a.message)).toEqual([
+        expect.stringMatching(/^1 of 3 job\(s\) failed in build "Smoke e2e"/),
+        expect.stringMatching(/^Job "Checkout fails" .*\/tests\/[0-9a-f]{32}$/),
+      ]);
       expect(result.summary).toContain('Checkout fails');
       expect(result.summary.indexOf('Checkout fails')).toBeLessThan(result.summary.indexOf('Login works'));
       // The jobs first, then a section saying why the step failed.

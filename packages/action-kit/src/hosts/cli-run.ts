@@ -19,7 +19,9 @@ import {
 } from '../deps.ts';
 import { noIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
+import { MAX_SUMMARY_BYTES } from '../reporting/budget.ts';
 import { commandFreeJson } from '../reporting/log-text.ts';
+import { boundOutputs } from '../reporting/output-budget.ts';
 import { checkOutputFile, ensureFolder, writeOutputFile } from '../reporting/output-files.ts';
 import {
   outputText,
@@ -79,8 +81,10 @@ export async function runAction(
   const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, runFolder.path, io, logger, ci);
   try {
     const main = await runStep(action, source, deps(signals.phase()));
-    printOutputs(main.outputs, options.json, io, main.failure);
-    await summary(summaryWithFailure(action.title, main));
+    const { outputs, notes } = boundOutputs(main.outputs);
+    printOutputs(outputs, options.json, io, main.failure);
+    for (const note of notes) logger.info(note);
+    await summary(action.title, main);
     report(main, io);
     let code = exitCodeOf(main.failure);
     if (post?.hasWork(state)) {
@@ -90,7 +94,7 @@ export async function runAction(
       }
       // A fresh signal: the cleanup runs even when the main run was cancelled, as the post step does.
       const cleanup = await runStep(post, source, deps(signals.phase()));
-      await summary(summaryWithFailure(post.title, cleanup));
+      await summary(post.title, cleanup);
       report(cleanup, io);
       if (code === EXIT_DONE && cleanup.failure !== undefined) code = EXIT_FAILED;
     }
@@ -234,22 +238,24 @@ function report(result: ActionResult, io: CliIo): void {
 }
 
 /**
- * Writes the first summary to the file, then the first and the cleanup's; nothing without
- * `--summary`. Each time the whole file is written anew beside it and renamed over it, as every
- * output file is, so that no link or pipe put there is followed.
+ * Writes the first summary to the file, then the first and the cleanup's, within 1 MiB in all as
+ * on the runner; nothing without `--summary`. Each time the whole file is written anew beside it
+ * and renamed over it, as every output file is, so that no link or pipe put there is followed.
  */
 function summaryWriter(
   file: string | undefined,
   io: CliIo,
   logger: Logger,
-): (markdown: string) => Promise<void> {
+): (title: string, result: ActionResult) => Promise<void> {
   if (file === undefined) return async () => {};
   const target = path.resolve(io.cwd, file);
   let written = '';
-  return async (markdown) => {
+  return async (title, result) => {
+    const room = MAX_SUMMARY_BYTES - Buffer.byteLength(written, 'utf8');
+    const markdown = redactSecrets(summaryWithFailure(title, result, room));
     try {
-      await writeOutputFile(target, `${written}${redactSecrets(markdown)}`);
-      written += redactSecrets(markdown);
+      await writeOutputFile(target, `${written}${markdown}`);
+      written += markdown;
     } catch (error) {
       logger.warning(`Could not write the summary to ${target}: ${(error as Error).message}`);
     }

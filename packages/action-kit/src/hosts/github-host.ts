@@ -16,8 +16,10 @@ import {
 } from '../deps.ts';
 import { runnerIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
+import { ANNOTATIONS_PER_LEVEL, planAnnotations } from '../reporting/annotation-budget.ts';
 import type { CheckRunReport } from '../reporting/check-run-report.ts';
 import { commandFreeText } from '../reporting/log-text.ts';
+import { boundOutputs } from '../reporting/output-budget.ts';
 import type { CommentRun } from '../reporting/pull-request-comment.ts';
 import {
   outputText,
@@ -94,30 +96,52 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   }
 }
 
-/** Outputs, summary, annotations, then the pull-request comment, and the failure last. */
+/**
+ * Outputs (lists bounded), the summary (cut to 1 MiB), the failure, the annotations, then the
+ * pull-request comment and the check run. The runner shows 10 errors and 10 warnings a step and drops the rest in
+ * the order emitted, so the failure, which says why the step failed, is the first error, and the
+ * action's annotations follow in its order (the worst first) within what is left.
+ */
 async function publish(
   title: string,
   result: ActionResult,
-  beforeFailure: () => Promise<void>,
+  afterAnnotations: () => Promise<void>,
 ): Promise<void> {
-  for (const [name, value] of Object.entries(result.outputs)) {
+  const { outputs, notes } = boundOutputs(result.outputs);
+  for (const [name, value] of Object.entries(outputs)) {
     core.setOutput(name, redactSecrets(outputText(value)));
   }
-  const summary = summaryWithFailure(title, result);
+  for (const note of notes) githubLogger.info(note);
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-  if (summary !== '' && summaryFile) {
+  if (summaryFile) {
+    const summary = summaryWithFailure(title, result);
     try {
-      await appendFile(summaryFile, summary, 'utf8');
+      if (summary !== '') await appendFile(summaryFile, summary, 'utf8');
     } catch (error) {
       githubLogger.warning(`Could not write the step summary: ${(error as Error).message}`);
     }
   }
-  for (const annotation of result.annotations) {
+  if (result.failure) core.setFailed(result.failure.message);
+  const plan = planAnnotations({
+    annotations: result.annotations,
+    failure: result.failure !== undefined,
+    used: { warning: logWarnings.annotated },
+    // A warning is kept for the comment and one for the check run, which may fail after the annotations.
+    reserve: { warning: (result.comment ? 1 : 0) + (result.check ? 1 : 0) },
+    loggedOnly: logWarnings.loggedOnly,
+  });
+  for (const annotation of plan.leftOut) {
+    const titled = annotation.title !== undefined ? `${annotation.title}: ` : '';
+    githubLogger.info(`${annotation.level}: ${titled}${annotation.message}`);
+  }
+  for (const annotation of plan.shown) {
     const properties = annotation.title !== undefined ? { title: redactSecrets(annotation.title) } : {};
     annotate[annotation.level](redactSecrets(annotation.message), properties);
+    if (annotation.level === 'warning') logWarnings.annotated += 1;
   }
-  await beforeFailure();
-  if (result.failure) core.setFailed(result.failure.message);
+  // The comment's and the check run's own warnings, if any, use the room kept for them.
+  logWarnings.limit = ANNOTATIONS_PER_LEVEL;
+  await afterAnnotations();
 }
 
 /** The whole comment (finding it, then writing it) is bounded: it must not hold the job for long. */
@@ -226,13 +250,29 @@ function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
 }
 
 /**
+ * Warnings the log made annotations of, and those it wrote as plain lines: while the step runs, the
+ * log keeps two of the step's 10 warnings free for its result (a comment that could not be
+ * written, the summary's count of what was left out).
+ */
+const logWarnings = { annotated: 0, loggedOnly: 0, limit: ANNOTATIONS_PER_LEVEL - 2 };
+
+/**
  * Plain lines carry names from inputs and the service: no line of theirs may read as a workflow
  * command (`commandFreeText`). Warnings and debug lines are commands of their own, whose text the
- * toolkit escapes onto one line, which the runner reads as nothing else.
+ * toolkit escapes onto one line, which the runner reads as nothing else; past the step's share of
+ * warnings, a warning is a plain line, counted in the notice that ends the step.
  */
 const githubLogger: Logger = {
   info: (message) => core.info(commandFreeText(redactSecrets(message))),
-  warning: (message) => core.warning(redactSecrets(message)),
+  warning: (message) => {
+    if (logWarnings.annotated < logWarnings.limit) {
+      logWarnings.annotated += 1;
+      core.warning(redactSecrets(message));
+    } else {
+      logWarnings.loggedOnly += 1;
+      core.info(commandFreeText(`Warning: ${redactSecrets(message)}`));
+    }
+  },
   debug: (message) => core.debug(redactSecrets(message)),
   group: (name, body) => core.group(commandFreeText(redactSecrets(name)), body),
 };

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../step/logger.ts';
 import { redactSecrets } from '../step/secrets.ts';
+import { commentLimit, fitText, MAX_COMMENT_LENGTH } from './budget.ts';
 import { markdownCode, markdownLink, markdownText } from './markdown.ts';
 import type { PullRequestComment } from './result.ts';
 
@@ -65,8 +66,6 @@ export class CommentRequestError extends Error {
   }
 }
 
-/** GitHub refuses a comment body longer than this; the end is cut to fit. */
-export const MAX_COMMENT_LENGTH = 65_536;
 const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_RATE_LIMIT_WAIT_MS = 30_000;
 const RATE_LIMIT_RETRIES = 2;
@@ -102,12 +101,16 @@ export function commentText(comment: PullRequestComment, run: CommentRun): strin
     ...(run.workflow ? [`workflow ${markdownText(run.workflow)}`] : []),
     ...(run.job ? [`job ${markdownCode(run.job)}`] : []),
   ];
-  const footer = `<sub>Written by ${markdownCode(comment.action)} in ${where.join(', ')}; updated in place on every run.</sub>`;
+  const footer = redactSecrets(
+    `<sub>Written by ${markdownCode(comment.action)} in ${where.join(', ')}; updated in place on every run.</sub>`,
+  );
   // The marker is left as it is: redacting a short secret out of its hash would lose the comment.
-  const text = `${commentMarker(comment, run)}\n${redactSecrets(`${comment.body.trim()}\n\n${footer}`)}\n`;
-  if (text.length <= MAX_COMMENT_LENGTH) return text;
-  const cut = '\n\n… (cut to fit; the step summary has everything)\n';
-  return `${text.slice(0, MAX_COMMENT_LENGTH - cut.length - footer.length - 2)}${cut}\n${footer}`;
+  const marker = commentMarker(comment, run);
+  const frame = (body: string): string => `${marker}\n${body}\n\n${footer}\n`;
+  // The body is cut at its line ends, the marker and the footer always kept.
+  const room = MAX_COMMENT_LENGTH - frame('').length;
+  const body = fitText(`${redactSecrets(comment.body.trim())}\n`, commentLimit(room)).text;
+  return frame(body.trimEnd());
 }
 
 /** The pull request of an event's payload: a `pull_request` event, or a comment on a pull request. */

@@ -232,14 +232,15 @@ describe('runOnGitHub: the pull-request comment', () => {
     }),
   };
 
-  it('writes it after the summary and before the failure, which stays the step’s last word', async () => {
+  it('writes it after the summary and the failure, which is the step’s first error', async () => {
     await runOnGitHub(commenting);
     expect(github.commentsOf(4)).toHaveLength(1);
     expect(github.commentsOf(4)[0]!.body).toContain('1 of 3 jobs failed');
     const log = stdout.join('');
     const created = log.indexOf('Created the comment on pull request #4');
     expect(created).toBeGreaterThan(-1);
-    expect(log.indexOf('::error::1 of 3 jobs failed.')).toBeGreaterThan(created);
+    expect(log.indexOf('::error::1 of 3 jobs failed.')).toBeGreaterThan(-1);
+    expect(log.indexOf('::error::1 of 3 jobs failed.')).toBeLessThan(created);
     expect(log).toContain(`::add-mask::${TOKEN}`);
     expect(log.replace(/::add-mask::.*\n/g, '')).not.toContain(TOKEN);
     expect(process.exitCode).toBe(1);

@@ -10,11 +10,11 @@ import {
   commentMarker,
   commentText,
   CommentRequestError,
-  MAX_COMMENT_LENGTH,
   pullRequestOf,
   writePullRequestComment,
   type CommentOptions,
 } from '../../src/reporting/pull-request-comment.ts';
+import { MAX_COMMENT_LENGTH } from '../../src/reporting/budget.ts';
 import type { PullRequestComment } from '../../src/reporting/result.ts';
 
 const TOKEN = 'ghs_unitTestToken0123456789';
@@ -92,13 +92,39 @@ describe('commentText', () => {
     );
   });
 
-  it('is cut to the length GitHub accepts, keeping the marker and the last line', () => {
-    const text = commentText({ ...comment, body: 'x'.repeat(MAX_COMMENT_LENGTH * 2) }, run);
-    expect(text.length).toBeLessThanOrEqual(MAX_COMMENT_LENGTH);
-    expect(text.startsWith(commentMarker(comment, run))).toBe(true);
-    expect(text).toContain('cut to fit');
-    expect(text.trimEnd().endsWith('</sub>')).toBe(true);
-  });
+  const row = (n: number): string =>
+    `| case ${String(n).padStart(5, '0')} | failed | [job](https://app.example/tests/${n}) |`;
+  it.each([
+    ['one line twice too long', 'x'.repeat(MAX_COMMENT_LENGTH * 2), 0],
+    [
+      'a table of 5,000 rows',
+      [
+        '| case | status | link |',
+        '| --- | --- | --- |',
+        ...Array.from({ length: 5_000 }, (_, n) => row(n)),
+      ].join('\n'),
+      1_000,
+    ],
+  ])(
+    'is cut at a line end to the length GitHub accepts, keeping the marker and the last line: %s',
+    (_, body, rowsKept) => {
+      const text = commentText({ ...comment, body }, run);
+      expect(text.length).toBeLessThanOrEqual(MAX_COMMENT_LENGTH);
+      expect(text.startsWith(commentMarker(comment, run))).toBe(true);
+      expect(text).toContain(
+        "The rest of this comment is left out to keep within GitHub's limit of 65,536 characters: the step summary has more.",
+      );
+      expect(text.trimEnd().endsWith('</sub>')).toBe(true);
+      // Every line kept is whole: no row is cut in the middle.
+      const rows = text.split('\n').filter((line) => /^\| case \d/.test(line));
+      expect(rows.length).toBeGreaterThanOrEqual(rowsKept);
+      expect(
+        rows.every((line) =>
+          /^\| case \d{5} \| failed \| \[job\]\(https:\/\/app\.example\/tests\/\d+\) \|$/.test(line),
+        ),
+      ).toBe(true);
+    },
+  );
 });
 
 describe('pullRequestOf', () => {
