@@ -81,6 +81,8 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   definition: ActionDefinition<I, O>,
 ): Promise<void> {
   const cancel = cancelOnSignals();
+  // Each step has its own 10 warnings, also when one process runs the main and the post step.
+  Object.assign(logWarnings, { annotated: 0, loggedOnly: 0, limit: ANNOTATIONS_PER_LEVEL - 2 });
   // The signals stay caught until the result is out: a second SIGTERM from the runner would
   // otherwise end the process before the outputs, the summary and the failure are written.
   try {

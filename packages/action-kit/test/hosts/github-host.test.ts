@@ -292,3 +292,68 @@ describe('runOnGitHub: the pull-request comment', () => {
     );
   });
 });
+
+describe("runOnGitHub: GitHub's limits", () => {
+  /** Lines of a summary over 2 MiB in all; the host keeps whole lines within 1 MiB. */
+  const bigSummary = Array.from({ length: 20_000 }, (_, n) => `<p>Job ${n}: ${'é'.repeat(40)}</p>\n`).join(
+    '',
+  );
+  const failedJobs = Array.from({ length: 30 }, (_, n) => ({
+    level: 'error' as const,
+    message: `Job ${n} failed.`,
+    group: { one: 'failed job', other: 'failed jobs' },
+  }));
+  const action: ActionDefinition<Inputs> = {
+    title: 'Run suite',
+    readInputs,
+    run: async (_, deps) => {
+      for (let n = 0; n < 12; n++) deps.logger.warning(`Slow answer ${n}.`);
+      return {
+        outputs: { total: 2_000, 'job-ids': Array.from({ length: 2_000 }, (_, n) => `id${n}`) },
+        summary: bigSummary,
+        annotations: failedJobs,
+        failure: { kind: 'tests-failed', message: '30 of 2000 jobs failed.' },
+      };
+    },
+  };
+
+  it('writes a summary of at most 1 MiB, whole lines, the failure at its end', async () => {
+    await runOnGitHub(action);
+    const summary = read('summary');
+    expect(Buffer.byteLength(summary, 'utf8')).toBeLessThanOrEqual(1024 * 1024);
+    expect(summary).toContain('<p>Job 0: ');
+    expect(
+      summary
+        .split('\n')
+        .filter((line) => line.startsWith('<p>Job '))
+        .every((line) => line.endsWith('</p>')),
+    ).toBe(true);
+    expect(summary).toMatch(
+      /<p>Job \d+: é+<\/p>\n<p>The rest of this summary is left out [^\n]*<\/p>\n<h2>Run suite: failed<\/h2>\n<p>30 of 2000 jobs failed\.<\/p>\n$/,
+    );
+  });
+
+  it('makes the failure the first of at most 10 errors, keeps warnings within 10, and counts the rest in notices', async () => {
+    await runOnGitHub(action);
+    const commands = stdout.join('').split('\n');
+    const of = (level: string) => commands.filter((line) => line.startsWith(`::${level}`));
+    expect(of('error')).toHaveLength(10);
+    expect(of('error')[0]).toBe('::error::30 of 2000 jobs failed.');
+    expect(of('error')[1]).toBe('::error::Job 0 failed.');
+    expect(of('warning').length).toBeLessThanOrEqual(10);
+    expect(of('notice')).toEqual([
+      '::notice::21 more failed jobs: see the summary.',
+      '::notice::4 more warnings: see the log.',
+    ]);
+    // What was left out is in the log, as plain lines.
+    expect(commands).toContain('error: Job 29 failed.');
+    expect(commands).toContain('Warning: Slow answer 11.');
+  });
+
+  it('bounds a list output and says so in the log', async () => {
+    await runOnGitHub(action);
+    expect(read('output')).toContain(`${Array.from({ length: 100 }, (_, n) => `id${n}`).join(',')}\n`);
+    expect(read('output')).not.toContain('id100');
+    expect(stdout.join('')).toContain('The output job-ids holds the first 100 of 2000 items');
+  });
+});
