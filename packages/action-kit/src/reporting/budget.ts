@@ -168,6 +168,12 @@ function truncate(layout: Layout, limit: TextLimit, tail: readonly string[]): Fi
   );
   // Every block kept pays for a separator, which covers the one before the line that ends them.
   let room = limit.limit - tail.reduce((sum, block) => sum + size(block) + sep, 0) - size(rest);
+  const total = blocks.reduce((sum, block) => sum + (isItemList(block) ? block.items.length : 0), 0);
+  if (room < 0) {
+    // Too little room even for the line: the tail alone when it fits (a failure must be seen), or nothing.
+    const tailText = tail.join(separator);
+    return { text: size(tailText) <= limit.limit ? tailText : '', leftOut: total, truncated: true };
+  }
   const out: string[] = [];
   let leftOut = 0;
   let stopped = false;

@@ -90,6 +90,14 @@ describe('fitText', () => {
   });
 
   it.each([
+    ['nothing when not even the tail fits', 10, ''],
+    ['the tail alone when the line counting the rest does not fit', 40, '<p>the failure</p>'],
+  ])('writes %s, never more than the limit', (_, limit, text) => {
+    const fitted = fitText(html('<p>one</p>\n', table(mixed)), characters(limit), ['<p>the failure</p>']);
+    expect(fitted).toEqual({ text, leftOut: mixed.length, truncated: true });
+  });
+
+  it.each([
     ['html', summaryLimit(60), '<p>The rest of this summary is left out'],
     [
       'markdown',
