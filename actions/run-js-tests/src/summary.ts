@@ -2,11 +2,17 @@
  * The step summary of a run of JS tests: totals, why it ended early, then a row per platform; or,
  * when the start's answer could not be matched to the platforms, what was known.
  */
-import { shardText, SummaryBuilder, type ActionResult, type Failure } from '@sauce-actions/action-kit';
+import {
+  shardText,
+  SummaryBuilder,
+  type ActionResult,
+  type Failure,
+  type StructuredText,
+} from '@sauce-actions/action-kit';
 import type { TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import {
   formatJobDuration,
-  renderJobsTable,
+  jobsTableList,
   retryNote,
   tallyJobs,
   type ReportedJob,
@@ -18,9 +24,9 @@ import type { TestCounts } from './results.ts';
 
 /**
  * The step summary: totals, then a row per platform (failures first) with the test counts and
- * the job link.
+ * the job link, as ranked rows that the host cuts to the summary's limit.
  */
-export function jsTestsSummary(report: JsTestsReport): string {
+export function jsTestsSummary(report: JsTestsReport): StructuredText {
   const jobs = reportedJobs(report);
   const tally = tallyJobs(jobs);
   const byJob = new Map(jobs.map((job, index) => [job, report.platforms[index] as PlatformResult]));
@@ -55,15 +61,15 @@ export function jsTestsSummary(report: JsTestsReport): string {
       .paragraph(
         "This shard's share of the platforms is empty: nothing ran, and every platform runs in another shard.",
       )
-      .toString();
+      .toText();
   }
   const count = (pick: (counts: TestCounts) => number) => (job: ReportedJob) => {
     const counts = byJob.get(job)?.counts;
     return counts ? String(pick(counts)) : '';
   };
   return builder
-    .raw(
-      renderJobsTable(jobs, {
+    .items(
+      jobsTableList(jobs, {
         showPlatform: false,
         extraColumns: [
           { header: 'Passed', cell: count((c) => c.passed) },
@@ -72,7 +78,7 @@ export function jsTestsSummary(report: JsTestsReport): string {
         ],
       }),
     )
-    .toString();
+    .toText();
 }
 
 /** Why the run ended early, and exactly what was stopped and what was not. */

@@ -130,7 +130,9 @@ describe('run-js-tests bundle', () => {
       expect(result.summary).toContain(`<a href="${link}">`);
       expect(result.summary).toContain(name);
     }
-    expect(errors.at(-1)).toMatch(/^2 of 2 platforms failed the JS tests: Windows 11 \/ chrome \/ latest \(/);
+    expect(errors[0], "the step's failure is its first error").toMatch(
+      /^2 of 2 platforms failed the JS tests: Windows 11 \/ chrome \/ latest \(/,
+    );
     expect(result.summary).toContain('<td>2</td><td>1</td><td>3</td>');
     expect(lastHeading(result)).toBe('Run JS tests: failed');
     expect(result.summary).toMatch(/<p>2 of 2 platforms failed the JS tests: [^<]*<\/p>\n$/);

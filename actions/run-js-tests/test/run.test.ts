@@ -8,6 +8,7 @@ import {
   recordingLogger,
   shareOf,
   systemClock,
+  wholeText,
 } from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
 import { ApiError, SauceClient, type JsTestPlatform, type JsTestStatusAnswer } from '@sauce-actions/api';
@@ -181,9 +182,9 @@ describe('run-js-tests run', () => {
     expect(junit).toContain('<testsuites tests="6" failures="0"');
     expect(junit).toContain('<testcase name="test 1" classname="Windows 11 / chrome / latest"');
 
-    expect(summary).toContain('JS unit tests (custom): all passed');
-    expect(summary).toContain(`<a href="${emulator.url}/tests/${jobIds[0]}">${jobIds[0]}</a>`);
-    expect(summary).toContain('<td>3</td><td>0</td><td>3</td>');
+    expect(wholeText(summary)).toContain('JS unit tests (custom): all passed');
+    expect(wholeText(summary)).toContain(`<a href="${emulator.url}/tests/${jobIds[0]}">${jobIds[0]}</a>`);
+    expect(wholeText(summary)).toContain('<td>3</td><td>0</td><td>3</td>');
 
     // Progress: at most one line per poll, none repeated while nothing changes.
     const lines = d.logger.lines('info');
@@ -221,8 +222,8 @@ describe('run-js-tests run', () => {
     const junit = await readFile(junitFile, 'utf8');
     expect(junit).toContain('<testsuites tests="2" failures="2"');
     expect(junit).toContain('message="1 of 3 tests failed"');
-    expect(summary).toContain('JS unit tests (qunit): 2 failed');
-    expect(summary).toContain('<td>2</td><td>1</td><td>3</td>');
+    expect(wholeText(summary)).toContain('JS unit tests (qunit): 2 failed');
+    expect(wholeText(summary)).toContain('<td>2</td><td>1</td><td>3</td>');
   });
 
   it('only reports failures when fail-on-failure is false', async () => {
@@ -256,9 +257,9 @@ describe('run-js-tests run', () => {
     }
     expect(d.logger.lines('warning')).toContain('The timeout passed: stopping the unfinished jobs.');
     expect(d.logger.lines('info').some((line) => line.startsWith('Stopped 2 unfinished job(s)'))).toBe(true);
-    expect(summary).toContain('JS unit tests (custom): timed out');
-    expect(summary).toContain('The wait timed out: 2 unfinished jobs were stopped.');
-    expect(summary).toContain('⏹️ stopped');
+    expect(wholeText(summary)).toContain('JS unit tests (custom): timed out');
+    expect(wholeText(summary)).toContain('The wait timed out: 2 unfinished jobs were stopped.');
+    expect(wholeText(summary)).toContain('⏹️ stopped');
   });
 
   it('on cancellation while the jobs are queued (job not ready), asks again until they are assigned and stops them', async () => {
@@ -301,8 +302,8 @@ describe('run-js-tests run', () => {
     expect([...results.stoppedJobs].sort()).toEqual([...jobIds].sort());
     expect(d.logger.lines('warning')).toContain('Cancelled: stopping the unfinished jobs.');
     // The summary says exactly what was stopped, and nothing else.
-    expect(summary).toContain('The run was cancelled: 2 unfinished jobs were stopped.');
-    expect(summary).not.toContain('nothing');
+    expect(wholeText(summary)).toContain('The run was cancelled: 2 unfinished jobs were stopped.');
+    expect(wholeText(summary)).not.toContain('nothing');
     expect(await unfinishedJobs(slow, 'js-cancel-queued')).toEqual([]);
     expect(d.state.get('js-tests')).toBe('');
   });
@@ -327,7 +328,7 @@ describe('run-js-tests run', () => {
     expect(failure?.kind).toBe('cancelled');
     expect(outputs.total).toBe(2);
     expect(JSON.parse(outputs['job-ids'])).toHaveLength(2);
-    expect(summary).toContain('The run was cancelled: 2 unfinished jobs were stopped.');
+    expect(wholeText(summary)).toContain('The run was cancelled: 2 unfinished jobs were stopped.');
     expect(await unfinishedJobs(slow, 'js-cancel-start')).toEqual([]);
   });
 
@@ -339,7 +340,7 @@ describe('run-js-tests run', () => {
     );
     expect(failure?.kind).toBe('timeout');
     expect(JSON.parse(outputs['job-ids'])).toHaveLength(2);
-    expect(summary).toContain('The wait timed out: 2 unfinished jobs were stopped.');
+    expect(wholeText(summary)).toContain('The wait timed out: 2 unfinished jobs were stopped.');
     expect(await unfinishedJobs(slow, 'js-timeout-queued')).toEqual([]);
   });
 
@@ -446,8 +447,8 @@ describe('run-js-tests run', () => {
     const results = await resultsOf(outputs['results-file']);
     expect(results.outcome).toBe('status-failed');
     expect(results.platforms.map((p) => p.status)).toEqual(['queued', 'queued']);
-    expect(summary).toContain('JS unit tests (custom): status unknown');
-    expect(summary).toContain('Checking the status kept failing');
+    expect(wholeText(summary)).toContain('JS unit tests (custom): status unknown');
+    expect(wholeText(summary)).toContain('Checking the status kept failing');
   });
 
   it('fails before anything is done when the start is refused', async () => {
@@ -492,8 +493,8 @@ describe('run-js-tests run', () => {
       'results-file': '',
     });
     expect(annotations).toEqual([]);
-    expect(summary).toContain('JS unit tests (custom): not followed');
-    expect(summary).toContain('only-one');
+    expect(wholeText(summary)).toContain('JS unit tests (custom): not followed');
+    expect(wholeText(summary)).toContain('only-one');
   });
 });
 
@@ -530,8 +531,8 @@ describe('run-js-tests shards', () => {
     expect(ran.map((job) => `${job.os}/${job.browser}`).sort()).toEqual(
       all.map((p) => `${p[0]}/${p[1]}`).sort(),
     );
-    expect(results[0]!.summary).toContain('JS unit tests (custom), shard 1/2: all passed');
-    expect(results[1]!.summary).toContain('2/2: 2 of the 4 platforms, split among 2 shards');
+    expect(wholeText(results[0]!.summary)).toContain('JS unit tests (custom), shard 1/2: all passed');
+    expect(wholeText(results[1]!.summary)).toContain('2/2: 2 of the 4 platforms, split among 2 shards');
   });
 
   it('a shard with no platform passes, starts nothing and says so', async () => {
@@ -542,8 +543,8 @@ describe('run-js-tests shards', () => {
     );
     expect(result.failure).toBeUndefined();
     expect(result.outputs).toMatchObject({ total: 0, passed: 0, failed: 0, 'job-ids': '[]' });
-    expect(result.summary).toContain('JS unit tests (custom), shard 3/3: nothing to run');
-    expect(result.summary).toContain('the platforms is empty: nothing ran');
+    expect(wholeText(result.summary)).toContain('JS unit tests (custom), shard 3/3: nothing to run');
+    expect(wholeText(result.summary)).toContain('the platforms is empty: nothing ran');
     expect((await journal(emulator)).slice(before)).toEqual([]);
     expect((await resultsOf(result.outputs['results-file'])).platforms).toEqual([]);
   });
@@ -619,14 +620,14 @@ describe('run-js-tests retries', () => {
       'Running 1 failed platform(s) again, attempt 2 of 2 at most: Linux / firefox / 126',
     );
 
-    expect(result.summary).toContain('2 platforms, 2 passed, 0 failed, 1 flaky');
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain('2 platforms, 2 passed, 0 failed, 1 flaky');
+    expect(wholeText(result.summary)).toContain(
       'Linux / firefox / 126<br><sub>flaky: failed on attempt 1, passed on attempt 2',
     );
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain(
       `1: <a href="${emulator.url}/tests/${jobIds[1]}">${jobIds[1]}</a> ❌<br>2: <a href="${emulator.url}/tests/${jobIds[2]}">${jobIds[2]}</a> ✅`,
     );
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain(
       'Failed platforms were run again (`retries: 1`): of the 1 run again, 1 passed on a retry (flaky), 0 failed every attempt.',
     );
     expect(result.annotations).toEqual([
@@ -661,7 +662,7 @@ describe('run-js-tests retries', () => {
     expect(result.failure?.kind).toBe('tests-failed');
     expect(result.outputs).toMatchObject({ total: 2, passed: 0, failed: 2, flaky: 0 });
     expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(4);
-    expect(result.summary).toContain(
+    expect(wholeText(result.summary)).toContain(
       'Windows 11 / chrome / latest<br><sub>failed all 2 attempts; 1 of 3 tests failed',
     );
     const junit = await readFile(junitFile, 'utf8');
@@ -698,7 +699,7 @@ describe('run-js-tests retries', () => {
     expect(starts).toBe(2);
     expect(result.failure?.kind).toBe('tests-failed');
     expect(result.outputs).toMatchObject({ total: 2, passed: 0, failed: 2, flaky: 0 });
-    expect(result.summary).not.toContain('were run again');
+    expect(wholeText(result.summary)).not.toContain('were run again');
     expect(result.annotations).toContainEqual(
       expect.objectContaining({
         level: 'warning',
