@@ -67,6 +67,7 @@ function largeSuiteSeed(): Seed {
 let emulator: RunningEmulator;
 let github: GitHubApiStandIn;
 let step: StepResult;
+let jsStep: StepResult;
 let elapsedMs: number;
 
 beforeAll(async () => {
@@ -95,10 +96,23 @@ beforeAll(async () => {
     timeoutMs: 120_000,
   });
   elapsedMs = performance.now() - started;
-}, 150_000);
+  // run-js-tests on 2,000 platforms, every one failing (the emulator fails a page named `fail`).
+  jsStep = await runStep({
+    actionDir: path.join(ROOT, 'actions', 'run-js-tests'),
+    inputs: {
+      ...SAUCE,
+      'api-url': emulator.url,
+      url: 'https://example.com/fail/tests.html',
+      framework: 'qunit',
+      platforms: Array.from({ length: CASES }, (_, n) => `- [Windows 11, chrome, "${n + 1}"]`).join('\n'),
+      'poll-interval': '1s',
+    },
+    timeoutMs: 120_000,
+  });
+}, 250_000);
 
 afterAll(async () => {
-  await step?.cleanup();
+  await Promise.all([step?.cleanup(), jsStep?.cleanup()]);
   await Promise.all([emulator?.close(), github?.close()]);
 });
 
@@ -162,5 +176,27 @@ describe('run-suite-and-wait: a suite of 2,000 cases, half failing, within GitHu
       jobs: unknown[];
     };
     expect(results.jobs).toHaveLength(CASES);
+  });
+});
+
+describe('run-js-tests: 2,000 platforms, every one failing, within GitHub limits', () => {
+  const errorsOf = (result: StepResult) =>
+    result.annotations.filter((annotation) => annotation.level === 'error');
+
+  it('keeps the summary, the annotations and the outputs within the limits (it writes no comment)', async () => {
+    const figures = {
+      summaryBytes: Buffer.byteLength(jsStep.summary, 'utf8'),
+      errors: errorsOf(jsStep).length,
+      notices: jsStep.annotations.filter((annotation) => annotation.level === 'notice').length,
+      outputFileBytes: (await stat(jsStep.files.output)).size,
+    };
+    console.log(`run-js-tests figures: ${JSON.stringify(figures)}`);
+    expect(jsStep.success, jsStep.log.slice(-3000)).toBe(false);
+    expect(jsStep.outputs).toMatchObject({ total: String(CASES), failed: String(CASES) });
+    expect(figures.summaryBytes).toBeLessThanOrEqual(MiB);
+    expect(errorsOf(jsStep).length).toBeLessThanOrEqual(10);
+    expect(errorsOf(jsStep)[0]?.message).toMatch(/^2000 of 2000 platforms failed the JS tests/);
+    expect(figures.outputFileBytes).toBeLessThan(64 * 1024);
+    expect(JSON.parse(jsStep.outputs['job-ids'] ?? '[]')).toHaveLength(100);
   });
 });
