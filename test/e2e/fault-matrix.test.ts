@@ -118,9 +118,9 @@ async function step(
   return result;
 }
 
-/** The step's failure: the last error annotation. */
+/** The step's failure: the first error annotation. */
 function failureOf(result: StepRun): string {
-  return errorsOf(result).at(-1) ?? '';
+  return errorsOf(result)[0] ?? '';
 }
 
 /** The heading of the summary's last section: the failure's, when the step failed. */

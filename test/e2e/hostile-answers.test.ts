@@ -77,7 +77,8 @@ async function step(action: ActionName, inputs: Record<string, string>): Promise
   return result;
 }
 
-const failureOf = (result: StepRun): string => errorsOf(result).at(-1) ?? '';
+/** The step's failure: the first error annotation. */
+const failureOf = (result: StepRun): string => errorsOf(result)[0] ?? '';
 
 describe('an answer that does not end in time', () => {
   it('upload-build: an answer trickled at a byte a second ends at `timeout`, body included', async () => {

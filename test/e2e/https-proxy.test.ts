@@ -227,7 +227,7 @@ describe('a proxy that wants credentials', () => {
     tunnels();
     const result = await step(action, { HTTPS_PROXY: proxyUrl(given) });
     expect(result.exitCode).toBe(1);
-    const failure = errorsOf(result).at(-1) ?? '';
+    const failure = errorsOf(result)[0] ?? '';
     expect(failure).toContain(`the proxy http://127.0.0.1:${proxyPort} (from HTTPS_PROXY)`);
     expect(failure).toContain('407 Proxy Authentication Required');
     expect(failure).toContain(
