@@ -107,10 +107,11 @@ describe('check-name on GitHub', () => {
     expect(sent.map((request) => request.method)).toEqual(['POST', 'PATCH', 'PATCH']);
     expect(check!.output.summary.length).toBeLessThanOrEqual(MAX_CHECK_SUMMARY);
     expect(check!.output.summary).toMatch(/\| link \|\n\n… \(cut to fit the check run/);
-    // The check run never changes the step's result: the failure stays its last word.
+    // The check run never changes the step's result: the failure, the step's first error, comes before it.
     expect(stdout.join('')).toMatch(
-      /Created the check run "Sauce Labs" \(failure\)[\s\S]*::error::1 of 3 jobs failed\./,
+      /::error::1 of 3 jobs failed\.[\s\S]*Created the check run "Sauce Labs" \(failure\)/,
     );
+    expect(process.exitCode).toBe(1);
   });
 
   it.each([

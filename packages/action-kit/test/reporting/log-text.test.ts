@@ -137,15 +137,16 @@ describe('the GitHub host', () => {
         }),
       );
       const printed = parseWorkflowCommands(stdout.join(''));
-      // Exactly the host's own commands: the group, the warning, the debug line, the
-      // annotation and the failure; the group's name and the warning keep the name whole.
+      // Exactly the host's own commands: the group, the warning, the debug line, the failure
+      // (the step's first error) and the annotation; the group's name and the warning keep the
+      // name whole.
       expect(commandsBeyondMasks(printed)).toEqual([
         ['group', commandFreeText(`Jobs of ${name}`)],
         ['endgroup', ''],
         ['warning', `Slow: ${name}`],
         ['debug', `Seen: ${name}`],
-        ['warning', 'after the name'],
         ['error', '1 of 3 jobs failed.'],
+        ['warning', 'after the name'],
       ]);
       expect(new Set(printed.masks)).toEqual(MASKED);
       expect(process.exitCode).toBe(1);
