@@ -65,12 +65,15 @@ function jsonArray(text: string): unknown[] | undefined {
 export function boundOutputs(outputs: Outputs): { outputs: Record<string, OutputValue>; notes: string[] } {
   const bounded: Record<string, OutputValue> = {};
   const notes: string[] = [];
+  // The actions that write a results file list everything there; the others in their summary.
+  const whereAll =
+    'results-file' in outputs ? 'the results file (the output results-file)' : 'the step summary';
   for (const [name, value] of Object.entries(outputs)) {
     const { value: kept, cut } = boundOutput(value);
     bounded[name] = kept;
     if (cut) {
       notes.push(
-        `The output ${name} holds the first ${cut.kept} of ${cut.total} items, to keep the job's outputs far under GitHub's 1 MB; the results file (the output results-file) has them all.`,
+        `The output ${name} holds the first ${cut.kept} of ${cut.total} items, to keep the job's outputs far under GitHub's 1 MB; ${whereAll} has them all.`,
       );
     }
   }

@@ -40,15 +40,28 @@ describe('boundOutput', () => {
 });
 
 describe('boundOutputs', () => {
-  it('bounds every list and says which were cut, for the log', () => {
+  it.each([
+    [
+      'with a results file',
+      { 'results-file': '/tmp/results.json' },
+      'the results file (the output results-file)',
+    ],
+    ['without one', {}, 'the step summary'],
+  ])('bounds every list and says which were cut, and where all are, for the log (%s)', (_, extra, where) => {
     const { outputs, notes } = boundOutputs({
       total: 2_000,
       'job-ids': ids(2_000),
       'build-name': 'Large #1',
+      ...extra,
     });
-    expect(outputs).toEqual({ total: 2_000, 'job-ids': ids(MAX_OUTPUT_ITEMS), 'build-name': 'Large #1' });
+    expect(outputs).toEqual({
+      total: 2_000,
+      'job-ids': ids(MAX_OUTPUT_ITEMS),
+      'build-name': 'Large #1',
+      ...extra,
+    });
     expect(notes).toEqual([
-      `The output job-ids holds the first ${MAX_OUTPUT_ITEMS} of 2000 items, to keep the job's outputs far under GitHub's 1 MB; the results file (the output results-file) has them all.`,
+      `The output job-ids holds the first ${MAX_OUTPUT_ITEMS} of 2000 items, to keep the job's outputs far under GitHub's 1 MB; ${where} has them all.`,
     ]);
   });
 });
