@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{$ as l,B as s,C as a,W as p}from"./chunk-Z2JN6ZDY.js";import{a as c}from"./chunk-XBPPTJU7.js";async function y(r,f,e){let i,t;try{return t=await r.readInputs(new p(f)),t={...t,connection:await a(t.connection,e.idToken)},i=l(t.connection,e.logger),{result:await r.run(t,{...e,client:i}),inputs:t}}catch(n){let o=s(n,e.signal);(o.kind==="bug"||o.kind==="service")&&n instanceof Error&&n.stack&&e.logger.debug(n.stack);let u={outputs:{},summary:"",annotations:[],failure:o};return t!==void 0?{result:u,inputs:t}:{result:u}}finally{await i?.close().catch(()=>{})}}c(y,"runDefinition");export{y as a};

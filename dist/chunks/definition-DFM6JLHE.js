@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a}from"./chunk-XARM7QHJ.js";import"./chunk-OULGIBU3.js";import"./chunk-QLCKGHYD.js";import"./chunk-Z2JN6ZDY.js";import"./chunk-N7B7JHUD.js";import"./chunk-S6LZZGEC.js";import"./chunk-7DOOPZ4R.js";import"./chunk-QQMVQEPJ.js";import"./chunk-XBPPTJU7.js";export{a as action};
