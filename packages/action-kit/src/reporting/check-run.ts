@@ -9,6 +9,7 @@
  */
 import type { Logger } from '../step/logger.ts';
 import { redactSecrets } from '../step/secrets.ts';
+import { commentLimit, fitText, type TextLimit } from './budget.ts';
 import type { CheckAnnotation, CheckConclusion, CheckRunReport } from './check-run-report.ts';
 import { sender, type CommentOptions } from './pull-request-comment.ts';
 
@@ -107,13 +108,17 @@ export function checkRunRequests(
   };
 }
 
-/** The summary within `MAX_CHECK_SUMMARY`, cut at a line with a word saying so. */
+/** A check run's summary, cut as a comment is, to the Checks API's limit. */
+const CHECK_SUMMARY_LIMIT: TextLimit = {
+  ...commentLimit(MAX_CHECK_SUMMARY),
+  what: 'check run summary',
+  limitText: '65,535 characters',
+  elsewhere: 'the step summary and the results file have everything',
+};
+
+/** The summary within `MAX_CHECK_SUMMARY`, cut at a line end with a line saying so. */
 export function checkSummary(summary: string): string {
-  if (summary.length <= MAX_CHECK_SUMMARY) return summary;
-  const note = '\n\n… (cut to fit the check run; the step summary and the results file have everything)';
-  const room = summary.slice(0, MAX_CHECK_SUMMARY - note.length);
-  const lineEnd = room.lastIndexOf('\n');
-  return `${lineEnd > room.length / 2 ? room.slice(0, lineEnd) : room}${note}`;
+  return fitText(summary, CHECK_SUMMARY_LIMIT).text;
 }
 
 function cut(text: string, max: number): string {

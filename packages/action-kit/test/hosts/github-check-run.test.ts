@@ -106,7 +106,9 @@ describe('check-name on GitHub', () => {
     const sent = github.requests.filter((request) => /check-runs/.test(request.path));
     expect(sent.map((request) => request.method)).toEqual(['POST', 'PATCH', 'PATCH']);
     expect(check!.output.summary.length).toBeLessThanOrEqual(MAX_CHECK_SUMMARY);
-    expect(check!.output.summary).toMatch(/\| link \|\n\n… \(cut to fit the check run/);
+    expect(check!.output.summary).toMatch(
+      /\| link \|\n\nThe rest of this check run summary is left out to keep within GitHub's limit of 65,535 characters/,
+    );
     // The check run never changes the step's result: the failure, the step's first error, comes before it.
     expect(stdout.join('')).toMatch(
       /::error::1 of 3 jobs failed\.[\s\S]*Created the check run "Sauce Labs" \(failure\)/,
@@ -162,6 +164,6 @@ describe('checkSummary', () => {
     const summary = `${'line of text\n'.repeat(6000)}`;
     const cut = checkSummary(summary);
     expect(cut.length).toBeLessThanOrEqual(MAX_CHECK_SUMMARY);
-    expect(cut.split('\n\n… (cut')[0]!.endsWith('line of text')).toBe(true);
+    expect(cut.split('\n\nThe rest of this check run summary')[0]!.endsWith('line of text')).toBe(true);
   });
 });
