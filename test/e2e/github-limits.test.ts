@@ -21,6 +21,9 @@ const REPOSITORY = 'example/sauce-app';
 const TOKEN = 'ghs_limitsToken5e9a1b2c3d4f';
 const CASES = 2_000;
 const PULL_REQUEST = 24;
+const REPORT_PULL_REQUEST = 25;
+const HEAD_SHA = 'c0ffee0000000000000000000000000000000024';
+const CHECK_NAME = 'Sauce Labs Large';
 const SUITE_ID = '3e0a6b2d-8c41-4f7a-9b5e-6d2c1a0f9e90';
 
 /**
@@ -68,6 +71,7 @@ let emulator: RunningEmulator;
 let github: GitHubApiStandIn;
 let step: StepResult;
 let jsStep: StepResult;
+let reportStep: StepResult;
 let elapsedMs: number;
 
 beforeAll(async () => {
@@ -96,6 +100,31 @@ beforeAll(async () => {
     timeoutMs: 120_000,
   });
   elapsedMs = performance.now() - started;
+  // The report of that run (`operation: report`), as a later job of the workflow makes it, with a
+  // comment on a pull request of its own and a check run.
+  reportStep = await runStep({
+    actionDir: path.join(ROOT, 'actions', 'run-suite-and-wait'),
+    inputs: {
+      ...SAUCE,
+      'api-url': emulator.url,
+      operation: 'report',
+      suite: 'Large',
+      'pr-comment': 'true',
+      'check-name': CHECK_NAME,
+    },
+    env: { GITHUB_API_URL: github.url },
+    event: {
+      action: 'synchronize',
+      number: REPORT_PULL_REQUEST,
+      pull_request: {
+        number: REPORT_PULL_REQUEST,
+        head: { ref: 'feature', sha: HEAD_SHA },
+        base: { ref: 'main' },
+      },
+    },
+    context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN },
+    timeoutMs: 120_000,
+  });
   // run-js-tests on 2,000 platforms, every one failing (the emulator fails a page named `fail`).
   jsStep = await runStep({
     actionDir: path.join(ROOT, 'actions', 'run-js-tests'),
@@ -112,7 +141,7 @@ beforeAll(async () => {
 }, 250_000);
 
 afterAll(async () => {
-  await Promise.all([step?.cleanup(), jsStep?.cleanup()]);
+  await Promise.all([step?.cleanup(), jsStep?.cleanup(), reportStep?.cleanup()]);
   await Promise.all([emulator?.close(), github?.close()]);
 });
 
@@ -198,5 +227,40 @@ describe('run-js-tests: 2,000 platforms, every one failing, within GitHub limits
     expect(errorsOf(jsStep)[0]?.message).toMatch(/^2000 of 2000 platforms failed the JS tests/);
     expect(figures.outputFileBytes).toBeLessThan(64 * 1024);
     expect(JSON.parse(jsStep.outputs['job-ids'] ?? '[]')).toHaveLength(100);
+  });
+});
+
+describe('operation: report of those 2,000 cases, within GitHub limits', () => {
+  const errorsOf = (result: StepResult) =>
+    result.annotations.filter((annotation) => annotation.level === 'error');
+
+  it('keeps the summary, the annotations, the comment, the check run and the outputs within the limits', async () => {
+    const [check] = github.checkRuns;
+    const comments = github.commentsOf(REPORT_PULL_REQUEST);
+    const figures = {
+      summaryBytes: Buffer.byteLength(reportStep.summary, 'utf8'),
+      errors: errorsOf(reportStep).length,
+      commentCharacters: comments[0]?.body.length,
+      checkSummaryCharacters: check?.output.summary.length,
+      checkAnnotations: check?.annotations.length,
+      outputFileBytes: (await stat(reportStep.files.output)).size,
+    };
+    console.log(`report figures: ${JSON.stringify(figures)}`);
+    expect(reportStep.success, reportStep.log.slice(-3000)).toBe(false);
+    expect(reportStep.outputs).toMatchObject({ total: String(CASES), failed: String(CASES / 2) });
+    expect(figures.summaryBytes).toBeLessThanOrEqual(MiB);
+    expect(reportStep.summary.match(/<td>❌ failed<\/td>/g)).toHaveLength(CASES / 2);
+    expect(figures.errors).toBeLessThanOrEqual(10);
+    expect(errorsOf(reportStep)[0]?.message).toMatch(/^1000 of 2000 job\(s\) failed/);
+    expect(comments).toHaveLength(1);
+    expect(figures.commentCharacters).toBeLessThanOrEqual(65_536);
+    expect(github.checkRuns).toHaveLength(1);
+    expect(check).toMatchObject({ name: CHECK_NAME, head_sha: HEAD_SHA, conclusion: 'failure' });
+    expect(figures.checkSummaryCharacters).toBeLessThanOrEqual(65_535);
+    // One annotation a failed case, sent 50 to a request (a create, then updates).
+    expect(figures.checkAnnotations).toBe(CASES / 2);
+    const checkRequests = github.requests.filter((request) => /check-runs/.test(request.path));
+    expect(checkRequests).toHaveLength(CASES / 2 / 50);
+    expect(figures.outputFileBytes).toBeLessThan(64 * 1024);
   });
 });
