@@ -7,10 +7,9 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { StepResult } from '@sauce-actions/action-harness';
+import { freePort, type StepResult } from '@sauce-actions/action-harness';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/e2e/support/cli.ts';
@@ -53,14 +52,6 @@ afterAll(async () => {
   await emulator.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The stand-in packed as the official archive is: `sc` at its top. */
 const goodArchive = (extra: TarEntry[] = []): Buffer =>

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { StepResult } from '@sauce-actions/action-harness';
+import { freePort, type StepResult } from '@sauce-actions/action-harness';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../src/process.ts';
@@ -50,14 +50,6 @@ afterAll(async () => {
   await emulator.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const fakeEnv = () => ({ FAKE_SC_EMULATOR: emulator.url, FAKE_SC_PIDS: pidsDir });
 

@@ -5,10 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startArtifactService, type StepResult } from '@sauce-actions/action-harness';
+import { freePort, startArtifactService, type StepResult } from '@sauce-actions/action-harness';
 import { CancelledError, memoryState, type ToolCache } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import type { SauceClient } from '@sauce-actions/api';
@@ -39,14 +38,6 @@ let pidsDir: string;
 let sc: string;
 let statusAddress: string;
 const steps: StepResult[] = [];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeEach(async () => {
   emulator = await startEmulator({ port: 0 });

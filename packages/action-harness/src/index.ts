@@ -7,6 +7,7 @@ export {
 } from './artifact-service.ts';
 export { DEFAULT_CONTEXT, type ContextOverrides } from './context.ts';
 export { parseKeyValueFile } from './file-commands.ts';
+export { freePort } from './free-port.ts';
 export {
   startGitHubApi,
   type GitHubApiStandIn,
