@@ -1,92 +1,12 @@
 /** The command line's host, in process: any action's result as a terminal gets it, whatever the action. */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { actionMetadata } from '../../src/hosts/action-metadata.ts';
-import { parseActionArgs, UsageError } from '../../src/hosts/cli-args.ts';
-import type { ActionModule, CliCommand } from '../../src/hosts/cli-command.ts';
-import { runCli, type CliIo } from '../../src/hosts/cli-host.ts';
-import { closestName, editDistance } from '../../src/hosts/closest-name.ts';
-import {
-  ActionError,
-  clearSecrets,
-  readSauceConnection,
-  type ActionDefinition,
-  type InputReader,
-  type PostDefinition,
-  type SauceConnection,
-} from '../../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/hosts/cli-host.ts';
+import { ActionError, type PostDefinition } from '../../src/index.ts';
+import { action, command, readInputs, useCliTerminal, type Inputs } from './cli-sample.ts';
 
-const METADATA = actionMetadata({
-  name: 'Sample',
-  description: 'Does a sample thing. Then more.',
-  inputs: {
-    name: { description: 'A name.' },
-    mode: { description: '`fast` or `slow`.', default: 'fast' },
-    items: { description: 'Items, separated by commas or newlines.' },
-    count: { description: 'A count.', default: 3 },
-    token: { description: 'A token.', default: '${{ github.token }}' },
-    username: { description: 'User.' },
-    'access-key': { description: 'Key.' },
-    'api-url': { description: 'Address.' },
-  },
-  outputs: { greeting: { description: 'The greeting.' }, total: { description: 'A count.' } },
-});
-
-interface Inputs {
-  connection: SauceConnection;
-  name: string | undefined;
-  mode: string;
-  items: string[];
-  count: number | undefined;
-  token: string | undefined;
-}
-
-const readInputs = (read: InputReader): Inputs => ({
-  connection: readSauceConnection(read),
-  name: read.string('name'),
-  mode: read.enum('mode', ['fast', 'slow']) ?? 'none',
-  items: read.list('items'),
-  count: read.integer('count'),
-  token: read.string('token'),
-});
-
-let dir: string;
-let out: string[];
-let err: string[];
-let io: CliIo;
-
-beforeEach(() => {
-  clearSecrets();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'cli-host-'));
-  out = [];
-  err = [];
-  io = {
-    stdout: (text) => void out.push(text),
-    stderr: (text) => void err.push(text),
-    env: { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'the-access-key' },
-    cwd: dir,
-  };
-});
-
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function command(module: ActionModule, extra: Partial<CliCommand> = {}): CliCommand {
-  return { name: 'sample', metadata: METADATA, load: async () => module, ...extra };
-}
-
-function action(run: ActionDefinition<Inputs>['run']): ActionDefinition {
-  return { title: 'Sample', readInputs, run } as ActionDefinition;
-}
+const { out, err, io } = useCliTerminal('cli-host-');
 
 describe('runCli', () => {
   it('reads flags, then action.yml defaults (never a workflow expression), then the environment fallbacks', async () => {
@@ -146,7 +66,7 @@ describe('runCli', () => {
     expect(refused.error.kind).toBe('input');
     expect(refused.error.message).toContain('Input "mode" has "medium"');
     out.length = 0;
-    expect(await runCli([failing('input')], ['sample', '--json', '--summary', dir], io)).toBe(2);
+    expect(await runCli([failing('input')], ['sample', '--json', '--summary', io.cwd], io)).toBe(2);
     expect(JSON.parse(out.join(''))).toMatchObject({ error: { kind: 'input' } });
   });
 
@@ -163,7 +83,7 @@ describe('runCli', () => {
     expect(await runCli([failing('tests-failed')], ['sample', '--summary', 's.md'], io)).toBe(1);
     expect(err.join('')).toContain('warning: Note: look\nerror: failed as tests-failed\n');
     expect(out.join('')).toBe('total=1\n');
-    const summary = readFileSync(path.join(dir, 's.md'), 'utf8');
+    const summary = readFileSync(path.join(io.cwd, 's.md'), 'utf8');
     expect(summary).toContain('<p>did work</p>');
     expect(summary).toContain('Sample: failed');
     expect(await runCli([failing('refused')], ['sample'], io)).toBe(1);
@@ -185,10 +105,10 @@ describe('runCli', () => {
     };
     expect(await runCli([command(module)], ['sample', '--summary', '.'], io)).toBe(2);
     expect(err.join('')).toBe(
-      `error: The summary file of --summary, ${dir} is a folder. Name a file in a folder that can be written.\n`,
+      `error: The summary file of --summary, ${io.cwd} is a folder. Name a file in a folder that can be written.\n`,
     );
     err.length = 0;
-    writeFileSync(path.join(dir, 'a-file'), '');
+    writeFileSync(path.join(io.cwd, 'a-file'), '');
     expect(await runCli([command(module)], ['sample', '--summary', 'a-file/s.md'], io)).toBe(2);
     expect(err.join('')).toContain('cannot be written');
     expect(ran).toBe(false);
@@ -210,7 +130,7 @@ describe('runCli', () => {
     it('go to a folder of the run inside the working folder, where CI artifacts reach; one per run', async () => {
       expect(await runCli([command(writer)], ['sample', '--name', 'a'], io)).toBe(0);
       const first = resultsFile();
-      expect(path.relative(dir, first)).toMatch(/^sauce-actions-output[\\/]sample-\w+[\\/]results\.json$/);
+      expect(path.relative(io.cwd, first)).toMatch(/^sauce-actions-output[\\/]sample-\w+[\\/]results\.json$/);
       expect(readFileSync(first, 'utf8')).toBe('{}');
       out.length = 0;
       expect(await runCli([command(writer)], ['sample', '--name', 'b'], io)).toBe(0);
@@ -220,16 +140,16 @@ describe('runCli', () => {
 
     it('a run that writes none leaves no folder behind; a folder that was there stays', async () => {
       expect(await runCli([command(writer)], ['sample'], io)).toBe(0);
-      expect(readdirSync(dir)).toEqual([]);
-      mkdirSync(path.join(dir, 'sauce-actions-output'));
+      expect(readdirSync(io.cwd)).toEqual([]);
+      mkdirSync(path.join(io.cwd, 'sauce-actions-output'));
       expect(await runCli([command(writer)], ['sample'], io)).toBe(0);
-      expect(readdirSync(path.join(dir, 'sauce-actions-output'))).toEqual([]);
+      expect(readdirSync(path.join(io.cwd, 'sauce-actions-output'))).toEqual([]);
     });
 
     it('SAUCE_ACTIONS_OUTPUT_DIR names another folder, from the working folder', async () => {
       io.env = { ...io.env, SAUCE_ACTIONS_OUTPUT_DIR: 'build/reports' };
       expect(await runCli([command(writer)], ['sample', '--name', 'a'], io)).toBe(0);
-      expect(path.relative(dir, resultsFile())).toMatch(
+      expect(path.relative(io.cwd, resultsFile())).toMatch(
         /^build[\\/]reports[\\/]sample-\w+[\\/]results\.json$/,
       );
     });
@@ -239,11 +159,11 @@ describe('runCli', () => {
       const module = {
         action: action(async () => ((ran = true), { outputs: {}, summary: '', annotations: [] })),
       };
-      writeFileSync(path.join(dir, 'a-file'), '');
+      writeFileSync(path.join(io.cwd, 'a-file'), '');
       io.env = { ...io.env, SAUCE_ACTIONS_OUTPUT_DIR: 'a-file' };
       expect(await runCli([command(module)], ['sample', '--json'], io)).toBe(2);
       expect(ran).toBe(false);
-      const message = `The output folder ${path.join(dir, 'a-file')} could not be made`;
+      const message = `The output folder ${path.join(io.cwd, 'a-file')} could not be made`;
       expect(err.join('')).toContain(`error: ${message}`);
       expect(err.join('')).toContain('SAUCE_ACTIONS_OUTPUT_DIR');
       expect(JSON.parse(out.join(''))).toEqual({
@@ -279,7 +199,7 @@ describe('runCli', () => {
       io,
     );
     expect(code).toBe(1);
-    const printed = [...out, ...err, readFileSync(path.join(dir, 's.md'), 'utf8')].join('');
+    const printed = [...out, ...err, readFileSync(path.join(io.cwd, 's.md'), 'utf8')].join('');
     expect(printed).toContain('key ***');
     expect(printed).toContain('refused with ***');
     expect(printed).not.toContain('flag-secret-key');
@@ -312,7 +232,7 @@ describe('runCli', () => {
     };
     expect(await runCli([command(module)], ['sample', '--summary', 's.md'], io)).toBe(1);
     expect(order).toEqual(['main', 'post job-1']);
-    const summary = readFileSync(path.join(dir, 's.md'), 'utf8');
+    const summary = readFileSync(path.join(io.cwd, 's.md'), 'utf8');
     expect(summary.indexOf('<p>main</p>')).toBeLessThan(summary.indexOf('<p>cleaned</p>'));
   });
 
@@ -347,107 +267,5 @@ describe('runCli', () => {
     expect(await running).toBe(1);
     expect(order).toEqual(['post aborted=false']);
     expect(err.join('')).toContain('error: could not stop');
-  });
-});
-
-describe('help and usage', () => {
-  const module = { action: action(async () => ({ outputs: {}, summary: '', annotations: [] })) };
-
-  it('--help lists the commands; <action> --help every input with its default, list inputs as repeatable', async () => {
-    expect(await runCli([command(module)], ['--help'], io)).toBe(0);
-    expect(out.join('')).toContain('  sample  Does a sample thing.\n');
-    out.length = 0;
-    expect(await runCli([command(module)], ['sample', '--help', '--bogus'], io)).toBe(0);
-    const help = out.join('');
-    expect(help).toContain('  --mode <value>\n      `fast` or `slow`. Default: fast.\n');
-    expect(help).toContain('Repeatable');
-    expect(help).toContain('  --token <value>\n      A token.\n');
-    expect(help).toContain('  greeting\n      The greeting.\n');
-  });
-
-  it('an unknown action or flag: exit 2, named, with the closest name, before loading the action', async () => {
-    let loaded = false;
-    const lazy: CliCommand = { ...command(module), load: async () => ((loaded = true), module) };
-    expect(await runCli([lazy], ['sampel'], io)).toBe(2);
-    expect(err.join('')).toContain('Unknown action "sampel". Did you mean sample?');
-    expect(await runCli([lazy], ['sample', '--nam', 'x'], io)).toBe(2);
-    expect(err.join('')).toContain('Unknown flag --nam for sample. Did you mean --name?');
-    expect(loaded).toBe(false);
-  });
-
-  it.each([
-    [['sampel', '--json'], 'Unknown action "sampel". Did you mean sample?'],
-    [['sample', '--nam', 'x', '--json'], 'Unknown flag --nam for sample. Did you mean --name?'],
-    [['sample', '--json', '--name'], '--name needs a value'],
-  ])('with --json, %j prints one JSON object with the usage error, exit 2', async (args, message) => {
-    expect(await runCli([command(module)], args, io)).toBe(2);
-    const printed = out.join('');
-    expect(printed.trim().split('\n')).toHaveLength(1);
-    const object = JSON.parse(printed) as { error: { kind: string; message: string } };
-    expect(object.error.kind).toBe('usage');
-    expect(object.error.message).toContain(message);
-    expect(err.join('')).toContain(`error: ${message}`);
-  });
-
-  it.each([
-    ['--SUITE', '--suite'],
-    ['--Name', '--name'],
-    ['--API-URL', '--api-url'],
-  ])('a flag in the wrong case, %s, is named with the right one', async (flag, right) => {
-    const metadata = actionMetadata({
-      name: 'Sample',
-      description: 'Sample.',
-      inputs: { suite: { description: 'A suite.' }, name: { description: 'A name.' }, 'api-url': {} },
-      outputs: {},
-    });
-    expect(await runCli([{ ...command(module), metadata }], ['sample', flag, 'x'], io)).toBe(2);
-    expect(err.join('')).toContain(`Unknown flag ${flag} for sample. Did you mean ${right}?`);
-  });
-});
-
-describe('parseActionArgs', () => {
-  const parse = (...args: string[]) => parseActionArgs('sample', args, METADATA);
-
-  it('takes --name value and --name=value (a value may hold = or start with --), host options apart', () => {
-    const parsed = parse('--name', 'a=b', '--mode=--slow', '--json', '--summary', 'out.md', '--verbose');
-    expect(Object.fromEntries(parsed.inputs)).toEqual({ name: 'a=b', mode: '--slow' });
-    expect(parsed.options).toEqual({ json: true, summaryFile: 'out.md', verbose: true, help: false });
-  });
-
-  it('joins a repeated list input with newlines, refuses a repeated single one', () => {
-    expect(parse('--items', 'a', '--items', 'b').inputs.get('items')).toBe('a\nb');
-    expect(() => parse('--name', 'a', '--name', 'b')).toThrow(
-      new UsageError('--name was given twice; it takes one value.'),
-    );
-  });
-
-  it.each([
-    [['--name'], '--name needs a value'],
-    [['--name', '--json'], '--name needs a value'],
-    [['name'], 'Unexpected argument "name"'],
-    [['-n', 'x'], 'Unexpected argument "-n"'],
-    [['--summary'], '--summary needs a value'],
-    [['--summary='], '--summary needs a file name.'],
-    [['--verbose=1'], '--verbose takes no value.'],
-    [['--acces-key', 'k'], 'Unknown flag --acces-key for sample. Did you mean --access-key?'],
-    [['--zzz', 'k'], 'Unknown flag --zzz for sample. Run'],
-  ])('%j is refused', (args, message) => {
-    expect(() => parse(...args)).toThrow(UsageError);
-    expect(() => parse(...args)).toThrow(message);
-  });
-});
-
-describe('closestName', () => {
-  it('finds prefixes, typos and swaps; nothing far off', () => {
-    const names = ['suite', 'test-cases', 'timeout', 'tunnel-name'];
-    expect(closestName('suit', names)).toBe('suite');
-    expect(closestName('timout', names)).toBe('timeout');
-    expect(closestName('tunnle-name', names)).toBe('tunnel-name');
-    expect(closestName('x', names)).toBeUndefined();
-    expect(closestName('platform', names)).toBeUndefined();
-    expect(closestName('SUITE', names)).toBe('suite');
-    expect(closestName('Timout', names)).toBe('timeout');
-    expect(editDistance('abc', 'acb')).toBe(1);
-    expect(editDistance('', 'abc')).toBe(3);
   });
 });

@@ -2,21 +2,20 @@
  * The command line's host keeps the limits the runner's host keeps: a summary file of at most
  * 1 MiB for the main step and its cleanup together, and list outputs bounded, the log saying so.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { actionMetadata } from '../../src/hosts/action-metadata.ts';
 import type { CliCommand } from '../../src/hosts/cli-command.ts';
-import { runCli, type CliIo } from '../../src/hosts/cli-host.ts';
+import { runCli } from '../../src/hosts/cli-host.ts';
 import {
-  clearSecrets,
   readSauceConnection,
   type ActionDefinition,
   type InputReader,
   type ActionResult,
   type PostDefinition,
 } from '../../src/index.ts';
+import { useCliTerminal } from './cli-sample.ts';
 
 const METADATA = actionMetadata({
   name: 'Sample',
@@ -25,25 +24,7 @@ const METADATA = actionMetadata({
   outputs: { 'job-ids': { description: 'Ids.' } },
 });
 
-let dir: string;
-let out: string[];
-let err: string[];
-let io: CliIo;
-
-beforeEach(() => {
-  clearSecrets();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'cli-limits-'));
-  out = [];
-  err = [];
-  io = {
-    stdout: (text) => void out.push(text),
-    stderr: (text) => void err.push(text),
-    env: { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'the-access-key' },
-    cwd: dir,
-  };
-});
-
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const { out, err, io } = useCliTerminal('cli-limits-');
 
 /** Lines of a summary of about 1.2 MiB. */
 const bigSummary = (who: string): string =>
@@ -80,7 +61,7 @@ describe('runCli within GitHub limits', () => {
     };
     const cleanup: ActionResult = { outputs: {}, summary: bigSummary('cleanup'), annotations: [] };
     expect(await runCli([command(failed, cleanup)], ['sample', '--summary', 's.md'], io)).toBe(1);
-    const summary = readFileSync(path.join(dir, 's.md'), 'utf8');
+    const summary = readFileSync(path.join(io.cwd, 's.md'), 'utf8');
     expect(Buffer.byteLength(summary, 'utf8')).toBeLessThanOrEqual(1024 * 1024);
     expect(summary).toContain('<h2>Sample: failed</h2>\n<p>3 jobs failed.</p>');
     expect(summary).toContain(
