@@ -13,6 +13,7 @@ import { buildLabels, ciMetadata } from '../src/build-metadata.ts';
 import type { UploadInputs } from '../src/inputs.ts';
 import { MAX_NOTES_CHARS, releaseNotesText } from '../src/release-notes.ts';
 import { run, type UploadDeps } from '../src/run.ts';
+import { inputs as uploadInputs } from './helpers.ts';
 
 const SHA = 'aaaaaaa000000000000000000000000000000001';
 const PULL_REQUEST = { number: 42, title: 'Faster checkout', url: 'https://github.com/octo/app/pull/42' };
@@ -141,22 +142,13 @@ afterEach(() => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
+/** The inputs of an upload with `release-notes: auto`: a key with its email. */
 function inputs(overrides: Partial<UploadInputs> = {}): UploadInputs {
-  return {
+  return uploadInputs({
     connection: { service: 'mobile', region: 'us-east-1', apiKey: 'k', email: 'a@b.c' },
-    file: 'app.apk',
-    groups: [],
-    notify: false,
-    autoUpdate: false,
-    tags: [],
-    uploadToVendor: false,
-    metadata: {},
-    gitMetadata: true,
     releaseNotesAuto: true,
-    timeoutMs: 60_000,
-    prComment: false,
     ...overrides,
-  };
+  });
 }
 
 /** A history of commits 1..n (newest last), shallow or not; `log` answers as git would. */
