@@ -1,8 +1,16 @@
-/** What the tests of manage-tunnel share: the emulator's admin endpoints and running the bundle. */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+/**
+ * What the tests of manage-tunnel share: the emulator's admin endpoints, running the bundle, and a
+ * stand-in Sauce Connect to start.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { runStep, type StepOptions, type StepResult } from '@sauce-actions/action-harness';
+import { freePort, runStep, type StepOptions, type StepResult } from '@sauce-actions/action-harness';
 import { SauceClient, type Tunnel } from '@sauce-actions/api';
+import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { isRunning } from '../src/process.ts';
+import { writeFakeSauceConnect } from './fake-sc.ts';
 
 export const ACTION_DIR = path.resolve(import.meta.dirname, '..');
 export const USERNAME = 'demo';
@@ -107,3 +115,75 @@ export async function actionVariant(
 
 /** The action without its post step, and the post step alone (run with `STATE_isPost`). */
 export const withoutPost = (yml: string): string => yml.replace(/^\s+post: .*$/m, '');
+
+export interface StandInSetup {
+  readonly emulator: RunningEmulator;
+  /** The test's folder: the stand-in in `bin`, and `pids`, where each launch leaves its pid. */
+  readonly dir: string;
+  /** The stand-in Sauce Connect's executable. */
+  readonly sc: string;
+  /** A free loopback address for its status server. */
+  readonly statusAddress: string;
+  /** Steps run in the test, whose folders are removed after it. */
+  readonly steps: StepResult[];
+  /** The environment that steers the stand-in, with `extra`. */
+  fakeEnv(extra?: Record<string, string>): Record<string, string>;
+  /** The pids of the stand-in's launches in this test. */
+  launches(): Promise<number[]>;
+}
+
+/**
+ * For each test, an emulator of its own and a stand-in Sauce Connect in a new folder (named from
+ * `prefix`); after it, the steps' folders and the emulator are gone, and a test that left a launch
+ * running fails (the launch killed).
+ */
+export function useStandInSauceConnect(prefix: string): StandInSetup {
+  let current: Omit<StandInSetup, 'steps' | 'fakeEnv' | 'launches'> & { pidsDir: string };
+  const steps: StepResult[] = [];
+
+  beforeEach(async () => {
+    const emulator = await startEmulator({ port: 0 });
+    const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+    const pidsDir = path.join(dir, 'pids');
+    await mkdir(pidsDir);
+    await mkdir(path.join(dir, 'bin'));
+    const sc = await writeFakeSauceConnect(path.join(dir, 'bin'));
+    current = { emulator, dir, pidsDir, sc, statusAddress: `127.0.0.1:${await freePort()}` };
+  });
+
+  afterEach(async () => {
+    const left: number[] = [];
+    for (const name of await readdir(current.pidsDir)) {
+      const pid = Number(name);
+      if (!isRunning(pid)) continue;
+      left.push(pid);
+      process.kill(pid, 'SIGKILL');
+    }
+    await Promise.all(steps.splice(0).map((step) => step.cleanup()));
+    await current.emulator.close();
+    await rm(current.dir, { recursive: true, force: true });
+    expect(left, 'stand-in Sauce Connect processes left running').toEqual([]);
+  });
+
+  return {
+    get emulator() {
+      return current.emulator;
+    },
+    get dir() {
+      return current.dir;
+    },
+    get sc() {
+      return current.sc;
+    },
+    get statusAddress() {
+      return current.statusAddress;
+    },
+    steps,
+    fakeEnv: (extra = {}) => ({
+      FAKE_SC_EMULATOR: current.emulator.url,
+      FAKE_SC_PIDS: current.pidsDir,
+      ...extra,
+    }),
+    launches: async () => (await readdir(current.pidsDir)).map(Number),
+  };
+}

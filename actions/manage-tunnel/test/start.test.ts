@@ -1,75 +1,29 @@
 /**
- * `start` with a stand-in Sauce Connect: a good start whose process outlives the main step until
- * the post step stops it, retries, a start that never becomes ready, and the download into the
- * tool cache. Every test checks that no stand-in is left running.
+ * `start` on the bundle with a stand-in Sauce Connect: a good start whose process outlives the
+ * main step until the post step stops it, retries, a start that never becomes ready, the log of a
+ * failed start uploaded per matrix leg, and bad inputs. Every test checks that no stand-in is left
+ * running.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort, startArtifactService, type StepResult } from '@sauce-actions/action-harness';
-import { CancelledError, memoryState, type ToolCache } from '@sauce-actions/action-kit';
-import { testStepDeps } from '@sauce-actions/action-kit/testing';
-import type { SauceClient } from '@sauce-actions/api';
-import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StartInputs, StartSettings } from '../src/inputs.ts';
-import { post, runPost } from '../src/post.ts';
+import { startArtifactService, type StepResult } from '@sauce-actions/action-harness';
+import { describe, expect, it } from 'vitest';
 import { isRunning } from '../src/process.ts';
-import { run } from '../src/run.ts';
-import { STATE_KEY } from '../src/state.ts';
-import { writeFakeSauceConnect } from './fake-sc.ts';
 import {
   ACCESS_KEY,
   ACTION_DIR,
   actionVariant,
-  admin,
   allTunnels,
-  emulatorClient,
   errors,
   runAction,
   tunnelById,
   USERNAME,
+  useStandInSauceConnect,
 } from './helpers.ts';
 
-let emulator: RunningEmulator;
-let dir: string;
-let pidsDir: string;
-let sc: string;
-let statusAddress: string;
-const steps: StepResult[] = [];
-
-beforeEach(async () => {
-  emulator = await startEmulator({ port: 0 });
-  dir = await mkdtemp(path.join(os.tmpdir(), 'manage-tunnel-start-'));
-  pidsDir = path.join(dir, 'pids');
-  await mkdir(pidsDir);
-  await mkdir(path.join(dir, 'bin'));
-  sc = await writeFakeSauceConnect(path.join(dir, 'bin'));
-  statusAddress = `127.0.0.1:${await freePort()}`;
-});
-
-afterEach(async () => {
-  const left: number[] = [];
-  for (const name of await readdir(pidsDir)) {
-    const pid = Number(name);
-    if (!isRunning(pid)) continue;
-    left.push(pid);
-    process.kill(pid, 'SIGKILL');
-  }
-  await Promise.all(steps.splice(0).map((step) => step.cleanup()));
-  await emulator.close();
-  await rm(dir, { recursive: true, force: true });
-  expect(left, 'stand-in Sauce Connect processes left running').toEqual([]);
-});
-
-function fakeEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { FAKE_SC_EMULATOR: emulator.url, FAKE_SC_PIDS: pidsDir, ...extra };
-}
-
-async function launches(): Promise<number[]> {
-  return (await readdir(pidsDir)).map(Number);
-}
+const setup = useStandInSauceConnect('manage-tunnel-start-');
+const { fakeEnv, launches, steps } = setup;
 
 async function step(
   inputs: Record<string, string>,
@@ -77,8 +31,8 @@ async function step(
   actionDir = ACTION_DIR,
 ): Promise<StepResult> {
   const result = await runAction(
-    emulator.url,
-    { operation: 'start', 'status-address': statusAddress, 'poll-interval': '1s', ...inputs },
+    setup.emulator.url,
+    { operation: 'start', 'status-address': setup.statusAddress, 'poll-interval': '1s', ...inputs },
     { env: fakeEnv(env) },
     actionDir,
   );
@@ -89,9 +43,9 @@ async function step(
 describe('start', () => {
   it('starts Sauce Connect, which outlives the main step until the post step stops it', async () => {
     // The harness runs the post step right after the main step; these copies run them apart.
-    const mainOnly = await actionVariant(dir, 'main-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
+    const mainOnly = await actionVariant(setup.dir, 'main-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
     const result = await step(
-      { 'tunnel-name': 'ci-start', 'sc-path': sc, 'sc-args': '--verbose "--metadata" build=42' },
+      { 'tunnel-name': 'ci-start', 'sc-path': setup.sc, 'sc-args': '--verbose "--metadata" build=42' },
       {},
       mainOnly,
     );
@@ -100,13 +54,13 @@ describe('start', () => {
     expect(result.exitCode).toBe(0);
     expect(result.post).toBeUndefined();
     const tunnelId = result.outputs['tunnel-id'] as string;
-    expect(await tunnelById(emulator.url, tunnelId)).toMatchObject({
+    expect(await tunnelById(setup.emulator.url, tunnelId)).toMatchObject({
       tunnel_identifier: 'ci-start',
       status: 'running',
     });
     const state = JSON.parse(result.state.cleanup as string);
     expect(state.tunnels).toEqual([{ id: tunnelId, name: 'ci-start', origin: 'started' }]);
-    expect(state.process.executable).toBe(sc);
+    expect(state.process.executable).toBe(setup.sc);
     expect(isRunning(state.process.pid)).toBe(true);
     expect(await launches()).toEqual([state.process.pid]);
 
@@ -123,7 +77,7 @@ describe('start', () => {
         '--tunnel-name',
         'ci-start',
         '--api-address',
-        statusAddress,
+        setup.statusAddress,
         '--verbose',
         '--metadata',
         'build=42',
@@ -135,10 +89,10 @@ describe('start', () => {
     expect(result.unmaskedLog).not.toContain(ACCESS_KEY);
     expect(result.summary).toContain('ci-start');
 
-    const postOnly = await actionVariant(dir, 'post-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
+    const postOnly = await actionVariant(setup.dir, 'post-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
     const post = await runAction(
-      emulator.url,
-      { operation: 'start', 'tunnel-name': 'ci-start', 'sc-path': sc },
+      setup.emulator.url,
+      { operation: 'start', 'tunnel-name': 'ci-start', 'sc-path': setup.sc },
       { env: { ...fakeEnv(), STATE_isPost: 'true', STATE_cleanup: result.state.cleanup as string } },
       postOnly,
     );
@@ -147,14 +101,14 @@ describe('start', () => {
     expect(post.log).toContain(`Stopping Sauce Connect (pid ${state.process.pid}) with SIGINT`);
     expect(isRunning(state.process.pid)).toBe(false);
     expect(await readFile(logFile, 'utf8')).toContain('SIGINT, shutting down');
-    expect((await tunnelById(emulator.url, tunnelId))?.status).toBe('terminated');
+    expect((await tunnelById(setup.emulator.url, tunnelId))?.status).toBe('terminated');
     expect(post.log).toContain(`Tunnel ${tunnelId} ("ci-start") is already shut down`);
   });
 
   it('retries a start that fails twice, then stops the tunnel in the post step', async () => {
     const result = await step(
-      { 'tunnel-name': 'flaky', 'sc-path': sc, 'start-retries': '2' },
-      { FAKE_SC_FAILURES: '2', FAKE_SC_COUNTER: path.join(dir, 'count') },
+      { 'tunnel-name': 'flaky', 'sc-path': setup.sc, 'start-retries': '2' },
+      { FAKE_SC_FAILURES: '2', FAKE_SC_COUNTER: path.join(setup.dir, 'count') },
     );
 
     expect(errors(result)).toBe('');
@@ -170,19 +124,21 @@ describe('start', () => {
 
     const tunnelId = result.outputs['tunnel-id'] as string;
     expect(result.post?.exitCode).toBe(0);
-    expect((await tunnelById(emulator.url, tunnelId))?.status).toBe('terminated');
+    expect((await tunnelById(setup.emulator.url, tunnelId))?.status).toBe('terminated');
   });
 
   it('fails a start that never becomes ready at the timeout, keeping the log and its path', async () => {
     const started = Date.now();
     const result = await step(
-      { 'tunnel-name': 'stuck', 'sc-path': sc, 'start-retries': '0', timeout: '2s' },
+      { 'tunnel-name': 'stuck', 'sc-path': setup.sc, 'start-retries': '0', timeout: '2s' },
       { FAKE_SC_MODE: 'never-ready' },
     );
 
     expect(result.exitCode).toBe(1);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(errors(result)).toContain(`did not answer ready at http://${statusAddress}/readyz within 2s`);
+    expect(errors(result)).toContain(
+      `did not answer ready at http://${setup.statusAddress}/readyz within 2s`,
+    );
     const logFile = result.outputs['log-file'] as string;
     expect(logFile).not.toBe('');
     expect(existsSync(logFile)).toBe(true);
@@ -199,19 +155,19 @@ describe('start', () => {
     const [pid] = await launches();
     expect(isRunning(pid as number)).toBe(false);
     expect(result.post?.log).toContain('Nothing to clean up');
-    expect((await allTunnels(emulator.url)).map((t) => t.tunnel_identifier)).toEqual(['demo-tunnel']);
+    expect((await allTunnels(setup.emulator.url)).map((t) => t.tunnel_identifier)).toEqual(['demo-tunnel']);
   });
 
   it('uploads the log of a failed start as an artifact of its own per matrix leg, kept `retention-days`', async () => {
     const service = await startArtifactService();
     try {
-      const failing = { FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(dir, 'count') };
+      const failing = { FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(setup.dir, 'count') };
       const legs: StepResult[] = [];
       // Two legs of a matrix: the same job id and tunnel name, each a job of its own.
       for (const leg of ['leg-1', 'leg-2']) {
         legs.push(
           await step(
-            { 'tunnel-name': 'shared', 'sc-path': sc, 'start-retries': '0', 'retention-days': '3' },
+            { 'tunnel-name': 'shared', 'sc-path': setup.sc, 'start-retries': '0', 'retention-days': '3' },
             { ...failing, ...service.jobEnv(leg) },
           ),
         );
@@ -240,275 +196,12 @@ describe('start', () => {
   });
 
   it('needs a tunnel name, a valid status address and version', async () => {
-    const noName = await step({ 'sc-path': sc });
+    const noName = await step({ 'sc-path': setup.sc });
     expect(errors(noName)).toContain('Input "tunnel-name" is required by `operation: start`');
-    const badAddress = await step({ 'tunnel-name': 'x', 'sc-path': sc, 'status-address': 'localhost' });
+    const badAddress = await step({ 'tunnel-name': 'x', 'sc-path': setup.sc, 'status-address': 'localhost' });
     expect(errors(badAddress)).toContain('Input "status-address" has "localhost", which is not host:port');
     const badVersion = await step({ 'tunnel-name': 'x', 'sc-version': 'latest' });
     expect(errors(badVersion)).toContain('Input "sc-version" has "latest"');
     expect(await launches()).toEqual([]);
-  });
-});
-
-describe('start through run', () => {
-  let client: SauceClient;
-
-  beforeEach(() => {
-    client = emulatorClient(emulator.url);
-  });
-
-  afterEach(async () => {
-    await client.close();
-  });
-
-  function startInputs(
-    tunnelName: string,
-    settings: Partial<StartSettings> = {},
-    overrides: Partial<StartInputs> = {},
-  ): StartInputs {
-    return {
-      connection: {
-        service: 'sauce',
-        region: 'eu-central-1',
-        apiUrl: emulator.url,
-        username: USERNAME,
-        accessKey: ACCESS_KEY,
-      },
-      operation: 'start',
-      tunnelName,
-      stopOnExit: 'started',
-      timeoutMs: 5000,
-      pollIntervalMs: 100,
-      start: { scPath: sc, scVersion: '5.4.1', scArgs: [], startRetries: 0, statusAddress, ...settings },
-      ...overrides,
-    };
-  }
-
-  /** Deps of the step: the stand-in's environment, its log in the test folder, uploads recorded. */
-  function startDeps(
-    extraEnv: Record<string, string> = {},
-    overrides: Parameters<typeof testStepDeps>[0] = {},
-  ) {
-    const uploads: string[][] = [];
-    const deps = testStepDeps({
-      tempDir: dir,
-      artifacts: {
-        upload: async (name, files) => {
-          uploads.push([name, ...files]);
-          return { outcome: 'uploaded' as const, id: 1 };
-        },
-      },
-      ...overrides,
-    });
-    return { deps: { ...deps, client, env: { PATH: process.env.PATH, ...fakeEnv(extraEnv) } }, uploads };
-  }
-
-  it('starts Sauce Connect, saves what to stop, and the post step stops it', async () => {
-    const { deps } = startDeps();
-    const result = await run(startInputs('unit-start', { scArgs: ['--verbose'] }), deps);
-
-    expect(result.failure).toBeUndefined();
-    const tunnelId = result.outputs['tunnel-id'];
-    expect(await tunnelById(emulator.url, tunnelId)).toMatchObject({
-      tunnel_identifier: 'unit-start',
-      status: 'running',
-    });
-    expect(JSON.parse(result.outputs.tunnels)).toEqual([expect.objectContaining({ id: tunnelId })]);
-    const logFile = result.outputs['log-file'];
-    expect(path.dirname(logFile)).toBe(dir);
-    const log = await readFile(logFile, 'utf8');
-    expect(log).toContain('"--region","eu-central"');
-    expect(log).toContain('"--verbose"');
-    expect(log).toContain('access key from the environment: yes');
-    expect(log).not.toContain(ACCESS_KEY);
-    expect(result.summary).toContain('<h2>Tunnel unit-start is running</h2>');
-    expect(result.summary).toContain('<td>Starts needed</td><td>1</td>');
-    expect(result.summary).toContain(
-      'The post step of this action stops Sauce Connect and the tunnel at the end of the job, whatever its outcome.',
-    );
-    expect(deps.logger.lines('info')).toContain(`Tunnel ${tunnelId} ("unit-start") is running.`);
-    expect(deps.logger.lines('warning')).toEqual([]);
-
-    const state = JSON.parse(deps.state.get(STATE_KEY));
-    expect(state.tunnels).toEqual([{ id: tunnelId, name: 'unit-start', origin: 'started' }]);
-    expect(state.process).toMatchObject({ executable: sc, logFile, tunnelName: 'unit-start' });
-    expect(isRunning(state.process.pid)).toBe(true);
-
-    // The post step, in a new process on the runner, finds everything in the state.
-    expect(post.hasWork(deps.state)).toBe(true);
-    const postDeps = testStepDeps({ state: memoryState({ [STATE_KEY]: deps.state.get(STATE_KEY) }) });
-    const cleaned = await runPost(
-      { connection: startInputs('unit-start').connection },
-      { ...postDeps, client },
-    );
-    expect(cleaned.failure).toBeUndefined();
-    expect(isRunning(state.process.pid)).toBe(false);
-    expect(await readFile(logFile, 'utf8')).toContain('SIGINT, shutting down');
-    expect((await tunnelById(emulator.url, tunnelId))?.status).toBe('terminated');
-    expect(cleaned.summary).toContain(`<li>Tunnel ${tunnelId} was already shut down.</li>`);
-  });
-
-  it('finds its tunnel by name when Sauce Connect has no /info page, and says so when that is ambiguous', async () => {
-    const { deps } = startDeps({ FAKE_SC_MODE: 'no-info' });
-    const result = await run(startInputs('no-info'), deps);
-    expect(result.failure).toBeUndefined();
-    expect(await tunnelById(emulator.url, result.outputs['tunnel-id'])).toMatchObject({
-      tunnel_identifier: 'no-info',
-      status: 'running',
-    });
-    const state = JSON.parse(deps.state.get(STATE_KEY));
-    const postDeps = testStepDeps({ state: memoryState({ [STATE_KEY]: deps.state.get(STATE_KEY) }) });
-    await runPost({ connection: startInputs('no-info').connection }, { ...postDeps, client });
-    expect(isRunning(state.process.pid)).toBe(false);
-
-    // A pool member started elsewhere while this one starts: two new tunnels, and no way to tell.
-    const { deps: poolDeps } = startDeps({ FAKE_SC_MODE: 'no-info' });
-    const ambiguous = run(startInputs('pool', { scArgs: ['--tunnel-pool'] }, { timeoutMs: 3000 }), poolDeps);
-    for (let i = 0; i < 100 && !poolDeps.state.get(STATE_KEY).includes('"pid"'); i++) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await admin(emulator.url, 'POST', 'tunnels', {
-      owner: USERNAME,
-      tunnel_identifier: 'pool',
-      tunnel_pool: true,
-    });
-    const result2 = await ambiguous;
-    expect(result2.failure?.kind).toBe('service');
-    expect(result2.failure?.message).toContain('new tunnels of the name are running');
-    expect(result2.failure?.message).toContain('does not say which is its own at /info');
-    expect(poolDeps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
-  });
-
-  it('saves what it started for the post step with stop-on-exit true as well', async () => {
-    const { deps } = startDeps();
-    const result = await run(startInputs('also-started', {}, { stopOnExit: 'true' }), deps);
-    expect(result.failure).toBeUndefined();
-    const state = JSON.parse(deps.state.get(STATE_KEY));
-    expect(state.tunnels).toEqual([
-      { id: result.outputs['tunnel-id'], name: 'also-started', origin: 'started' },
-    ]);
-    const postDeps = testStepDeps({ state: memoryState({ [STATE_KEY]: deps.state.get(STATE_KEY) }) });
-    const cleaned = await runPost(
-      { connection: startInputs('also-started').connection },
-      { ...postDeps, client },
-    );
-    expect(cleaned.failure).toBeUndefined();
-    expect(isRunning(state.process.pid)).toBe(false);
-  });
-
-  it('saves nothing for the post step with stop-on-exit false', async () => {
-    const { deps } = startDeps();
-    const result = await run(startInputs('kept', {}, { stopOnExit: 'false' }), deps);
-    expect(result.failure).toBeUndefined();
-    expect(deps.state.saved.size).toBe(0);
-    expect(result.summary).toContain('The tunnel stays up after the job');
-    const [pid] = await launches();
-    expect(isRunning(pid as number)).toBe(true);
-    // The test stops it itself, as a later step would.
-    process.kill(pid as number, 'SIGINT');
-    for (let i = 0; i < 40 && isRunning(pid as number); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(isRunning(pid as number)).toBe(false);
-  });
-
-  it('fails of kind service when every start fails, keeping the log file and uploading it', async () => {
-    const { deps, uploads } = startDeps({ FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(dir, 'count') });
-    const result = await run(startInputs('broken', { startRetries: 1 }), deps);
-
-    expect(result.failure?.kind).toBe('service');
-    expect(result.failure?.message).toContain('Sauce Connect did not start the tunnel "broken"');
-    expect(result.failure?.message).toContain('attempt 2: Sauce Connect exited (code 1)');
-    expect(result.failure?.message).toContain('raise `timeout` or `start-retries`');
-    const logFile = result.outputs['log-file'];
-    expect(result.outputs).toEqual({ 'tunnel-id': '', tunnels: '[]', 'log-file': logFile });
-    expect(existsSync(logFile)).toBe(true);
-    expect(result.failure?.message).toContain(logFile);
-    expect(result.summary).toContain('Sauce Connect did not start');
-    expect(result.summary).toContain(logFile);
-    expect(uploads).toHaveLength(1);
-    expect(uploads[0]?.[0]).toBe('sauce-connect-log-broken');
-    expect(uploads[0]?.slice(1)).toEqual([logFile]);
-    expect(await launches()).toHaveLength(2);
-    expect(deps.logger.lines('warning')).toEqual([
-      'Sauce Connect start 1 of 2 failed: Sauce Connect exited (code 1) before it was ready.',
-      'Sauce Connect start 2 of 2 failed: Sauce Connect exited (code 1) before it was ready.',
-    ]);
-    // Once a launch has ended, the state no longer asks the post step to stop it.
-    expect(deps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
-    expect(post.hasWork(deps.state)).toBe(false);
-    expect(await readFile(logFile, 'utf8')).toContain('"--region","eu-central"');
-  });
-
-  it('says so when there is no artifact service for the log of a failed start', async () => {
-    const { deps } = startDeps(
-      { FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(dir, 'count') },
-      {
-        artifacts: {
-          upload: async () => ({
-            outcome: 'unavailable' as const,
-            reason: 'there is no artifact service here',
-          }),
-        },
-      },
-    );
-    const result = await run(startInputs('no-artifacts'), deps);
-    expect(result.failure?.kind).toBe('service');
-    expect(deps.logger.lines('warning').at(-1)).toBe(
-      `Could not upload the Sauce Connect log as an artifact: there is no artifact service here. It stays at ${result.outputs['log-file']}.`,
-    );
-  });
-
-  it('fails of kind service when the download fails, before launching anything', async () => {
-    const tools: ToolCache = {
-      find: async () => '',
-      downloadTool: async () => {
-        throw new Error('Unexpected HTTP response: 404');
-      },
-      extractTar: async () => '',
-      extractZip: async () => '',
-      cacheDir: async () => '',
-    };
-    const { deps } = startDeps({}, { tools });
-    const { scPath: _scPath, ...settings } = startInputs('download').start;
-    const result = await run(
-      {
-        ...startInputs('download'),
-        start: {
-          ...settings,
-          scDownloadUrl: 'https://mirror.test/sc-{version}.tar.gz',
-          scChecksum: { algorithm: 'sha256', value: 'ab'.repeat(32) },
-        },
-      },
-      deps,
-    );
-
-    expect(result.failure).toEqual({
-      kind: 'service',
-      message:
-        'Could not download Sauce Connect from https://mirror.test/sc-5.4.1.tar.gz: Unexpected HTTP response: 404. Check `sc-version` and `sc-download-url`, or give `sc-path`.',
-    });
-    expect(result.outputs).toEqual({ 'tunnel-id': '', tunnels: '[]', 'log-file': '' });
-    expect(result.summary).toBe('');
-    expect(await launches()).toEqual([]);
-  });
-
-  it('is cancelled while waiting for the tunnel, stopping what it launched', async () => {
-    const controller = new AbortController();
-    const { deps } = startDeps({ FAKE_SC_MODE: 'never-ready' }, { signal: controller.signal });
-    const running = run(startInputs('cancelled', {}, { timeoutMs: 15_000 }), deps);
-    // Cancelled once the stand-in is up and its pid saved.
-    for (let i = 0; i < 100 && !deps.state.get(STATE_KEY).includes('"pid"'); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
-    const result = await running;
-
-    expect(result.failure).toEqual({
-      kind: 'cancelled',
-      message: 'The run was cancelled during `start`; the post step stops whatever this step had started.',
-    });
-    expect(result.outputs['log-file']).not.toBe('');
-    const [pid] = await launches();
-    expect(isRunning(pid as number)).toBe(false);
-    expect(deps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
   });
 });
