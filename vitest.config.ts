@@ -49,7 +49,6 @@ const LONGEST = [
   'test/e2e/fault-matrix.test.ts',
   'packages/api/test/core/pacing-emulator.test.ts',
   'actions/run-suite-and-wait/test/matrix.test.ts',
-  'test/e2e/cli.test.ts',
   'test/e2e/pr-comment.test.ts',
   'actions/run-js-tests/test/run.test.ts',
   'actions/run-suite-and-wait/test/run.test.ts',

@@ -4,8 +4,12 @@
  * another build (`node scripts/build-actions.ts --out-dir DIR`).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from './lab.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { closeLabs, openLab, ROOT, SECRETS, type Lab } from './lab.ts';
 
 export const BUNDLES_DIR = process.env.SAUCE_ACTIONS_DIST
   ? path.resolve(process.env.SAUCE_ACTIONS_DIST)
@@ -70,4 +74,62 @@ export function outputLines(stdout: string): Record<string, string> {
     if (eq > 0) outputs[line.slice(0, eq)] = line.slice(eq + 1);
   }
   return outputs;
+}
+
+/** The default seed's credentials in the environment. */
+export const SAUCE_ENV = { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' };
+export const MOBILE_ENV = { SAUCE_APPDIST_API_KEY: 'demo-api-key' };
+
+/** The default seed's keys found in what was printed or written, in any form. */
+export function leaked(...texts: string[]): string[] {
+  const all = texts.join('\n');
+  return SECRETS.filter((secret) => all.includes(secret));
+}
+
+export interface CliTerminal {
+  /** The file's emulator, whose jobs end before the first poll (a second after the start, the shortest poll-interval). */
+  readonly lab: Lab;
+  /** The current describe's workspace: the commands' working folder. */
+  readonly dir: string;
+  /** Makes a new workspace for the describe (run it in its `beforeAll`). */
+  workspace(): Promise<void>;
+  /** Runs the command line in the workspace, with `env` added to a bare environment. */
+  cli(args: readonly string[], env?: Record<string, string>, extra?: Partial<CliOptions>): Promise<CliRun>;
+}
+
+/**
+ * The command line of a file's tests, against a lab of the file, run in a workspace of each
+ * describe: the bundles must be built; after the file, the labs it opened are closed and the
+ * workspaces removed.
+ */
+export function useCliTerminal(): CliTerminal {
+  let lab: Lab | undefined;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build the bundles (npm run build)`);
+    lab = await openLab({ jobDurationMs: 500 });
+  });
+
+  afterAll(async () => {
+    await closeLabs();
+    await Promise.all(dirs.splice(0).map((at) => rm(at, { recursive: true, force: true })));
+  });
+
+  const terminal: CliTerminal = {
+    get lab() {
+      if (!lab) throw new Error('the lab opens in the beforeAll of useCliTerminal');
+      return lab;
+    },
+    get dir() {
+      const dir = dirs.at(-1);
+      if (!dir) throw new Error('no workspace: call workspace() in a beforeAll');
+      return dir;
+    },
+    async workspace() {
+      dirs.push(await mkdtemp(path.join(os.tmpdir(), 'cli-e2e-')));
+    },
+    cli: (args, env = {}, extra = {}) => runCli(args, { cwd: terminal.dir, env, ...extra }),
+  };
+  return terminal;
 }

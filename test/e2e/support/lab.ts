@@ -16,7 +16,7 @@ export const SAUCE = { username: 'demo', 'access-key': 'demo-access-key' } as co
 export const MOBILE = { 'api-key': 'demo-api-key', email: 'demo@example.com' } as const;
 
 /** Every form in which a key could leak: as is, or inside a Basic header. */
-const SECRETS = [
+export const SECRETS = [
   SAUCE['access-key'],
   Buffer.from(`${SAUCE.username}:${SAUCE['access-key']}`).toString('base64'),
   MOBILE['api-key'],
