@@ -46,9 +46,12 @@ const OWN_WORKER = [
  */
 const LONGEST = [
   'test/e2e/shared-account.test.ts',
-  'test/e2e/fault-matrix.test.ts',
+  'test/e2e/fault-matrix/cancellations.test.ts',
   'packages/api/test/core/pacing-emulator.test.ts',
   'actions/run-suite-and-wait/test/matrix.test.ts',
+  'test/e2e/fault-matrix/retried-reads.test.ts',
+  'test/e2e/fault-matrix/refused-inputs.test.ts',
+  'test/e2e/fault-matrix/posts-sent-once.test.ts',
   'test/e2e/pr-comment.test.ts',
   'actions/run-js-tests/test/run.test.ts',
   'actions/run-suite-and-wait/test/run.test.ts',
@@ -56,11 +59,13 @@ const LONGEST = [
   'test/e2e/hostile-answers.test.ts',
   'test/e2e/https-proxy.test.ts',
   'actions/manage-tunnel/test/download.test.ts',
+  'test/e2e/fault-matrix/post-steps.test.ts',
   'actions/run-js-tests/test/post.test.ts',
   'actions/run-js-tests/test/e2e.test.ts',
   'actions/run-suite-and-wait/test/e2e.test.ts',
   'test/e2e/answer-shapes.test.ts',
   'test/e2e/workflow-pipeline.test.ts',
+  'test/e2e/fault-matrix/slower-than-timeout.test.ts',
 ];
 
 /**
