@@ -27,7 +27,7 @@ const SLOW = [
   'packages/emulator/test/mobile/large-upload.test.ts',
   'actions/manage-tunnel/test/{download,operations,post,run,same-name,start}.test.ts',
   'actions/run-js-tests/test/{e2e,post,run}.test.ts',
-  'actions/run-suite-and-wait/test/{assets-tampering,e2e,matrix,post,rerun,run}.test.ts',
+  'actions/run-suite-and-wait/test/{assets-tampering,e2e,fail-fast,post,rerun,retries,run-cancel,run-reporting,shards}.test.ts',
 ];
 
 /**
@@ -48,12 +48,10 @@ const LONGEST = [
   'test/e2e/shared-account.test.ts',
   'test/e2e/fault-matrix.test.ts',
   'packages/api/test/core/pacing-emulator.test.ts',
-  'actions/run-suite-and-wait/test/matrix.test.ts',
   'actions/manage-tunnel/test/start.test.ts',
   'test/e2e/cli.test.ts',
   'test/e2e/pr-comment.test.ts',
   'actions/run-js-tests/test/run.test.ts',
-  'actions/run-suite-and-wait/test/run.test.ts',
   'test/e2e/hostile-answers.test.ts',
   'test/e2e/https-proxy.test.ts',
   'actions/manage-tunnel/test/download.test.ts',
@@ -62,6 +60,7 @@ const LONGEST = [
   'actions/run-suite-and-wait/test/e2e.test.ts',
   'test/e2e/answer-shapes.test.ts',
   'test/e2e/workflow-pipeline.test.ts',
+  'actions/run-suite-and-wait/test/run-cancel.test.ts',
 ];
 
 /**
