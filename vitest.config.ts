@@ -26,7 +26,7 @@ const SLOW = [
   'packages/emulator/test/core/cli.test.ts',
   'packages/emulator/test/mobile/large-upload.test.ts',
   'actions/manage-tunnel/test/{download,operations,post,run,same-name,start}.test.ts',
-  'actions/run-js-tests/test/{e2e,post,run}.test.ts',
+  'actions/run-js-tests/test/{e2e,post,retries,run-cancel,run-reporting,shards}.test.ts',
   'actions/run-suite-and-wait/test/{assets-tampering,e2e,fail-fast,post,rerun,retries,run-cancel,run-reporting,shards}.test.ts',
 ];
 
@@ -51,7 +51,6 @@ const LONGEST = [
   'actions/manage-tunnel/test/start.test.ts',
   'test/e2e/cli.test.ts',
   'test/e2e/pr-comment.test.ts',
-  'actions/run-js-tests/test/run.test.ts',
   'test/e2e/hostile-answers.test.ts',
   'test/e2e/https-proxy.test.ts',
   'actions/manage-tunnel/test/download.test.ts',
