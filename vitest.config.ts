@@ -26,8 +26,8 @@ const SLOW = [
   'packages/emulator/test/core/cli.test.ts',
   'packages/emulator/test/mobile/large-upload.test.ts',
   'actions/manage-tunnel/test/{download,operations,post,run,same-name,start,start-through-run}.test.ts',
-  'actions/run-js-tests/test/{e2e,post,run}.test.ts',
-  'actions/run-suite-and-wait/test/{assets-tampering,e2e,matrix,post,rerun,run}.test.ts',
+  'actions/run-js-tests/test/{e2e,post,retries,run-cancel,run-reporting,shards}.test.ts',
+  'actions/run-suite-and-wait/test/{assets-tampering,e2e,fail-fast,post,rerun,retries,run-cancel,run-reporting,shards}.test.ts',
 ];
 
 /**
@@ -48,13 +48,10 @@ const LONGEST = [
   'test/e2e/shared-account.test.ts',
   'test/e2e/fault-matrix/cancellations.test.ts',
   'packages/api/test/core/pacing-emulator.test.ts',
-  'actions/run-suite-and-wait/test/matrix.test.ts',
   'test/e2e/fault-matrix/retried-reads.test.ts',
   'test/e2e/fault-matrix/refused-inputs.test.ts',
   'test/e2e/fault-matrix/posts-sent-once.test.ts',
   'test/e2e/pr-comment.test.ts',
-  'actions/run-js-tests/test/run.test.ts',
-  'actions/run-suite-and-wait/test/run.test.ts',
   'actions/manage-tunnel/test/start.test.ts',
   'test/e2e/hostile-answers.test.ts',
   'test/e2e/https-proxy.test.ts',
@@ -66,6 +63,7 @@ const LONGEST = [
   'test/e2e/answer-shapes.test.ts',
   'test/e2e/workflow-pipeline.test.ts',
   'test/e2e/fault-matrix/slower-than-timeout.test.ts',
+  'actions/run-suite-and-wait/test/run-cancel.test.ts',
 ];
 
 /**

@@ -1,22 +1,51 @@
-/** What the tests of run-suite-and-wait share: the emulator's journal, faults and connection, and deps with a real client. */
+/**
+ * What the tests of run-suite-and-wait share: emulators and a folder for each file, the emulator's
+ * journal, faults and connection, and deps with a real client, hooked where a test steps in.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { SauceConnection } from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
 import { SauceClient } from '@sauce-actions/api';
 import type { RunningEmulator } from '@sauce-actions/emulator';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
+import {
+  emulatorsForFile,
+  type FileFixture,
+  type JournalEntry,
+  type RunningFor,
+} from '../../../test/support/emulators.ts';
 import { DEFAULT_MAX_ASSETS_BYTES, type SuiteInputs } from '../src/inputs.ts';
 import type { SuiteDeps } from '../src/run.ts';
+import { seed } from './seed.ts';
 
-export interface JournalEntry {
-  method: string;
-  path: string;
-  status: number;
-}
+export { addFault, journal, type JournalEntry } from '../../../test/support/emulators.ts';
 
-export async function journal(emulator: RunningEmulator): Promise<JournalEntry[]> {
-  const answer = await fetch(`${emulator.url}/_emulator/requests`);
-  return ((await answer.json()) as { requests: JournalEntry[] }).requests;
+/**
+ * For the tests of one file: an emulator of the test seed for each job duration given, and a new
+ * folder (named from `folderPrefix`) for each test, removed after it; the clients are closed after
+ * the tests. Gives `depsFor`, the deps of `suiteDeps` with their files in the test's folder.
+ */
+export function withEmulators<const Durations extends readonly number[]>(
+  jobDurationsMs: Durations,
+  use: FileFixture<RunningFor<Durations>>,
+  folderPrefix = 'run-suite-and-wait-',
+): { depsFor: (emulator: RunningEmulator, overrides?: StepOverrides) => TestStepDeps & SuiteDeps } {
+  emulatorsForFile(
+    jobDurationsMs.map((jobDurationMs) => ({ jobDurationMs, seed: seed() })),
+    (emulators) => use.started(emulators as RunningFor<Durations>),
+  );
+  let folder = '';
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), folderPrefix));
+    use.folder?.(folder);
+  });
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+  afterAll(closeClients);
+  return { depsFor: (emulator, overrides = {}) => suiteDeps(emulator, folder, overrides) };
 }
 
 export function connection(emulator: RunningEmulator): SauceConnection {
@@ -27,15 +56,6 @@ export function connection(emulator: RunningEmulator): SauceConnection {
     username: 'demo',
     accessKey: 'demo-access-key',
   };
-}
-
-export async function addFault(emulator: RunningEmulator, rule: Record<string, unknown>): Promise<void> {
-  const answer = await fetch(`${emulator.url}/_emulator/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(rule),
-  });
-  expect(answer.ok).toBe(true);
 }
 
 /**
@@ -80,11 +100,13 @@ export function clientFor(emulator: RunningEmulator): SauceClient {
   return client;
 }
 
+type StepOverrides = Parameters<typeof testStepDeps>[0];
+
 /** Deps with a real client, files under `folder`, and the workflow run 7, attempt 2 unless told. */
 export function suiteDeps(
   emulator: RunningEmulator,
   folder: string,
-  overrides: Parameters<typeof testStepDeps>[0] = {},
+  overrides: StepOverrides = {},
 ): TestStepDeps & SuiteDeps {
   return {
     ...testStepDeps({
@@ -104,30 +126,61 @@ export function casesRun(entries: readonly JournalEntry[]): string[] {
     .map((entry) => entry.path.split('/').at(-2) as string);
 }
 
-/** The deps with a client that calls `after` once each suite or case run has answered. */
-export function afterEachRun(deps: TestStepDeps & SuiteDeps, after: () => void): TestStepDeps & SuiteDeps {
-  const { testSuites, testCases } = deps.client.authoring;
-  const ran = async <T>(answer: Promise<T>): Promise<T> => {
-    const value = await answer;
-    after();
-    return value;
+/** Builds of the jobs whose ids are given, as the service named them. */
+export async function buildsOf(emulator: RunningEmulator, ids: readonly string[]): Promise<string[]> {
+  const jobs = await clientFor(emulator).automation.jobs.list({ full: true, limit: 1000 });
+  return jobs.filter((job) => ids.includes(job.id)).map((job) => job.build ?? '');
+}
+
+export interface Hooks {
+  /** Called when the cases of a suite have been read, before its run is requested. */
+  afterCasesRead?: () => void;
+  /** Called as a run is requested. */
+  beforeRun?: () => void;
+  /** Called when a run answered, before the action sees the answer. */
+  afterRun?: () => void;
+  /** Called on each stop request. */
+  onStop?: (jobId: string) => void;
+}
+
+/** The deps' client, with hooks at the stages where a test steps in (to cancel, say). */
+export function hooked(deps: TestStepDeps & SuiteDeps, hooks: Hooks): TestStepDeps & SuiteDeps {
+  const real = deps.client as SauceClient;
+  const suites = real.authoring.testSuites;
+  const cases = real.authoring.testCases;
+  const jobs = real.automation.jobs;
+  const ran = async <T>(call: () => Promise<T>): Promise<T> => {
+    hooks.beforeRun?.();
+    const answer = await call();
+    hooks.afterRun?.();
+    return answer;
   };
-  return {
-    ...deps,
-    client: {
-      ...deps.client,
-      jobUrl: (id) => deps.client.jobUrl(id),
-      authoring: {
-        testSuites: {
-          get: testSuites.get.bind(testSuites),
-          iterate: testSuites.iterate.bind(testSuites),
-          run: (...args) => ran(testSuites.run(...args)),
+  const client: SuiteDeps['client'] = {
+    authoring: {
+      testSuites: {
+        get: suites.get.bind(suites),
+        iterate: suites.iterate.bind(suites),
+        run: (...args) => ran(() => suites.run(...args)),
+      },
+      testCases: {
+        iterate: async function* (...args) {
+          yield* cases.iterate(...args);
+          hooks.afterCasesRead?.();
         },
-        testCases: {
-          iterate: testCases.iterate.bind(testCases),
-          run: (...args) => ran(testCases.run(...args)),
-        },
+        run: (...args) => ran(() => cases.run(...args)),
       },
     },
+    automation: {
+      jobs: {
+        list: jobs.list.bind(jobs) as SuiteDeps['client']['automation']['jobs']['list'],
+        stop: (jobId, ...rest) => {
+          hooks.onStop?.(jobId);
+          return jobs.stop(jobId, ...rest);
+        },
+      },
+      assets: real.automation.assets,
+    },
+    jobUrl: (id) => real.jobUrl(id),
   };
+  return { ...deps, client };
 }
