@@ -1,5 +1,5 @@
 /**
- * The pipelines docs/other-ci.md gives for other CI systems, read from the document, parsed by
+ * The pipelines docs/ci-pipelines.md gives for other CI systems, read from the document, parsed by
  * those systems' own tools so that they cannot drift from what the systems accept: the GitLab
  * pipeline with the template it includes, expanded and checked against GitLab's JSON schema by
  * gitlab-ci-local, and the CircleCI configuration by CircleCI's config parser. Then what no parser

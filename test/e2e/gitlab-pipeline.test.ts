@@ -1,5 +1,5 @@
 /**
- * The GitLab pipeline of docs/other-ci.md run as GitLab would run it, by gitlab-ci-local (its shell
+ * The GitLab pipeline of docs/ci-pipelines.md run as GitLab would run it, by gitlab-ci-local (its shell
  * executor), with the template it includes over http and the command line it clones from a
  * repository at tag `v1` that holds this checkout's bundles, against the emulator. Only the
  * placeholders are filled in (`<owner>`'s addresses) and `$SAUCE_ACTIONS` gets the emulator's
@@ -155,7 +155,7 @@ function expectQuietClones(run: PipelineRun): void {
 }
 
 describe.runIf(process.platform !== 'win32')(
-  'the GitLab pipeline of docs/other-ci.md, under gitlab-ci-local',
+  'the GitLab pipeline of docs/ci-pipelines.md, under gitlab-ci-local',
   () => {
     it('a tag: builds the APK, uploads it and invites the testers, quietly, and keeps what they wrote', async () => {
       const run = await runPipeline('release', { CI_COMMIT_TAG: 'v2.3.0' });

@@ -1,5 +1,5 @@
 /**
- * The pipelines that docs/other-ci.md gives for other CI systems, read from the document itself so
+ * The pipelines that docs/ci-pipelines.md gives for other CI systems, read from the document itself so
  * that what the tests run and parse is what users copy: each is a fenced `yaml` block whose first
  * line is a comment naming the file it goes to (`# .gitlab-ci.yml`), and the GitLab template the
  * first one includes, a committed file.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { ROOT, yamlBlocks } from './workflows.ts';
 
-export const OTHER_CI_DOC = 'docs/other-ci.md';
+export const PIPELINES_DOC = 'docs/ci-pipelines.md';
 export const GITLAB_TEMPLATE = 'templates/gitlab/sauce-actions.gitlab-ci.yml';
 
 /** The placeholders the pipelines hold where a user writes their own values. */
@@ -20,7 +20,7 @@ export const PLACEHOLDERS = {
 };
 
 /** The text of the block whose first line is `# <file>`; throws when there is not exactly one. */
-export function docPipeline(file: string, doc = OTHER_CI_DOC): string {
+export function docPipeline(file: string, doc = PIPELINES_DOC): string {
   const markdown = readFileSync(path.join(ROOT, doc), 'utf8');
   const found = yamlBlocks(markdown, doc).filter((block) => block.text.split('\n')[0] === `# ${file}`);
   if (found.length !== 1) throw new Error(`${doc} has ${found.length} yaml blocks for ${file}, not 1`);
