@@ -12,7 +12,7 @@ import type {
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
-import { gatheredFailure, notRunJob } from '@sauce-actions/action-kit/test-run/gather';
+import { gatheredFailure, notRunJob, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
@@ -51,7 +51,20 @@ export async function reportPlatforms(
     failOnFailure: inputs.failOnFailure,
     ...optionalProperty('junitFile', inputs.junitFile),
   };
+  const warning = runInputsWarning(runInputsGiven(inputs));
+  if (warning !== undefined) deps.logger.warning(warning);
   return gatherTests(reportAdapter(inputs, deps), options, deps);
+}
+
+/** The inputs that only a run uses, and whether the step set them. */
+export function runInputsGiven(inputs: JsTestsInputs): Record<string, boolean> {
+  return {
+    'tunnel-name': inputs.tunnelName !== undefined,
+    tags: inputs.tags.length > 0,
+    'max-duration': inputs.maxDurationSeconds !== undefined,
+    capabilities: Object.keys(inputs.capabilities).length > 0,
+    retries: inputs.retries > 0,
+  };
 }
 
 function reportAdapter(

@@ -3,6 +3,7 @@ import { createClient, InputError, InputReader, inputSource } from '@sauce-actio
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { startEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
+import { runInputsGiven } from '../src/gather.ts';
 import { parseCapabilities, parseTestPageUrl, readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
 
@@ -109,6 +110,24 @@ describe('run-js-tests inputs', () => {
       checkName: 'JS unit tests',
       pullRequest: 12,
     });
+  });
+
+  it.each<[Record<string, string>, string[]]>([
+    [{}, []],
+    [{ retries: '0', tags: '' }, []],
+    [
+      {
+        'tunnel-name': 'nightly',
+        tags: 'nightly',
+        'max-duration': '5m',
+        capabilities: '{"a": 1}',
+        retries: '2',
+      },
+      ['tunnel-name', 'tags', 'max-duration', 'capabilities', 'retries'],
+    ],
+  ])('a report given %o names %o as inputs of a run, which change nothing in it', async (values, names) => {
+    const given = runInputsGiven(await read({ ...REQUIRED, operation: 'report', build: 'js-7', ...values }));
+    expect(Object.keys(given).filter((name) => given[name])).toEqual(names);
   });
 
   it('reads the YAML list form of the platforms', async () => {

@@ -17,7 +17,7 @@ import type {
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
-import { gatheredFailure, notRunJob } from '@sauce-actions/action-kit/test-run/gather';
+import { gatheredFailure, notRunJob, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
@@ -61,7 +61,23 @@ export async function reportShards(
       'the `build-name` every shard was given, unique to the pipeline, such as `nightly 42`',
     );
   }
+  const warning = runInputsWarning(runInputsGiven(inputs));
+  if (warning !== undefined) deps.logger.warning(warning);
   return gatherTests(reportAdapter(inputs, deps), options, deps);
+}
+
+/** The inputs that only a run uses, and whether the step set them (to other than their default). */
+export function runInputsGiven(inputs: SuiteInputs): Record<string, boolean> {
+  return {
+    targets: inputs.targets !== undefined,
+    'tunnel-name': inputs.tunnelName !== undefined,
+    retries: inputs.retries > 0,
+    'fail-fast': inputs.failFast,
+    'rerun-failed': !inputs.rerunFailed,
+    'stop-on-cancel': !inputs.stopOnCancel,
+    'download-assets': inputs.downloadAssets !== 'none',
+    'retention-days': inputs.retentionDays !== undefined,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { createClient, InputError, InputReader, inputSource } from '@sauce-actio
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInputsGiven } from '../src/gather.ts';
 import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
 import { GREEN_CASES, GREEN_SUITE } from './seed.ts';
@@ -186,5 +187,26 @@ describe('operation: report and the publishing inputs', () => {
       prComment: true,
     });
     expect(inputs.shard).toBeUndefined();
+  });
+
+  it.each<[Record<string, string>, string[]]>([
+    [{}, []],
+    [{ retries: '0', 'stop-on-cancel': 'true', 'download-assets': 'none' }, []],
+    [
+      { retries: '1', 'tunnel-name': 'nightly', 'download-assets': 'failed', 'retention-days': '7' },
+      ['tunnel-name', 'retries', 'download-assets', 'retention-days'],
+    ],
+    [
+      {
+        'fail-fast': 'true',
+        'rerun-failed': 'false',
+        'stop-on-cancel': 'false',
+        targets: '- { browserName: chrome, platformName: Windows 11 }',
+      },
+      ['targets', 'fail-fast', 'rerun-failed', 'stop-on-cancel'],
+    ],
+  ])('a report given %o names %o as inputs of a run, which change nothing in it', async (values, names) => {
+    const given = runInputsGiven(await read({ suite: 'Regression', operation: 'report', ...values }));
+    expect(Object.keys(given).filter((name) => given[name])).toEqual(names);
   });
 });

@@ -99,3 +99,15 @@ export function gatheredFailure(
   const counts = `${tally.passed} of ${tally.total} passed${failed > 0 ? `, ${failed} failed` : ''}.`;
   return { kind: 'tests-failed', message: `${parts.join(' ')} ${counts}` };
 }
+
+/**
+ * The warning for inputs of a run that a report step was given (copied from the shards' step,
+ * most likely): a report starts nothing, so they change nothing, and the user should know. `given`
+ * names each such input and whether the step set it; undefined when none was.
+ */
+export function runInputsWarning(given: Readonly<Record<string, boolean>>): string | undefined {
+  const names = Object.keys(given).filter((name) => given[name]);
+  if (names.length === 0) return undefined;
+  const list = names.map((name) => `\`${name}\``).join(', ');
+  return `\`operation: report\` starts nothing, so ${list} ${names.length === 1 ? 'changes' : 'change'} nothing in this step: ${names.length === 1 ? 'it belongs' : 'they belong'} in the steps that run the shards.`;
+}

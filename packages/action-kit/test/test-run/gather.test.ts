@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GatheredRun } from '../../src/test-run/adapter.ts';
-import { attemptsOfRuns, gatheredFailure, itemsNotRun, notRunJob } from '../../src/test-run/gather.ts';
+import {
+  attemptsOfRuns,
+  gatheredFailure,
+  itemsNotRun,
+  notRunJob,
+  runInputsWarning,
+} from '../../src/test-run/gather.ts';
 import type { ReportedJobStatus } from '../../src/test-run/job-report.ts';
 import { checkRunOf } from '../../src/test-run/publish.ts';
 import { testResults } from '../../src/test-run/results.ts';
@@ -113,5 +119,22 @@ describe('checkRunOf', () => {
       conclusion: 'success',
       annotations: [],
     });
+  });
+});
+
+describe('runInputsWarning', () => {
+  it.each<[Record<string, boolean>, string | undefined]>([
+    [{}, undefined],
+    [{ retries: false, 'tunnel-name': false }, undefined],
+    [
+      { retries: true, 'tunnel-name': false },
+      '`operation: report` starts nothing, so `retries` changes nothing in this step: it belongs in the steps that run the shards.',
+    ],
+    [
+      { retries: true, 'tunnel-name': true, tags: true },
+      '`operation: report` starts nothing, so `retries`, `tunnel-name`, `tags` change nothing in this step: they belong in the steps that run the shards.',
+    ],
+  ])('%o: %s', (given, warning) => {
+    expect(runInputsWarning(given)).toBe(warning);
   });
 });
