@@ -197,6 +197,25 @@ describe('operation: report', { timeout: 180_000 }, () => {
     expect(report.summary).toContain('not run');
     expect(github.checkRuns[0]).toMatchObject({ name: CHECK_NAME, conclusion: 'failure' });
     expect(github.checkRuns[0]!.annotations).toHaveLength(4);
+    // With `fail-on-failure: false` the failed jobs are warnings; the not-run cases fail the step all the same.
+    const notRun = report.annotations
+      .filter((annotation) => annotation.level === 'warning' && annotation.message.includes('was not run'))
+      .map((annotation) => annotation.message);
+    expect(notRun).toHaveLength(4);
+    expect(notRun[0]).toMatch(/^"Case \d+" was not run: no step of this workflow run ran it \(a shard/);
+  });
+
+  it('a report of a run whose shards left no job (another build name): says where it looked and what to check', async () => {
+    const report = await suiteStep(reportInputs('reports/none.xml'), {
+      event: pullRequestEvent(24),
+      runNumber: '99',
+      job: 'report',
+    });
+    expect(report.success).toBe(false);
+    expect(report.outputs).toMatchObject({ total: '12', passed: '0', failed: '12' });
+    expect(errorsOf(report)[0]).toMatch(
+      /^No job of the 12 cases of suite "Regression" was found in build\(s\) "Regression #99\.1[^"]*": give the report the `build-name` the shards were given/,
+    );
   });
 
   it('from a workflow_run workflow: the triggering run is reported on its commit, on the pull request given', async () => {

@@ -123,7 +123,12 @@ function reportAdapter(
       const { tally } = results;
       const failed = results.jobs.filter(isFailedJob);
       const failure =
-        gatheredFailure(notRun, tally, { itemsName: 'platforms', where: '`platforms`' }) ??
+        gatheredFailure(notRun, tally, {
+          itemsName: 'platforms',
+          where: '`platforms`',
+          searched: `build "${build}"`,
+          buildInput: 'build',
+        }) ??
         (failed.length > 0 && inputs.failOnFailure
           ? {
               kind: 'tests-failed' as const,

@@ -152,7 +152,12 @@ function reportAdapter(
       const label = gathered.suite?.name ?? 'Test cases';
       const where = gathered.suite !== undefined ? `suite "${gathered.suite.name}"` : '`test-cases`';
       const failure =
-        gatheredFailure(notRun, tally, { itemsName: 'cases', where }) ??
+        gatheredFailure(notRun, tally, {
+          itemsName: 'cases',
+          where,
+          searched: `build(s) "${gathered.builds.join('", "')}"`,
+          buildInput: 'build-name',
+        }) ??
         suiteFailure(suiteReport, undefined, tally, {
           failOnFailure: inputs.failOnFailure,
           timeoutMs: inputs.timeoutMs,

@@ -67,6 +67,17 @@ export function notRunJob(item: ExpectedItem, platform = ''): ReportedJob {
   };
 }
 
+/** Where a report looked, for its failure: what the items are, and the builds it searched. */
+export interface GatheredContext {
+  itemsName: string;
+  /** The items' source: `suite "Regression"`, `` `platforms` ``. */
+  where: string;
+  /** The builds searched: `build "nightly 42"`. */
+  searched: string;
+  /** The input that names the shards' build: `build-name`, `build`. */
+  buildInput: string;
+}
+
 /**
  * Why a report fails whatever `fail-on-failure` says: items that no step ran (a shard that died
  * before starting), or jobs that had not finished when the report was made. Undefined when
@@ -75,10 +86,17 @@ export function notRunJob(item: ExpectedItem, platform = ''): ReportedJob {
 export function gatheredFailure(
   notRun: readonly ExpectedItem[],
   tally: JobTally,
-  context: { itemsName: string; where: string },
+  context: GatheredContext,
 ): Failure | undefined {
   // Items not run count as failed (finished): what is left never finished.
   const unfinished = tally.total - tally.finished;
+  if (notRun.length > 0 && notRun.length === tally.total) {
+    // Not one job: more likely a report that looks in the wrong place than every shard lost.
+    return {
+      kind: 'tests-failed',
+      message: `No job of the ${tally.total} ${context.itemsName} of ${context.where} was found in ${context.searched}: give the report the \`${context.buildInput}\` the shards were given (and the same ${context.itemsName}), make its job wait for them (\`needs:\`), or run the workflow's failed jobs again if no shard started.`,
+    };
+  }
   const parts = [
     ...(notRun.length > 0
       ? [

@@ -19,7 +19,7 @@ export interface ReportedJob {
   platform: string;
   status: ReportedJobStatus;
   durationSeconds?: number;
-  /** The job's dashboard page. */
+  /** The job's dashboard page; empty for an item that no step ran, which has no job. */
   url: string;
   /** Why it failed, or what else a reader needs. */
   detail?: string;
@@ -292,10 +292,18 @@ export function failedJobAnnotations(
 ): Annotation[] {
   return sortJobsForReport(jobs.filter(isFailedJob)).map((job) => ({
     level,
-    message: `Job "${job.name}" (${job.platform}) ${job.status === 'error' ? 'ended in error' : 'failed'}${job.detail ? `: ${job.detail}` : ''}. ${job.url}`,
-    title: `Failed job: ${job.name}`,
+    message: failedJobText(job),
+    title: job.url === '' ? `Not run: ${job.name}` : `Failed job: ${job.name}`,
     group: FAILED_JOBS,
   }));
+}
+
+/** A failed job in a sentence; an item that no step ran has no job, so neither page nor platform. */
+function failedJobText(job: ReportedJob): string {
+  const where = job.platform !== '' ? ` (${job.platform})` : '';
+  if (job.url === '') return `"${job.name}"${where} was ${job.detail ?? 'not run'}.`;
+  const what = job.status === 'error' ? 'ended in error' : 'failed';
+  return `Job "${job.name}"${where} ${what}${job.detail ? `: ${job.detail}` : ''}. ${job.url}`;
 }
 
 /**

@@ -73,7 +73,12 @@ describe('attemptsOfRuns', () => {
 });
 
 describe('gatheredFailure', () => {
-  const where = { itemsName: 'cases', where: 'suite "Regression"' };
+  const where = {
+    itemsName: 'cases',
+    where: 'suite "Regression"',
+    searched: 'build "nightly 42"',
+    buildInput: 'build-name',
+  };
   const tally = { total: 4, passed: 2, failed: 2, queued: 0, running: 0, stopped: 0, finished: 4, flaky: 0 };
 
   it.each([
@@ -93,6 +98,15 @@ describe('gatheredFailure', () => {
   ])('fails a report with %i unfinished job(s)', (running, message) => {
     const failure = gatheredFailure([], { ...tally, failed: 0, running, finished: 4 - running }, where);
     expect(failure?.message).toMatch(message);
+  });
+
+  it('says where it looked when no item has a job at all, as with a build-name not the shards\u2019', () => {
+    const failure = gatheredFailure(expected, { ...tally, passed: 0, failed: 4 }, where);
+    expect(failure).toEqual({
+      kind: 'tests-failed',
+      message:
+        'No job of the 4 cases of suite "Regression" was found in build "nightly 42": give the report the `build-name` the shards were given (and the same cases), make its job wait for them (`needs:`), or run the workflow\'s failed jobs again if no shard started.',
+    });
   });
 
   it('leaves a report of finished jobs to the action', () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { clearSecrets, registerSecret } from '../../src/step/secrets.ts';
+import { notRunJob } from '../../src/test-run/gather.ts';
 import type { ReportedJob } from '../../src/test-run/job-report.ts';
 import {
   failedJobAnnotations,
@@ -152,6 +153,21 @@ describe('failedJobAnnotations', () => {
         level: 'error',
         title: 'Failed job: case d',
         message: 'Job "case d" (chrome 126, Windows 11) ended in error. https://app.example/tests/d',
+        group: { one: 'failed job', other: 'failed jobs' },
+      },
+    ]);
+  });
+});
+
+describe('failedJobAnnotations of items that no step ran', () => {
+  it('says the item was not run, with neither an empty platform nor a link', () => {
+    const notRun = notRunJob({ item: 'c1', name: 'Case 11' });
+    expect(failedJobAnnotations([notRun])).toEqual([
+      {
+        level: 'error',
+        title: 'Not run: Case 11',
+        message:
+          '"Case 11" was not run: no step of this workflow run ran it (a shard that failed before starting, or was cancelled).',
         group: { one: 'failed job', other: 'failed jobs' },
       },
     ]);
