@@ -61,14 +61,14 @@ describe('GitLab: the pipeline of the document and the template it includes', ()
     expect(code, output).toBe(0);
     expect(output).toMatch(/^json schema validated in /m);
     expect(Object.keys(jobs)).toEqual(
-      expect.arrayContaining(['build-apk', 'release-upload', 'nightly-suite']),
+      expect.arrayContaining(['build-apk', 'release-upload', 'nightly-suite', 'suite-report']),
     );
     // The upload needs the job that builds the APK, which keeps it as an artifact.
     expect(jobs['release-upload']?.needs?.map((need) => need.job)).toEqual(['build-apk']);
     expect(jobs['build-apk']?.artifacts?.paths).toEqual(['app/build/outputs/apk/release/']);
     // Every job of the template's: a quiet clone of the tag, Sauce Connect cached by its version,
     // and the command line's files kept whatever the outcome.
-    for (const name of ['release-upload', 'nightly-suite']) {
+    for (const name of ['release-upload', 'nightly-suite', 'suite-report']) {
       const job = jobs[name] as GitlabJob;
       expect(job.before_script?.join('\n'), name).toMatch(QUIET_CLONE);
       expect(job.variables?.SAUCE_CONNECT_VERSION, name).toBe(SC_VERSION);

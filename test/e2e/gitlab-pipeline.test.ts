@@ -4,7 +4,8 @@
  * repository at tag `v1` that holds this checkout's bundles, against the emulator. Only the
  * placeholders are filled in (`<owner>`'s addresses) and `$SAUCE_ACTIONS` gets the emulator's
  * address and short waits; the rest runs as written: the release pipeline of a tag (the build, the
- * upload, the invitation) and the scheduled one (Sauce Connect, the Smoke suite and its reports).
+ * upload, the invitation) and the scheduled one (the Regression suite in two shards of `parallel: 2`,
+ * each with its Sauce Connect, then one report of both, found in the service by their build name).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -74,8 +75,10 @@ beforeAll(async () => {
       '#!/bin/sh',
       'action=$1',
       'shift',
+      // Jobs side by side on one machine: each shard's Sauce Connect answers on a port of its own.
+      'port=$(echo "$SC_STATUS_PORTS" | cut -d " " -f "${CI_NODE_INDEX:-1}")',
       'case "$action" in',
-      '  manage-tunnel) set -- --poll-interval 1s --status-address "localhost:$SC_STATUS_PORT" "$@" ;;',
+      '  manage-tunnel) set -- --poll-interval 1s --status-address "localhost:$port" "$@" ;;',
       '  run-suite-and-wait) set -- --poll-interval 1s "$@" ;;',
       'esac',
       'exec node .sauce-actions/dist/cli.js "$action" --api-url "$EMULATOR_URL" "$@"',
@@ -122,19 +125,24 @@ async function runPipeline(name: string, variables: Record<string, string>): Pro
   const predefined = {
     ...variables,
     // gitlab-ci-local gives a job with an image the folder of a container, `/builds/<group>/<project>`,
-    // even when its shell executor runs the job here: the folder it runs in, as on a runner.
-    CI_PROJECT_DIR: dir,
+    // even when its shell executor runs the job here, in a folder of the job's own: the folder it
+    // runs in, as on a runner, where the cache is restored and saved from.
+    CI_PROJECT_DIR: '.',
   };
+  const ports = [await freePort(), await freePort()];
+  while (ports[1] === ports[0]) ports[1] = await freePort();
   const run = await gitlabCiLocal(
     dir,
-    ['--force-shell-executor'],
+    // Each job in a copy of the project of its own, as on a runner: jobs side by side each clone
+    // the command line, and each keeps its own files.
+    ['--force-shell-executor', '--shell-isolation'],
     {
       ...CI_VARIABLES,
       ...predefined,
       SAUCE_ACTIONS: shim,
       EMULATOR_URL: emulator.url,
       FAKE_SC_EMULATOR: emulator.url,
-      SC_STATUS_PORT: String(await freePort()),
+      SC_STATUS_PORTS: ports.join(' '),
       SAMPLE_APK: apk,
     },
     Object.keys(predefined),
@@ -142,10 +150,31 @@ async function runPipeline(name: string, variables: Record<string, string>): Pro
   return { ...run, dir };
 }
 
+/**
+ * The folder of a job's artifacts, which gitlab-ci-local names after the job with each run of
+ * characters other than letters, digits, `_` and `-` base64url-encoded (`nightly-suite: [1/2]`).
+ */
+function artifactsDir(run: PipelineRun, job: string): string {
+  const folder = job.replace(/[^\w-]+/g, (characters) => Buffer.from(characters).toString('base64url'));
+  return path.join(run.dir, '.gitlab-ci-local', 'artifacts', folder);
+}
+
 /** What a job of the pipeline kept as artifacts, relative to its folder. */
 async function artifactsOf(run: PipelineRun, job: string): Promise<string[]> {
-  const dir = path.join(run.dir, '.gitlab-ci-local', 'artifacts', job);
+  const dir = artifactsDir(run, job);
   return (await readdir(dir, { recursive: true })).map((file) => file.split(path.sep).join('/')).sort();
+}
+
+/** The `<testcase>` elements of a JUnit report, by name: each one's body. */
+function junitCases(xml: string): Map<string, string[]> {
+  const cases = new Map<string, string[]>();
+  for (const match of xml.matchAll(
+    /<testcase\b[^>]*\bname="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g,
+  )) {
+    const name = match[1] as string;
+    cases.set(name, [...(cases.get(name) ?? []), match[2] ?? '']);
+  }
+  return cases;
 }
 
 /** The clone of a tag explains detached HEADs unless told not to; a quiet clone prints nothing. */
@@ -171,7 +200,7 @@ describe.runIf(process.platform !== 'win32')(
         'upload.json',
         'upload.md',
       ]);
-      const artifacts = path.join(run.dir, '.gitlab-ci-local', 'artifacts', 'release-upload');
+      const artifacts = artifactsDir(run, 'release-upload');
       const upload = JSON.parse(await readFile(path.join(artifacts, 'upload.json'), 'utf8')) as Record<
         string,
         string
@@ -194,44 +223,76 @@ describe.runIf(process.platform !== 'win32')(
       }
     });
 
-    it('a schedule: Sauce Connect of the cached version, the Smoke suite, its reports and results kept though it fails', async () => {
+    it('a schedule: the Regression suite in two shards, each with its tunnel, and one report of both that each case is in once', async () => {
       const run = await runPipeline('nightly', { CI_PIPELINE_SOURCE: 'schedule' });
-      // The Smoke suite's "Checkout fails" fails by design: the job fails, and keeps its reports.
-      expect(run.code, run.output).toBe(1);
-      expect(run.output).toMatch(/FAIL +nightly-suite/);
+      // Case 07 fails once and passes on its retry: the shards and the report pass.
+      expect(run.code, run.output).toBe(0);
+      const shards = ['nightly-suite: [1/2]', 'nightly-suite: [2/2]'];
+      for (const job of [...shards, 'suite-report']) {
+        expect(run.output).toMatch(new RegExp(`PASS +${job.replace(/[[\]]/g, '\\$&')}`));
+      }
       expect(run.output).not.toMatch(/build-apk|release-upload/);
       expectQuietClones(run);
       const version = String(gitlabTemplate().inputs['sauce-connect-version']?.default);
       expect(run.output).toContain(`Downloading Sauce Connect ${version} from ${emulator.url}`);
-      expect(run.output).toContain('Sauce Connect stopped.');
-      const pipelineId = /Tunnel \w+ \("gitlab-(\d+)"\) is running/.exec(run.output)?.[1];
+      // Each shard started its own tunnel, ran half the suite in it, and stopped it.
+      const pipelineId = /Tunnel \w+ \("gitlab-(\d+)-1"\) is running/.exec(run.output)?.[1];
       expect(pipelineId).toMatch(/^\d+$/);
       const tunnels = Object.values(emulator.context.automation.data.tunnels);
-      expect(tunnels.find((t) => t.tunnel_identifier === `gitlab-${pipelineId}`)?.status).toBe('terminated');
-      // Its tool cache, in the project where the cache keyed by the version keeps it.
-      expect(await readdir(path.join(run.dir, '.sauce-tools', 'sauce-connect'))).toEqual([
+      for (const [index, job] of shards.entries()) {
+        const tunnel = `gitlab-${pipelineId}-${index + 1}`;
+        expect(run.output).toContain(`${job} > Sauce Connect stopped.`);
+        expect(run.output).toContain(
+          `${job} > Started 6 test case(s) of suite "Regression" (shard ${index + 1}/2)`,
+        );
+        expect(tunnels.filter((t) => t.tunnel_identifier === tunnel).map((t) => t.status)).toEqual([
+          'terminated',
+        ]);
+        const kept = await artifactsOf(run, job);
+        expect(kept).toEqual(
+          expect.arrayContaining([
+            `reports/regression-${index + 1}.md`,
+            'tunnel.out',
+            expect.stringMatching(
+              /^sauce-actions-output\/run-suite-and-wait-\w+\/run-suite-and-wait-results\.json$/,
+            ),
+            expect.stringMatching(
+              new RegExp(`^sauce-actions-output/manage-tunnel-\\w+/sauce-connect-${tunnel}-\\d+\\.log$`),
+            ),
+          ]),
+        );
+        const results = kept.find((file) => file.endsWith('results.json')) as string;
+        expect(JSON.parse(await readFile(path.join(artifactsDir(run, job), results), 'utf8'))).toMatchObject({
+          buildName: expect.stringMatching(new RegExp(`^nightly ${pipelineId}\\b`)),
+        });
+      }
+      // Sauce Connect in the cache keyed by its version, which the shards saved.
+      const cache = path.join(run.dir, '.gitlab-ci-local', 'cache', `sauce-connect-${version}`);
+      expect(await readdir(path.join(cache, '.sauce-tools', 'sauce-connect'))).toEqual([
         expect.stringMatching(new RegExp(`^${version.replaceAll('.', '\\.')}-sha256-[0-9a-f]{64}$`)),
       ]);
-      const kept = await artifactsOf(run, 'nightly-suite');
-      expect(kept).toEqual(
-        expect.arrayContaining([
-          'reports/smoke.md',
-          'reports/smoke.xml',
-          'tunnel.out',
-          expect.stringMatching(
-            /^sauce-actions-output\/run-suite-and-wait-\w+\/run-suite-and-wait-results\.json$/,
-          ),
-          expect.stringMatching(
-            new RegExp(
-              `^sauce-actions-output/manage-tunnel-\\w+/sauce-connect-gitlab-${pipelineId}-\\d+\\.log$`,
-            ),
-          ),
-        ]),
-      );
-      const artifacts = path.join(run.dir, '.gitlab-ci-local', 'artifacts', 'nightly-suite');
-      const junit = await readFile(path.join(artifacts, 'reports', 'smoke.xml'), 'utf8');
-      expect(junit.match(/<testcase /g)).toHaveLength(3);
-      expect(junit.match(/<failure /g)).toHaveLength(1);
+      // The report: what it found of both shards by their build name, nothing of their files.
+      const kept = await artifactsOf(run, 'suite-report');
+      expect(kept.filter((file) => !file.endsWith('/'))).toEqual([
+        'reports',
+        'reports/regression.md',
+        'reports/regression.xml',
+        'sauce-actions-output',
+        expect.stringMatching(/^sauce-actions-output\/run-suite-and-wait-\w+$/),
+        expect.stringMatching(
+          /^sauce-actions-output\/run-suite-and-wait-\w+\/run-suite-and-wait-results\.json$/,
+        ),
+      ]);
+      const artifacts = artifactsDir(run, 'suite-report');
+      const junit = junitCases(await readFile(path.join(artifacts, 'reports', 'regression.xml'), 'utf8'));
+      const names = Array.from({ length: 12 }, (_, i) => `Case ${String(i + 1).padStart(2, '0')}`);
+      expect([...junit.keys()].sort()).toEqual(names);
+      for (const name of names) expect(junit.get(name), name).toHaveLength(1);
+      expect(junit.get('Case 07')?.[0]).toContain('<flakyFailure');
+      expect([...junit.values()].flat().join('')).not.toMatch(/<failure|<error/);
+      const summary = await readFile(path.join(artifacts, 'reports', 'regression.md'), 'utf8');
+      expect(summary).toContain('Suite Regression: 12 of 12 jobs passed');
+      expect(summary).toContain('12 jobs, 12 passed, 0 failed, 1 flaky');
       const results = kept.find((file) => file.endsWith('results.json')) as string;
       expect(JSON.parse(await readFile(path.join(artifacts, results), 'utf8'))).toMatchObject({
         buildName: `nightly ${pipelineId}`,
