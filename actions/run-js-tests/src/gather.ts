@@ -12,7 +12,12 @@ import type {
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
-import { gatheredFailure, notRunJob, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
+import {
+  gatheredFailure,
+  NOT_RUN_DETAIL,
+  notRunJob,
+  runInputsWarning,
+} from '@sauce-actions/action-kit/test-run/gather';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
@@ -224,7 +229,6 @@ function notRunResult(name: string, platform: JsTestPlatform | undefined): Platf
     name,
     status: 'error',
     result: null,
-    detail:
-      'not run: no step of this workflow run ran it (a shard that failed before starting, or was cancelled)',
+    detail: NOT_RUN_DETAIL,
   };
 }

@@ -147,7 +147,7 @@ function reportAdapter(
         jobs: results.jobs,
         seen,
         complete: tally.finished === tally.total,
-        note: `Every shard and attempt of this workflow run, gathered from the service (${seen.length} job(s)).${gathered.capped ? ' The search stopped at its page limit: older jobs may be missing.' : ''}`,
+        note: `Every shard and attempt of this run, gathered from the service (${seen.length} job(s)).${gathered.capped ? ' The search stopped at its page limit: older jobs may be missing.' : ''}`,
       };
       const label = gathered.suite?.name ?? 'Test cases';
       const where = gathered.suite !== undefined ? `suite "${gathered.suite.name}"` : '`test-cases`';

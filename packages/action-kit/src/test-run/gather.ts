@@ -9,6 +9,10 @@ import type { ExpectedItem, GatheredRun, Run } from './adapter.ts';
 import type { JobTally, ReportedJob } from './job-report.ts';
 import { listSome } from './job-report.ts';
 
+/** Why an item has no job, in words that fit a GitHub workflow and any other CI system's pipeline. */
+export const NOT_RUN_DETAIL =
+  'not run: no shard of this run ran it (one that failed before starting, or was cancelled)';
+
 /**
  * The runs attempt by attempt: the first run of every item on every platform, then the second
  * of those run again, and so on. Within an attempt, items keep the order of `expected` (unknown
@@ -62,8 +66,7 @@ export function notRunJob(item: ExpectedItem, platform = ''): ReportedJob {
     platform,
     status: 'error',
     url: '',
-    detail:
-      'not run: no step of this workflow run ran it (a shard that failed before starting, or was cancelled)',
+    detail: NOT_RUN_DETAIL,
   };
 }
 
@@ -94,7 +97,7 @@ export function gatheredFailure(
     // Not one job: more likely a report that looks in the wrong place than every shard lost.
     return {
       kind: 'tests-failed',
-      message: `No job of the ${tally.total} ${context.itemsName} of ${context.where} was found in ${context.searched}: give the report the \`${context.buildInput}\` the shards were given (and the same ${context.itemsName}), make its job wait for them (\`needs:\`), or run the workflow's failed jobs again if no shard started.`,
+      message: `No job of the ${tally.total} ${context.itemsName} of ${context.where} was found in ${context.searched}: give the report the \`${context.buildInput}\` the shards were given (and the same ${context.itemsName}), make its job wait for them (\`needs:\`), or run the failed shards again if none started.`,
     };
   }
   const parts = [
@@ -103,7 +106,7 @@ export function gatheredFailure(
           `${notRun.length === 1 ? `1 of the ${context.itemsName} of ${context.where} was` : `${notRun.length} ${context.itemsName} of ${context.where} were`} not run by any step: ${listSome(
             notRun.map(({ name }) => name),
             20,
-          )}. A shard that failed before it started, or was cancelled, leaves its ${context.itemsName} unrun: run the workflow's failed jobs again.`,
+          )}. A shard that failed before it started, or was cancelled, leaves its ${context.itemsName} unrun: run the failed shards again.`,
         ]
       : []),
     ...(unfinished > 0

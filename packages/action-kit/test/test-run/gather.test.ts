@@ -105,7 +105,7 @@ describe('gatheredFailure', () => {
     expect(failure).toEqual({
       kind: 'tests-failed',
       message:
-        'No job of the 4 cases of suite "Regression" was found in build "nightly 42": give the report the `build-name` the shards were given (and the same cases), make its job wait for them (`needs:`), or run the workflow\'s failed jobs again if no shard started.',
+        'No job of the 4 cases of suite "Regression" was found in build "nightly 42": give the report the `build-name` the shards were given (and the same cases), make its job wait for them (`needs:`), or run the failed shards again if none started.',
     });
   });
 

@@ -167,7 +167,7 @@ describe('failedJobAnnotations of items that no step ran', () => {
         level: 'error',
         title: 'Not run: Case 11',
         message:
-          '"Case 11" was not run: no step of this workflow run ran it (a shard that failed before starting, or was cancelled).',
+          '"Case 11" was not run: no shard of this run ran it (one that failed before starting, or was cancelled).',
         group: { one: 'failed job', other: 'failed jobs' },
       },
     ]);
