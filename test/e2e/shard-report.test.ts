@@ -129,6 +129,10 @@ describe('operation: report', { timeout: 180_000 }, () => {
       job: 'report',
     });
     const reportMs = Date.now() - reportStarted;
+    // Every build of every shard and attempt links to a job of it, a retried case's first build too.
+    const builds = /<p>Builds \((\d+):.*?<\/p>/.exec(report.summary);
+    expect(builds, report.summary).not.toBeNull();
+    expect(builds![0].match(/<a href=/g)).toHaveLength(Number(builds![1]));
     // Case 11 failed every attempt: the report fails as a run would.
     expect(report.success, report.log).toBe(false);
     expect(report.outputs).toMatchObject({ total: '12', passed: '11', failed: '1', flaky: '1' });

@@ -158,7 +158,13 @@ export function suiteOutputs(report: SuiteReport, run: SuiteRun, resultsFile: st
 
 /** Every build the run's jobs ran in, each linked to the page of its first job where one is known. */
 export function buildsOf(report: Pick<SuiteReport, 'builds' | 'seen' | 'jobs'>): RunBuild[] {
-  const urls = new Map(report.jobs.map((job) => [job.id, job.url]));
+  // A retried case's earlier attempts ran in builds of their own: their pages link those.
+  const urls = new Map(
+    report.jobs.flatMap((job) => [
+      [job.id, job.url] as const,
+      ...(job.attempts ?? []).map((attempt) => [attempt.id, attempt.url] as const),
+    ]),
+  );
   return runBuilds(
     report.builds,
     report.seen.map((job) => ({ build: job.build, url: urls.get(job.id) })),
