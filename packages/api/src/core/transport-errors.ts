@@ -6,8 +6,18 @@
 import { redact } from './credentials.ts';
 import { ApiError, reasonPhrase, TransportError, type ProxyFailure } from './errors.ts';
 import { PhaseTimeoutError } from './deadline.ts';
-import type { ProxyAddressError } from './proxy.ts';
-import { type ProxyRoute } from './proxy.ts';
+import type { ProxyAddressError, ProxyRoute } from './proxy.ts';
+
+/** The connection could not be opened (no address, no route, refused, too slow): nothing was sent. */
+const UNREACHABLE_CODES = [
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+];
 
 /**
  * Network error codes meaning the connection failed before the request was sent: only these let
@@ -17,13 +27,7 @@ import { type ProxyRoute } from './proxy.ts';
  * told apart reliably, so they count as sent and a POST is not repeated after them.
  */
 const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
+  ...UNREACHABLE_CODES,
   // The certificate was refused during the handshake, before the request (a proxy that
   // intercepts TLS, a gateway with a wrong certificate): the address or the network is at fault.
   'CERT_HAS_EXPIRED',
@@ -39,17 +43,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * Failures on the way to a proxy, before any tunnel through it: the proxy could not be reached,
  * or it closed the connection while asked to open the tunnel (`UND_ERR_PRX_CONN`).
  */
-const PROXY_UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_PRX_CONN',
-  'UND_ERR_PRX_TLS',
-]);
+const PROXY_UNREACHABLE_CODES = new Set([...UNREACHABLE_CODES, 'UND_ERR_PRX_CONN', 'UND_ERR_PRX_TLS']);
 
 /** The request a failure is about. */
 export interface FailedRequest {
