@@ -8,27 +8,22 @@ import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, TransportError } from '../../src/index.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
 import { json, startServer, stopAll } from '../support/server.ts';
+import {
+  closeTransports,
+  transport as openTransport,
+  wait,
+  type TransportOptions,
+} from '../support/transports.ts';
 
-const transports: HttpTransport[] = [];
-
-function transport(baseUrl: string, options: Partial<ConstructorParameters<typeof HttpTransport>[0]> = {}) {
-  const http = new HttpTransport({
-    baseUrl,
-    retry: { retries: 0, minDelayMs: 1, random: () => 0 },
-    ...options,
-  });
-  transports.push(http);
-  return http;
-}
+/** A transport whose waits before sending again are short. */
+const transport = (baseUrl: string, options: TransportOptions = {}) =>
+  openTransport(baseUrl, { retry: { retries: 0, minDelayMs: 1, random: () => 0 }, ...options });
 
 afterEach(async () => {
-  await Promise.all(transports.splice(0).map((http) => http.close()));
+  await closeTransports();
   await stopAll();
 });
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const get = { operation: 'listJobs', method: 'GET', path: '/jobs' } as const;
 const post = {
   operation: 'runSuite',

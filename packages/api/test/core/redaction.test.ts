@@ -11,6 +11,7 @@ import {
 } from '../../src/core/credentials.ts';
 import { HttpTransport } from '../../src/core/transport.ts';
 import { closedPort, json, startServer, stopAll } from '../support/server.ts';
+import { closeTransports, transport as openTransport, type TransportOptions } from '../support/transports.ts';
 
 const ACCESS_KEY = 'ak-0123456789abcdef';
 const API_KEY = 'apikey-fedcba9876543210';
@@ -31,22 +32,14 @@ function expectNoSecret(value: unknown): void {
   }
 }
 
-const transports: HttpTransport[] = [];
 const clients: SauceClient[] = [];
 
-function transport(baseUrl: string, options: Partial<ConstructorParameters<typeof HttpTransport>[0]> = {}) {
-  const http = new HttpTransport({
-    baseUrl,
-    credentials: new BasicCredentials('alice', ACCESS_KEY),
-    retry: { retries: 0 },
-    ...options,
-  });
-  transports.push(http);
-  return http;
-}
+/** A transport as alice with the access key the tests look for. */
+const transport = (baseUrl: string, options: TransportOptions = {}) =>
+  openTransport(baseUrl, { credentials: new BasicCredentials('alice', ACCESS_KEY), ...options });
 
 afterEach(async () => {
-  await Promise.all(transports.splice(0).map((http) => http.close()));
+  await closeTransports();
   await Promise.all(clients.splice(0).map((client) => client.close()));
   await stopAll();
 });

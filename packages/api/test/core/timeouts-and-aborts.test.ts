@@ -6,29 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { anySignal, ApiError, markDeadline, TransportError } from '../../src/index.ts';
-import { BasicCredentials } from '../../src/core/credentials.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
 import { json, startServer, stopAll } from '../support/server.ts';
-
-const transports: HttpTransport[] = [];
-
-function transport(baseUrl: string, options: Partial<ConstructorParameters<typeof HttpTransport>[0]> = {}) {
-  const http = new HttpTransport({
-    baseUrl,
-    credentials: new BasicCredentials('alice', 'secret-access-key'),
-    retry: { retries: 0 },
-    ...options,
-  });
-  transports.push(http);
-  return http;
-}
+import { closeTransports, transport, wait } from '../support/transports.ts';
 
 afterEach(async () => {
-  await Promise.all(transports.splice(0).map((http) => http.close()));
+  await closeTransports();
   await stopAll();
 });
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('timeouts and aborts', () => {
   it('gives a timeout TransportError when the headers are late', async () => {

@@ -6,27 +6,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/index.ts';
-import { BasicCredentials, BearerCredentials } from '../../src/core/credentials.ts';
+import { BearerCredentials } from '../../src/core/credentials.ts';
 import { createDispatcher } from '../../src/core/pools.ts';
-import { HttpTransport, queryString, segment } from '../../src/core/transport.ts';
+import { queryString, segment } from '../../src/core/transport.ts';
 import { PACKAGE_VERSION, USER_AGENT } from '../../src/core/version.ts';
 import { json, startServer, stopAll } from '../support/server.ts';
-
-const transports: HttpTransport[] = [];
-
-function transport(baseUrl: string, options: Partial<ConstructorParameters<typeof HttpTransport>[0]> = {}) {
-  const http = new HttpTransport({
-    baseUrl,
-    credentials: new BasicCredentials('alice', 'secret-access-key'),
-    retry: { retries: 0 },
-    ...options,
-  });
-  transports.push(http);
-  return http;
-}
+import { closeTransports, transport } from '../support/transports.ts';
 
 afterEach(async () => {
-  await Promise.all(transports.splice(0).map((http) => http.close()));
+  await closeTransports();
   await stopAll();
 });
 
@@ -160,7 +148,6 @@ describe('proxy from the environment', () => {
     setProxyEnvironment(proxy.url);
     const dispatcher = await createDispatcher(10_000);
     const http = transport(target.url, { dispatcher });
-    transports.push(http);
     const answer = await http.send({ operation: 'probe', method: 'GET', path: '/x', query: { a: 1 } });
     expect(answer.body).toEqual({ from: 'proxy' });
     expect(proxy.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
