@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { FaultSpec } from '@sauce-actions/emulator';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -27,20 +28,6 @@ const JOBS = '/rest/v1/demo/jobs';
 const TUNNELS = '/rest/v1/demo/tunnels';
 const SUITE_GREEN = { ...SAUCE, suite: 'Smoke', 'poll-interval': '1s', 'fail-on-failure': 'false' };
 
-/** A fault rule with the abilities that shape an answer (see the emulator's admin endpoints). */
-interface AnswerFault {
-  method: string;
-  path: string;
-  status?: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  truncate?: number;
-  bytesPerSecond?: number;
-  endless?: boolean;
-  compress?: 'gzip' | 'deflate' | 'br';
-  times?: number;
-}
-
 let lab: Lab;
 let workspace: string;
 
@@ -60,7 +47,8 @@ afterAll(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true });
 });
 
-async function fault(rule: AnswerFault): Promise<void> {
+/** Adds a fault rule for an exact path, with the abilities that shape an answer. */
+async function fault(rule: FaultSpec): Promise<void> {
   const response = await fetch(`${lab.url}/_emulator/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -89,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
+export type { FaultSpec } from './admin/faults.ts';
 export { defaultSeed, type Seed } from './seed.ts';
 export type { TlsOptions } from './server.ts';
 export type { EmulatorState } from './state.ts';

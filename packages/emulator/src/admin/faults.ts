@@ -1,6 +1,6 @@
 /** Fault rules: answers, delays and cut connections injected into matching requests. */
 
-interface FaultSpec {
+export interface FaultSpec {
   method?: string;
   /** A path, or a regular expression written `/.../`. */
   path: string;
