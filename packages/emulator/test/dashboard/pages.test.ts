@@ -1,10 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/index.ts';
 import { buildApp } from '../../src/server.ts';
-import { call, sampleApk, upload, uploadApk, type Harness } from '../mobile/helpers.ts';
+import { call, sampleApk, start, upload, uploadApk, type Harness } from '../mobile/helpers.ts';
 import { sleep } from '../support/emulator.ts';
 
 // The pages are read by a browser: no credentials are sent in any of these requests.
@@ -23,17 +19,7 @@ const ESCAPED = '&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#39;
 let h: Harness;
 beforeEach(async () => {
   // Jobs last 40 ms, so a test sees one end.
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, jobDurationMs: 40 });
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'dashboard-test-'));
-  h = {
-    emulator,
-    url: emulator.url,
-    dir,
-    close: async () => {
-      await emulator.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  h = await start(undefined, { jobDurationMs: 40 });
 });
 afterEach(async () => {
   await h.close();

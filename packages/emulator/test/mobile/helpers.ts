@@ -5,7 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator, defaultSeed, type Seed } from '../../src/index.ts';
-import type { RunningEmulator } from '../../src/index.ts';
+import type { EmulatorOptions, RunningEmulator } from '../../src/index.ts';
 import type { MobileSeed } from '../../src/mobile/seed.ts';
 import { createSampleApk, createSampleIpa, type SampleIpa } from '../../src/mobile/samples.ts';
 
@@ -25,10 +25,17 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function start(mobile?: Partial<MobileSeed>): Promise<Harness> {
+/**
+ * An emulator on a free port whose mobile records are the default seed's with `mobile` over them,
+ * started with `options` (a clock, a job duration), and a folder for the test's files.
+ */
+export async function start(
+  mobile?: Partial<MobileSeed>,
+  options: Omit<EmulatorOptions, 'seed'> = {},
+): Promise<Harness> {
   const base = defaultSeed();
   const seed: Seed = { ...base, mobile: { ...base.mobile, ...mobile } };
-  const emulator = await startEmulator({ port: 0, seed });
+  const emulator = await startEmulator({ port: 0, ...options, seed });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mobile-test-'));
   return {
     emulator,

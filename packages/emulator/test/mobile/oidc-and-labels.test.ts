@@ -2,12 +2,8 @@
  * Keyless sign-in with a job's ID token (a JWT for the configured audience and key), and a
  * build's tags and metadata read back as the upload and the update set them.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import nodePath from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSeed, startEmulator } from '../../src/index.ts';
-import { call, sampleApk, upload, type Harness } from './helpers.ts';
+import { call, sampleApk, start, upload, type Harness } from './helpers.ts';
 
 let h: Harness;
 let now = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -19,30 +15,23 @@ const valid = { aud: 'sauce-labs-test', iss: 'https://token.actions.githubuserco
 const inOneHour = () => Math.floor(now / 1000) + 3600;
 
 beforeAll(async () => {
-  const seed = defaultSeed();
-  seed.mobile.accounts = [
-    {
-      email: 'ci@example.com',
-      apiKey: 'ci-api-key',
-      oidc: {
-        configKey: 'gh-config',
-        audience: 'sauce-labs-test',
-        issuer: 'https://token.actions.githubusercontent.com',
-      },
-    },
-  ];
   // The token's `exp` is judged by the emulator's clock, which the test moves.
-  const emulator = await startEmulator({ port: 0, seed, clock: () => now });
-  const dir = await mkdtemp(nodePath.join(os.tmpdir(), 'mobile-oidc-'));
-  h = {
-    emulator,
-    url: emulator.url,
-    dir,
-    close: async () => {
-      await emulator.close();
-      await rm(dir, { recursive: true, force: true });
+  h = await start(
+    {
+      accounts: [
+        {
+          email: 'ci@example.com',
+          apiKey: 'ci-api-key',
+          oidc: {
+            configKey: 'gh-config',
+            audience: 'sauce-labs-test',
+            issuer: 'https://token.actions.githubusercontent.com',
+          },
+        },
+      ],
     },
-  };
+    { clock: () => now },
+  );
 });
 
 afterAll(async () => {
