@@ -18,17 +18,22 @@ function run(args: string[]) {
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
+/** The first line the command prints (its address), or a failure with its stderr if it exits first. */
+function firstLine(command: ReturnType<typeof run>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    command.child.stdout.on('data', () => {
+      const text = command.output().stdout;
+      if (text.includes('\n')) resolve(text.trim());
+    });
+    command.child.on('exit', () => reject(new Error(`exited early: ${command.output().stderr}`)));
+  });
+}
+
 describe('sauce-emulator command', () => {
   it('prints its address, serves, and exits cleanly on SIGTERM', async () => {
     const emulator = run(['--port', '0', '--job-duration-ms', '20']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        emulator.child.stdout.on('data', () => {
-          const text = emulator.output().stdout;
-          if (text.includes('\n')) resolve(text.trim());
-        });
-        emulator.child.on('exit', () => reject(new Error(`exited early: ${emulator.output().stderr}`)));
-      });
+      const line = await firstLine(emulator);
       expect(line).toMatch(/^sauce-emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
       const url = line.replace('sauce-emulator listening on ', '');
       expect((await fetch(`${url}/_emulator/health`)).status).toBe(200);
@@ -69,13 +74,7 @@ describe('sauce-emulator command', () => {
       path.join(dir, 'cert.pem'),
     ]);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        emulator.child.stdout.on('data', () => {
-          const text = emulator.output().stdout;
-          if (text.includes('\n')) resolve(text.trim());
-        });
-        emulator.child.on('exit', () => reject(new Error(`exited early: ${emulator.output().stderr}`)));
-      });
+      const line = await firstLine(emulator);
       expect(line).toMatch(/^sauce-emulator listening on https:\/\/127\.0\.0\.1:\d+$/);
       emulator.child.kill('SIGTERM');
       expect(await emulator.exited).toBe(0);
