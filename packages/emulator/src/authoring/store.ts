@@ -3,7 +3,7 @@
  * data object. Routes only translate HTTP to calls of these parts.
  */
 import type { AutomationAccounts } from '../automation/store/accounts.ts';
-import { StoreState, type StoreEnvironment } from '../shared/store-state.ts';
+import { Store, StoreState, type StoreEnvironment } from '../shared/store-state.ts';
 import type { AuthoringData } from './model.ts';
 import { Artifacts } from './store/artifacts.ts';
 import { Runs, type SimulatedJobs } from './store/runs.ts';
@@ -20,8 +20,7 @@ interface AutomationLink extends SimulatedJobs {
   accounts: Pick<AutomationAccounts, 'verify'>;
 }
 
-export class AuthoringStore {
-  readonly #state: StoreState<AuthoringData>;
+export class AuthoringStore extends Store<AuthoringData> {
   readonly users: AuthoringUsers;
   readonly testCases: TestCases;
   readonly suites: TestSuites;
@@ -30,27 +29,12 @@ export class AuthoringStore {
   readonly runs: Runs;
 
   constructor(env: StoreEnvironment, data: AuthoringData, automation: AutomationLink) {
-    this.#state = new StoreState(env, data);
-    this.users = new AuthoringUsers(this.#state, automation.accounts);
-    this.testCases = new TestCases(this.#state);
-    this.suites = new TestSuites(this.#state, this.testCases);
-    this.schedules = new TestSchedules(this.#state, this.users);
-    this.artifacts = new Artifacts(this.#state);
-    this.runs = new Runs(this.#state, this.testCases, this.suites, automation);
-  }
-
-  /** The records themselves, for the snapshot and for tests that look inside. */
-  get data(): AuthoringData {
-    return this.#state.data;
-  }
-
-  /** Milliseconds since the epoch: schedules' next runs are reckoned from it. */
-  now(): number {
-    return this.#state.now();
-  }
-
-  /** Replaces every record (a reset to the seed). */
-  load(data: AuthoringData): void {
-    this.#state.data = data;
+    super(new StoreState(env, data));
+    this.users = new AuthoringUsers(this.state, automation.accounts);
+    this.testCases = new TestCases(this.state);
+    this.suites = new TestSuites(this.state, this.testCases);
+    this.schedules = new TestSchedules(this.state, this.users);
+    this.artifacts = new Artifacts(this.state);
+    this.runs = new Runs(this.state, this.testCases, this.suites, automation);
   }
 }

@@ -2,7 +2,7 @@
  * State and state transitions of the automation interface: one part per resource, all over one
  * data object. Routes only translate HTTP to calls of these parts.
  */
-import { StoreState, type StoreEnvironment } from '../shared/store-state.ts';
+import { Store, StoreState, type StoreEnvironment } from '../shared/store-state.ts';
 import type { AutomationData } from './model.ts';
 import { AutomationAccounts } from './store/accounts.ts';
 import { Bugs } from './store/bugs.ts';
@@ -12,8 +12,7 @@ import { SauceConnectBuilds } from './store/sauce-connect-builds.ts';
 import { TemporaryStorage } from './store/storage.ts';
 import { AutomationTunnels } from './store/tunnels.ts';
 
-export class AutomationStore {
-  readonly #state: StoreState<AutomationData>;
+export class AutomationStore extends Store<AutomationData> {
   readonly accounts: AutomationAccounts;
   readonly tunnels: AutomationTunnels;
   readonly jobs: AutomationJobs;
@@ -24,28 +23,13 @@ export class AutomationStore {
 
   /** `jobDurationMs`: how long a simulated job takes from creation to its end. */
   constructor(env: StoreEnvironment, data: AutomationData, jobDurationMs: number) {
-    this.#state = new StoreState(env, data);
-    this.accounts = new AutomationAccounts(this.#state);
-    this.tunnels = new AutomationTunnels(this.#state);
-    this.jobs = new AutomationJobs(this.#state, this.tunnels, jobDurationMs);
-    this.storage = new TemporaryStorage(this.#state);
-    this.jsTests = new JsTests(this.#state);
-    this.bugs = new Bugs(this.#state);
-    this.sauceConnect = new SauceConnectBuilds(this.#state);
-  }
-
-  /** The records themselves, for the snapshot and for tests that look inside. */
-  get data(): AutomationData {
-    return this.#state.data;
-  }
-
-  /** Milliseconds since the epoch: job states are read at this time. */
-  now(): number {
-    return this.#state.now();
-  }
-
-  /** Replaces every record (a reset to the seed). */
-  load(data: AutomationData): void {
-    this.#state.data = data;
+    super(new StoreState(env, data));
+    this.accounts = new AutomationAccounts(this.state);
+    this.tunnels = new AutomationTunnels(this.state);
+    this.jobs = new AutomationJobs(this.state, this.tunnels, jobDurationMs);
+    this.storage = new TemporaryStorage(this.state);
+    this.jsTests = new JsTests(this.state);
+    this.bugs = new Bugs(this.state);
+    this.sauceConnect = new SauceConnectBuilds(this.state);
   }
 }

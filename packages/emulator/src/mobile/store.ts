@@ -2,7 +2,7 @@
  * State and state transitions of mobile app distribution: one part per resource, all over one
  * data object. Routes only translate HTTP to calls of these parts.
  */
-import type { StoreEnvironment } from '../shared/store-state.ts';
+import { Store, type StoreEnvironment } from '../shared/store-state.ts';
 import type { MobileData } from './model.ts';
 import { MobileAccounts } from './store/accounts.ts';
 import { MobileAudits } from './store/audits.ts';
@@ -17,8 +17,7 @@ import { MobileState } from './store/state.ts';
 import { MobileTesters } from './store/testers.ts';
 import { MobileWebhooks } from './store/webhooks.ts';
 
-export class MobileStore {
-  readonly #state: MobileState;
+export class MobileStore extends Store<MobileData, MobileState> {
   readonly accounts: MobileAccounts;
   readonly projects: MobileProjects;
   readonly builds: MobileBuilds;
@@ -31,9 +30,9 @@ export class MobileStore {
   readonly files: MobileFiles;
 
   constructor(env: StoreEnvironment, data: MobileData) {
-    const state = new MobileState(env, data);
+    super(new MobileState(env, data));
+    const state = this.state;
     const audits = new MobileAudits(state);
-    this.#state = state;
     this.accounts = new MobileAccounts(state);
     this.groups = new MobileGroups(state, audits);
     this.projects = new MobileProjects(state, this.groups);
@@ -44,15 +43,5 @@ export class MobileStore {
     this.webhooks = new MobileWebhooks(state, audits);
     this.sites = new MobileSites(state, audits);
     this.files = new MobileFiles(state);
-  }
-
-  /** The records themselves, for reads that need no rule (lists, the dashboard, the snapshot). */
-  get data(): MobileData {
-    return this.#state.data;
-  }
-
-  /** Replaces every record (a reset to the seed). */
-  load(data: MobileData): void {
-    this.#state.data = data;
   }
 }

@@ -38,3 +38,30 @@ export class StoreState<Data> {
     return this.#env.filesDir;
   }
 }
+
+/**
+ * A store of one interface, over the state its parts share: what the emulator reads of it (the
+ * records, for the snapshot and the dashboard; the time the records are read at) and its reset.
+ */
+export abstract class Store<Data, State extends StoreState<Data> = StoreState<Data>> {
+  protected readonly state: State;
+
+  constructor(state: State) {
+    this.state = state;
+  }
+
+  /** The records themselves, for the snapshot, for reads that need no rule and for tests. */
+  get data(): Data {
+    return this.state.data;
+  }
+
+  /** Milliseconds since the epoch: job states and schedules' next runs are reckoned from it. */
+  now(): number {
+    return this.state.now();
+  }
+
+  /** Replaces every record (a reset to the seed). */
+  load(data: Data): void {
+    this.state.data = data;
+  }
+}
