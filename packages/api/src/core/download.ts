@@ -8,6 +8,7 @@ import { loadUndici } from './pools.ts';
 import { proxyFor } from './proxy.ts';
 import { announcedLength, writeStreamToFile, type DownloadResult } from './files.ts';
 import type { Headers } from './request.ts';
+import { headerValue } from './retry.ts';
 import { USER_AGENT } from './version.ts';
 
 export interface DownloadFileOptions {
@@ -36,7 +37,7 @@ export async function downloadFile(
     let address = new URL(url);
     for (let redirects = 0; ; redirects++) {
       const answer = await send(request, dispatcher, address, connectMs, options);
-      const location = headerOf(answer.headers, 'location');
+      const location = headerValue(answer.headers, 'location');
       if (answer.statusCode >= 300 && answer.statusCode < 400 && location !== undefined) {
         await answer.body.dump();
         const next = new URL(location, address);
@@ -90,9 +91,4 @@ async function send(
 /** An address as errors show it: no credentials, no query (a signed address's signature). */
 function display(address: URL): string {
   return `${address.protocol}//${address.host}${address.pathname}`;
-}
-
-function headerOf(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
