@@ -1,8 +1,8 @@
 /** What every authoring resource group shares: the transport, the path prefix and reading `data`. */
 import type { PageOptions } from '../core/pagination.ts';
 import { checkAnswer, list, number, present, record, type Shape } from '../core/shape.ts';
-import type { ApiResponse, HttpTransport, RequestSpec } from '../core/transport.ts';
-import type { AuthoringDate } from './types.ts';
+import type { ApiResponse, HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
+import type { AuthoringDate, AuthoringListFilters } from './types.ts';
 
 export interface AuthoringContext {
   readonly http: HttpTransport;
@@ -32,8 +32,18 @@ export async function sendForNothing(context: AuthoringContext, spec: RequestSpe
   await context.http.send({ ...spec, responseType: 'none' });
 }
 
-/** A query date as the service reads it: ISO 8601. */
-export function isoDate(value: AuthoringDate | undefined): string | undefined {
+/** The filters every list takes, as the query sends them: dates in ISO 8601. */
+export function filterQuery(filters: AuthoringListFilters): Record<string, QueryValue> {
+  return {
+    search: filters.search,
+    startDate: isoDate(filters.startDate),
+    endDate: isoDate(filters.endDate),
+    userId: filters.userId,
+    teamId: filters.teamId,
+  };
+}
+
+function isoDate(value: AuthoringDate | undefined): string | undefined {
   if (value === undefined) return undefined;
   return value instanceof Date ? value.toISOString() : value;
 }

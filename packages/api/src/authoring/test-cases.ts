@@ -5,7 +5,7 @@ import { segment } from '../core/transport.ts';
 import { id, list, optional, record, text } from '../core/shape.ts';
 import {
   cappedPaging,
-  isoDate,
+  filterQuery,
   pageOf,
   sendForData,
   sendForNothing,
@@ -56,11 +56,7 @@ export class AuthoringTestCases {
         method: 'GET',
         path: this.#path(),
         query: {
-          search: query.search,
-          startDate: isoDate(query.startDate),
-          endDate: isoDate(query.endDate),
-          userId: query.userId,
-          teamId: query.teamId,
+          ...filterQuery(query),
           testSuiteId: query.testSuiteId,
           skip: query.skip,
           limit: query.limit,

@@ -2,7 +2,7 @@
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
 import { segment } from '../core/transport.ts';
-import { cappedPaging, isoDate, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
+import { cappedPaging, filterQuery, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
 import type {
   AuthoringPage,
   CreateTestScheduleInput,
@@ -31,11 +31,7 @@ export class AuthoringTestSchedules {
       path: this.#path(),
       query: {
         ids: query.ids,
-        search: query.search,
-        startDate: isoDate(query.startDate),
-        endDate: isoDate(query.endDate),
-        userId: query.userId,
-        teamId: query.teamId,
+        ...filterQuery(query),
         testSuiteIds: query.testSuiteIds,
         skip: query.skip,
         limit: query.limit,

@@ -5,7 +5,7 @@ import { segment } from '../core/transport.ts';
 import { id, number, record, text } from '../core/shape.ts';
 import {
   cappedPaging,
-  isoDate,
+  filterQuery,
   pageOf,
   sendForData,
   sendForNothing,
@@ -49,11 +49,7 @@ export class AuthoringTestSuites {
         path: this.#path(),
         query: {
           ids: query.ids,
-          search: query.search,
-          startDate: isoDate(query.startDate),
-          endDate: isoDate(query.endDate),
-          userId: query.userId,
-          teamId: query.teamId,
+          ...filterQuery(query),
           skip: query.skip,
           limit: query.limit,
         },
