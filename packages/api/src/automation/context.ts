@@ -1,5 +1,6 @@
 /** What every resource group of the automation interface shares, and the path helpers they use. */
-import { segment, type HttpTransport } from '../core/transport.ts';
+import { checkAnswer, type Shape } from '../core/shape.ts';
+import { segment, type HttpTransport, type RequestSpec } from '../core/transport.ts';
 import type { AutomationTime } from './types.ts';
 
 export interface AutomationContext {
@@ -10,6 +11,12 @@ export interface AutomationContext {
 
 /** Prefix of every operation of this interface. */
 export const REST = '/rest/v1';
+
+/** Sends a request and returns its answer, after checking the fields `shape` names (the ones callers read). */
+export async function sendChecked<T>(ctx: AutomationContext, spec: RequestSpec, shape: Shape): Promise<T> {
+  const { body } = await ctx.http.send<unknown>(spec);
+  return checkAnswer<T>(spec, body, shape);
+}
 
 /** The encoded `:username` segment: the call's account, else the client's. */
 export function account(ctx: AutomationContext, username: string | undefined): string {

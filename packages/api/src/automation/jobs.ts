@@ -1,9 +1,9 @@
 /** Jobs: listing, reading, editing, stopping and deleting. */
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateOffset } from '../core/pagination.ts';
-import { checkAnswer, list, number, optional, record, text } from '../core/shape.ts';
-import { segment } from '../core/transport.ts';
-import { account, epochSeconds, REST, type AutomationContext } from './context.ts';
+import { list, number, optional, record, text } from '../core/shape.ts';
+import { segment, type RequestSpec } from '../core/transport.ts';
+import { account, epochSeconds, REST, sendChecked, type AutomationContext } from './context.ts';
 import type { ForAccount, IterateJobsParams, Job, JobRef, JobUpdate, ListJobsParams } from './types.ts';
 
 type JsonFormat = { format?: 'json' };
@@ -47,7 +47,7 @@ export class AutomationJobs {
   list(params?: ListJobsParams, options?: CallOptions): Promise<Job[] | JobRef[] | string>;
   async list(params: ListJobsParams = {}, options?: CallOptions): Promise<Job[] | JobRef[] | string> {
     const csv = params.format === 'csv';
-    const spec = {
+    const spec: RequestSpec = {
       operation: 'listJobs',
       method: 'GET',
       path: `${REST}/${account(this.#ctx, params.username)}/jobs`,
@@ -62,10 +62,9 @@ export class AutomationJobs {
       responseType: csv ? 'text' : 'json',
       ...(csv ? { headers: { accept: 'text/csv' } } : {}),
       ...callSpec(options),
-    } as const;
-    const { body } = await this.#ctx.http.send<unknown>(spec);
-    if (csv) return body as string;
-    return checkAnswer<Job[] | JobRef[]>(spec, body, list(params.full ? JOB : JOB_REF));
+    };
+    if (csv) return (await this.#ctx.http.send<string>(spec)).body;
+    return sendChecked<Job[] | JobRef[]>(this.#ctx, spec, list(params.full ? JOB : JOB_REF));
   }
 
   /** GET /rest/v1/{username}/jobs, page after page with `skip` and `limit` (`listJobs`). */
@@ -98,13 +97,13 @@ export class AutomationJobs {
 
   /** GET /rest/v1/{username}/jobs/{jobId}: full job information (`getJob`). */
   async get(jobId: string, params: ForAccount = {}, options?: CallOptions): Promise<Job> {
-    const spec = {
+    const spec: RequestSpec = {
       operation: 'getJob',
       method: 'GET',
       path: this.#jobPath(jobId, params.username),
       ...callSpec(options),
-    } as const;
-    return checkAnswer<Job>(spec, (await this.#ctx.http.send<unknown>(spec)).body, JOB);
+    };
+    return sendChecked<Job>(this.#ctx, spec, JOB);
   }
 
   /** PUT /rest/v1/{username}/jobs/{jobId}: changes tags, name, custom data and the like (`updateJob`). */

@@ -1,7 +1,8 @@
 /** JavaScript unit tests run on chosen platforms (a legacy interface that still answers). */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { boolean, checkAnswer, either, id, list, optional, record, text } from '../core/shape.ts';
-import { account, REST, type AutomationContext } from './context.ts';
+import { boolean, either, id, list, optional, record, text } from '../core/shape.ts';
+import type { RequestSpec } from '../core/transport.ts';
+import { account, REST, sendChecked, type AutomationContext } from './context.ts';
 import type { ForAccount, JsTestsStarted, JsTestStatusAnswer, StartJsTestsParams } from './types.ts';
 
 /** A start answers one test id per platform. */
@@ -29,15 +30,14 @@ export class AutomationJsTests {
     const value: Record<string, unknown> = { ...capabilities };
     // Named members win over same-named capabilities; undefined ones are left out of the body.
     for (const [key, member] of Object.entries(fields)) if (member !== undefined) value[key] = member;
-    const spec = {
+    const spec: RequestSpec = {
       operation: 'startJsTests',
       method: 'POST',
       path: `${REST}/${account(this.#ctx, username)}/js-tests`,
       body: { kind: 'json', value },
       ...callSpec(options),
-    } as const;
-    const { body } = await this.#ctx.http.send<unknown>(spec);
-    return checkAnswer<JsTestsStarted>(spec, body, STARTED);
+    };
+    return sendChecked<JsTestsStarted>(this.#ctx, spec, STARTED);
   }
 
   /**
@@ -49,15 +49,14 @@ export class AutomationJsTests {
     params: ForAccount = {},
     options?: CallOptions,
   ): Promise<JsTestStatusAnswer> {
-    const spec = {
+    const spec: RequestSpec = {
       operation: 'getJsTestStatus',
       method: 'POST',
       path: `${REST}/${account(this.#ctx, params.username)}/js-tests/status`,
       body: { kind: 'json', value: { 'js tests': ids } },
       idempotent: true,
       ...callSpec(options),
-    } as const;
-    const { body } = await this.#ctx.http.send<unknown>(spec);
-    return checkAnswer<JsTestStatusAnswer>(spec, body, STATUS);
+    };
+    return sendChecked<JsTestStatusAnswer>(this.#ctx, spec, STATUS);
   }
 }

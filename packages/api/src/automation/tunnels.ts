@@ -1,8 +1,8 @@
 /** Secure tunnels of an account. */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { checkAnswer, list, number, optional, record, text } from '../core/shape.ts';
+import { list, number, optional, record, text } from '../core/shape.ts';
 import { segment, type RequestSpec } from '../core/transport.ts';
-import { account, REST, type AutomationContext } from './context.ts';
+import { account, REST, sendChecked, type AutomationContext } from './context.ts';
 import type { DeleteTunnelParams, ForAccount, ListTunnelsParams, Tunnel, TunnelDeletion } from './types.ts';
 
 /** What callers read of a tunnel: its id, owner, status and name, and when it started. */
@@ -28,26 +28,25 @@ export class AutomationTunnels {
   list(params?: ListTunnelsParams & { full?: false }, options?: CallOptions): Promise<string[]>;
   list(params?: ListTunnelsParams, options?: CallOptions): Promise<Tunnel[] | string[]>;
   async list(params: ListTunnelsParams = {}, options?: CallOptions): Promise<Tunnel[] | string[]> {
-    const spec = {
+    const spec: RequestSpec = {
       operation: 'listTunnels',
       method: 'GET',
       path: `${REST}/${account(this.#ctx, params.username)}/tunnels`,
       query: { full: params.full },
       ...callSpec(options),
-    } as const;
-    const { body } = await this.#ctx.http.send<unknown>(spec);
-    return checkAnswer<Tunnel[] | string[]>(spec, body, list(params.full ? TUNNEL : text));
+    };
+    return sendChecked<Tunnel[] | string[]>(this.#ctx, spec, list(params.full ? TUNNEL : text));
   }
 
   /** GET /rest/v1/{username}/tunnels/{tunnelId}: one tunnel (`getTunnel`). */
   async get(tunnelId: string, params: ForAccount = {}, options?: CallOptions): Promise<Tunnel> {
-    const spec = {
+    const spec: RequestSpec = {
       operation: 'getTunnel',
       method: 'GET',
       path: this.#tunnelPath(tunnelId, params.username),
       ...callSpec(options),
-    } as const;
-    return checkAnswer<Tunnel>(spec, (await this.#ctx.http.send<unknown>(spec)).body, TUNNEL);
+    };
+    return sendChecked<Tunnel>(this.#ctx, spec, TUNNEL);
   }
 
   /** DELETE /rest/v1/{username}/tunnels/{tunnelId}: shuts the tunnel down, with an optional reason (`deleteTunnel`). */
