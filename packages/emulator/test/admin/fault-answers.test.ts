@@ -5,10 +5,9 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { generate } from 'selfsigned';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/index.ts';
-import { DEMO_USER, basic, withEmulator } from '../support/emulator.ts';
+import { DEMO_USER, basic, loopbackCertificate, withEmulator } from '../support/emulator.ts';
 import { call } from '../support/http.ts';
 
 interface WireAnswer {
@@ -154,15 +153,8 @@ describe('fault rules that shape an answer', () => {
 
 describe('https', () => {
   it('serves the interfaces over TLS with the key and certificate given', async () => {
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048,
-      algorithm: 'sha256',
-      extensions: [
-        { name: 'basicConstraints', cA: true },
-        { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
-      ],
-    });
-    const emulator = await startEmulator({ port: 0, tls: { key: pems.private, cert: pems.cert } });
+    const pems = await loopbackCertificate();
+    const emulator = await startEmulator({ port: 0, tls: pems });
     try {
       expect(emulator.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const answer = await get(`${emulator.url}/rest/v1/${DEMO_USER}/tunnels`, { ca: pems.cert });

@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generate } from 'selfsigned';
 import { describe, expect, it } from 'vitest';
+import { loopbackCertificate } from '../support/emulator.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/sauce-emulator.js');
 
@@ -58,12 +58,8 @@ describe('sauce-emulator command', () => {
 
   it('serves https with --tls-key and --tls-cert', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'emulator-tls-'));
-    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-      keySize: 2048,
-      algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-    });
-    await writeFile(path.join(dir, 'key.pem'), pems.private);
+    const pems = await loopbackCertificate();
+    await writeFile(path.join(dir, 'key.pem'), pems.key);
     await writeFile(path.join(dir, 'cert.pem'), pems.cert);
     const emulator = run([
       '--port',

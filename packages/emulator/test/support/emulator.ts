@@ -48,3 +48,21 @@ export function withEmulator(options: EmulatorOptions = {}): EmulatorHandle {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A key and a self-signed certificate (PEM) for 127.0.0.1, which a client trusts when given the
+ * certificate as its CA: for the emulator's https. The generator loads on first use, not with
+ * every test that starts an emulator.
+ */
+export async function loopbackCertificate(): Promise<{ key: string; cert: string }> {
+  const { generate } = await import('selfsigned');
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
