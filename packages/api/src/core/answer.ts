@@ -7,7 +7,7 @@
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { redact } from './credentials.ts';
+import { redact, withoutUserInfo } from './credentials.ts';
 import type { AttemptTimer } from './deadline.ts';
 import { ApiError, type UnusableAnswer } from './errors.ts';
 import type { Headers, ResponseType } from './request.ts';
@@ -84,7 +84,7 @@ export async function readAnswer(
 export function redirectError(context: AnswerContext, status: number, headers: Headers): ApiError {
   const raw = headerValue(headers, 'location');
   const location =
-    raw === undefined ? undefined : redact(withoutUserInfo(raw), context.secrets).slice(0, 300);
+    raw === undefined ? undefined : redact(withoutUserInfo(raw) ?? raw, context.secrets).slice(0, 300);
   return unusable(context, status, 'redirect', {
     message: location ? `redirected to ${location}` : 'redirected, with no Location',
     ...(location !== undefined ? { location } : {}),
@@ -255,18 +255,6 @@ function preview(text: string, secrets: string[]): string {
     .replace(/\s+/g, ' ')
     .trim();
   return line.length > 120 ? `${line.slice(0, 120)}…` : line;
-}
-
-function withoutUserInfo(location: string): string {
-  try {
-    const url = new URL(location);
-    if (!url.username && !url.password) return location;
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    return location;
-  }
 }
 
 function formatBytes(bytes: number): string {

@@ -107,6 +107,23 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * An absolute address without its `user:password@`: links and messages must never carry a
+ * credential. `undefined` for text that is not an absolute address.
+ */
+export function withoutUserInfo(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!parsed.username && !parsed.password) return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
 /** Redacts every string inside a parsed body (an error body may echo what was sent). */
 export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   if (secrets.length === 0) return value;

@@ -1,4 +1,5 @@
 /** Regions and base addresses of the services (see the project's facts on hosts). */
+import { withoutUserInfo } from './credentials.ts';
 
 export const AUTOMATION_REGIONS = ['us-west-1', 'us-east-4', 'eu-central-1', 'asia-south-2'] as const;
 export type AutomationRegion = (typeof AUTOMATION_REGIONS)[number];
@@ -58,22 +59,16 @@ export function jobDashboardUrl(
   options: { region?: AutomationRegion; baseUrl?: string } = {},
 ): string {
   const host = options.baseUrl
-    ? withoutUserInfo(options.baseUrl)
+    ? linkBase(options.baseUrl)
     : (DASHBOARD_HOSTS[options.region ?? 'us-west-1'] ?? DEFAULT_DASHBOARD);
   return `${trimTrailingSlash(host)}/tests/${encodeURIComponent(jobId)}`;
 }
 
-/** The address without `user:key@`: links and messages must never carry a credential. */
-function withoutUserInfo(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (!parsed.username && !parsed.password) return url;
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    throw new TypeError(`not a valid URL: ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
-  }
+/** A base address for links, without its credentials; one that is not an address is refused, masked. */
+function linkBase(url: string): string {
+  const clean = withoutUserInfo(url);
+  if (clean === undefined) throw new TypeError(`not a valid URL: ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
+  return clean;
 }
 
 export function trimTrailingSlash(url: string): string {
