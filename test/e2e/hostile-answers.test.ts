@@ -109,12 +109,12 @@ describe('a garbled answer', () => {
     [
       'complete as HTTP but not JSON',
       { status: 200, body: '[{"id":"', headers: { 'content-type': 'application/json' } },
-      '200 answer unreadable (not-json)',
+      '200 answer unreadable (not JSON: cut short or garbled)',
     ],
     [
       'in gzip that does not decode',
       { status: 200, body: '[]', headers: { 'content-encoding': 'gzip' } },
-      '200 answer unreadable (not-json)',
+      '200 answer unreadable (not JSON: cut short or garbled)',
     ],
   ] as const)(
     'run-suite-and-wait: a job listing %s is asked for again, and the run passes',

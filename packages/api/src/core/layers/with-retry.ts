@@ -6,7 +6,7 @@
  * deadline (`retryPlan`).
  */
 import type { AttemptOutcome } from '../attempt.ts';
-import { ApiError, reasonPhrase, type TransportError } from '../errors.ts';
+import { ApiError, reasonPhrase, type TransportError, type UnusableAnswer } from '../errors.ts';
 import type { RatePacer } from '../pacing.ts';
 import type { Logger } from '../request.ts';
 import { backoffDelay, formatMs, retryPlan, type RetryPolicy } from '../retry.ts';
@@ -130,9 +130,18 @@ function repeatable(failure: ApiError | TransportError, idempotent: boolean): bo
   );
 }
 
+/** What a retry's warning says of an answer that could not be used, in a reader's words. */
+const UNUSABLE_WORDS: Record<UnusableAnswer, string> = {
+  'not-json': 'not JSON: cut short or garbled',
+  html: 'an HTML page',
+  redirect: 'a redirect',
+  'too-large': 'too large',
+  encoding: 'in an encoding not read',
+};
+
 /** A failure as a retry's warning names it. */
 function told(failure: ApiError | TransportError): string {
   return failure instanceof ApiError
-    ? `${failure.status ?? ''} answer unreadable (${failure.unusable ?? 'not JSON'})`.trim()
+    ? `${failure.status ?? ''} answer unreadable (${UNUSABLE_WORDS[failure.unusable ?? 'not-json']})`.trim()
     : (failure.code ?? failure.kind);
 }

@@ -183,7 +183,9 @@ describe('retries and their budgets', () => {
       name: 'a garbled answer to a GET',
       outcomes: [garbled('not-json'), answered()],
       sent: 2,
-      warnings: ['probe: 200 answer unreadable (not-json); retrying in 1 ms (attempt 2 of 3)'],
+      warnings: [
+        'probe: 200 answer unreadable (not JSON: cut short or garbled); retrying in 1 ms (attempt 2 of 3)',
+      ],
     },
     {
       name: 'a cut connection to a POST',
