@@ -17,13 +17,12 @@ import {
 import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { outputLines, runCli } from './support/cli.ts';
+import { errorsOf, ROOT, SAUCE } from './support/lab.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const REPOSITORY = 'example/sauce-app';
 const TOKEN = 'ghs_shardReportToken7c1d9e2f4a6b';
 const HEAD_SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const CHECK_NAME = 'Sauce Labs Regression';
-const SAUCE = { username: 'demo', 'access-key': 'demo-access-key' };
 const SHARD = { suite: 'Regression', retries: '1', 'poll-interval': '1s', 'pr-comment': 'false' };
 
 let emulator: RunningEmulator;
@@ -109,9 +108,6 @@ function junitCases(xml: string): Map<string, string[]> {
   }
   return cases;
 }
-
-const errorsOf = (result: StepResult) =>
-  result.annotations.filter((annotation) => annotation.level === 'error').map((a) => a.message);
 
 describe('operation: report', { timeout: 180_000 }, () => {
   it('three shards, then one report: one comment, one check run, each case once in the JUnit report', async () => {

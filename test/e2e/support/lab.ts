@@ -142,6 +142,11 @@ export function errorsOf(phase: { annotations: { level: string; message: string 
   return phase.annotations.filter((a) => a.level === 'error').map((a) => a.message);
 }
 
+/** The warning annotations of a phase, in order. */
+export function warningsOf(phase: { annotations: { level: string; message: string }[] }): string[] {
+  return phase.annotations.filter((a) => a.level === 'warning').map((a) => a.message);
+}
+
 /** What a key leaking would look like, in every phase: the raw log, outputs, state, summary and annotations. */
 export function leakedSecrets(result: StepResult): string[] {
   const written = [result, result.post]
