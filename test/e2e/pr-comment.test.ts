@@ -11,16 +11,15 @@ import {
   runStep,
   startGitHubApi,
   type GitHubApiStandIn,
-  type StepOptions,
   type StepResult,
 } from '@sauce-actions/action-harness';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 // The sample writers are not among the emulator's package exports.
 import { createSampleApk } from '@sauce-actions/emulator/samples';
+import { pullRequestEvent, REPOSITORY } from './support/github.ts';
 import { errorsOf, MOBILE, ROOT, SAUCE, warningsOf } from './support/lab.ts';
 
-const REPOSITORY = 'example/sauce-app';
 const TOKEN = 'ghs_prCommentToken4d8f0a1b2c3e';
 
 let emulator: RunningEmulator;
@@ -69,16 +68,6 @@ afterAll(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true });
   if (actionsRoot && actionsRoot !== ROOT) await rm(actionsRoot, { recursive: true, force: true });
 });
-
-/** A `pull_request` event's payload, as the runner writes it to GITHUB_EVENT_PATH. */
-function pullRequestEvent(number: number): StepOptions['event'] {
-  return {
-    action: 'synchronize',
-    number,
-    pull_request: { number, head: { ref: 'feature' }, base: { ref: 'main' } },
-    repository: { name: 'sauce-app', owner: { login: 'example' } },
-  };
-}
 
 async function step(
   action: 'upload-build' | 'run-suite-and-wait',

@@ -11,15 +11,14 @@ import {
   runStep,
   startGitHubApi,
   type GitHubApiStandIn,
-  type StepOptions,
   type StepResult,
 } from '@sauce-actions/action-harness';
 import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { outputLines, runCli } from './support/cli.ts';
+import { pullRequestEvent, REPOSITORY } from './support/github.ts';
 import { errorsOf, ROOT, SAUCE } from './support/lab.ts';
 
-const REPOSITORY = 'example/sauce-app';
 const TOKEN = 'ghs_shardReportToken7c1d9e2f4a6b';
 const HEAD_SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const CHECK_NAME = 'Sauce Labs Regression';
@@ -50,15 +49,6 @@ afterAll(async () => {
   await emulator?.close();
   if (workspace) await rm(workspace, { recursive: true, force: true });
 });
-
-function pullRequestEvent(number: number): StepOptions['event'] {
-  return {
-    action: 'synchronize',
-    number,
-    pull_request: { number, head: { ref: 'feature', sha: HEAD_SHA }, base: { ref: 'main' } },
-    repository: { name: 'sauce-app', owner: { login: 'example' } },
-  };
-}
 
 async function suiteStep(
   inputs: Record<string, string>,
@@ -111,7 +101,7 @@ function junitCases(xml: string): Map<string, string[]> {
 
 describe('operation: report', { timeout: 180_000 }, () => {
   it('three shards, then one report: one comment, one check run, each case once in the JUnit report', async () => {
-    const event = pullRequestEvent(21);
+    const event = pullRequestEvent(21, HEAD_SHA);
     const started = Date.now();
     const ran = await shards('41', [1, 2, 3], event);
     const shardsMs = Date.now() - started;
@@ -181,7 +171,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
   });
 
   it('a shard that never ran: its cases are not run, and the report fails', async () => {
-    const event = pullRequestEvent(22);
+    const event = pullRequestEvent(22, HEAD_SHA);
     await shards('42', [1, 3], event);
     const report = await suiteStep(
       { ...reportInputs('reports/partial.xml'), 'fail-on-failure': 'false' },
@@ -207,7 +197,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
 
   it('a report of a run whose shards left no job (another build name): says where it looked and what to check', async () => {
     const report = await suiteStep(reportInputs('reports/none.xml'), {
-      event: pullRequestEvent(24),
+      event: pullRequestEvent(24, HEAD_SHA),
       runNumber: '99',
       job: 'report',
     });
@@ -220,7 +210,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
 
   it('from a workflow_run workflow: the triggering run is reported on its commit, on the pull request given', async () => {
     // A fork's pull request: the shards' run has no token that may write, and its event names the pull request.
-    await shards('43', [1, 2, 3], pullRequestEvent(23));
+    await shards('43', [1, 2, 3], pullRequestEvent(23, HEAD_SHA));
     const workflowRun = {
       action: 'completed',
       workflow_run: {
@@ -248,7 +238,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
   });
 
   it('a token refused the check run: a warning names checks: write, and the result is unchanged', async () => {
-    await shards('44', [1, 2, 3], pullRequestEvent(24));
+    await shards('44', [1, 2, 3], pullRequestEvent(24, HEAD_SHA));
     github.fault({
       method: 'POST',
       path: /check-runs$/,
@@ -256,7 +246,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
       body: { message: 'Resource not accessible by integration' },
     });
     const report = await suiteStep(reportInputs('reports/refused.xml'), {
-      event: pullRequestEvent(24),
+      event: pullRequestEvent(24, HEAD_SHA),
       runNumber: '44',
       job: 'report',
     });
@@ -332,7 +322,7 @@ describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
     '%s: one comment, one check run, each platform once',
     async (_, shardsRun, counts, conclusion, annotations) => {
       const runNumber = String(50 + shardsRun.length);
-      const event = pullRequestEvent(30 + shardsRun.length);
+      const event = pullRequestEvent(30 + shardsRun.length, HEAD_SHA);
       await Promise.all(shardsRun.map((shard) => jsStep({ shard }, runNumber, event)));
       const report = await jsStep(
         {
