@@ -7,27 +7,21 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  runStep,
-  startGitHubApi,
-  type GitHubApiStandIn,
-  type StepResult,
-} from '@sauce-actions/action-harness';
-import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
+import { startGitHubApi, type GitHubApiStandIn, type StepResult } from '@sauce-actions/action-harness';
+import { defaultSeed } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { outputLines, runCli } from './support/cli.ts';
 import { pullRequestEvent, REPOSITORY } from './support/github.ts';
-import { errorsOf, ROOT, SAUCE } from './support/lab.ts';
+import { closeLabs, errorsOf, openLab, SAUCE, type Lab } from './support/lab.ts';
 
 const TOKEN = 'ghs_shardReportToken7c1d9e2f4a6b';
 const HEAD_SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const CHECK_NAME = 'Sauce Labs Regression';
 const SHARD = { suite: 'Regression', retries: '1', 'poll-interval': '1s', 'pr-comment': 'false' };
 
-let emulator: RunningEmulator;
+let lab: Lab;
 let github: GitHubApiStandIn;
 let workspace: string;
-const steps: StepResult[] = [];
 
 beforeAll(async () => {
   const seed = defaultSeed();
@@ -35,7 +29,7 @@ beforeAll(async () => {
   for (const testCase of seed.authoring.testCases ?? []) {
     if (testCase.name === 'Case 11') testCase.expectedOutcome = 'fail';
   }
-  emulator = await startEmulator({ port: 0, jobDurationMs: 300, seed });
+  lab = await openLab({ jobDurationMs: 300, seed });
   workspace = await mkdtemp(path.join(os.tmpdir(), 'e2e-shard-report-'));
 });
 
@@ -45,8 +39,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(steps.map((step) => step.cleanup()));
-  await emulator?.close();
+  await closeLabs();
   if (workspace) await rm(workspace, { recursive: true, force: true });
 });
 
@@ -54,23 +47,24 @@ async function suiteStep(
   inputs: Record<string, string>,
   options: { event: unknown; eventName?: string; runNumber: string; runAttempt?: string; job: string },
 ): Promise<StepResult> {
-  const result = await runStep({
-    actionDir: path.join(ROOT, 'actions', 'run-suite-and-wait'),
-    inputs: { ...SAUCE, 'api-url': emulator.url, ...inputs },
-    env: { GITHUB_API_URL: github.url },
-    event: options.event,
-    context: {
-      repository: REPOSITORY,
-      eventName: options.eventName ?? 'pull_request',
-      token: TOKEN,
-      runNumber: options.runNumber,
-      runAttempt: options.runAttempt ?? '1',
-      job: options.job,
+  const result = await lab.step(
+    'run-suite-and-wait',
+    { ...SAUCE, ...inputs },
+    {
+      env: { GITHUB_API_URL: github.url },
+      event: options.event,
+      context: {
+        repository: REPOSITORY,
+        eventName: options.eventName ?? 'pull_request',
+        token: TOKEN,
+        runNumber: options.runNumber,
+        runAttempt: options.runAttempt ?? '1',
+        job: options.job,
+      },
+      workspace,
+      timeoutMs: 60_000,
     },
-    workspace,
-    timeoutMs: 60_000,
-  });
-  steps.push(result);
+  );
   expect(result.unmaskedLog).not.toContain(TOKEN);
   return result;
 }
@@ -261,7 +255,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
 describe('operation: report on the command line', { timeout: 120_000 }, () => {
   const env = { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' };
   const cli = (args: readonly string[]) =>
-    runCli(['run-suite-and-wait', '--api-url', emulator.url, '--suite', 'Regression', ...args], {
+    runCli(['run-suite-and-wait', '--api-url', lab.url, '--suite', 'Regression', ...args], {
       cwd: workspace,
       env,
       timeoutMs: 60_000,
@@ -292,11 +286,10 @@ describe('operation: report on the command line', { timeout: 120_000 }, () => {
 describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
   const PLATFORMS = 'Windows 11 / chrome / latest\nLinux / firefox / 126\nmacOS 14 / safari / 17';
   const jsStep = (inputs: Record<string, string>, runNumber: string, event: unknown) =>
-    runStep({
-      actionDir: path.join(ROOT, 'actions', 'run-js-tests'),
-      inputs: {
+    lab.step(
+      'run-js-tests',
+      {
         ...SAUCE,
-        'api-url': emulator.url,
         url: 'https://example.com/tests.html',
         framework: 'qunit',
         platforms: PLATFORMS,
@@ -304,15 +297,14 @@ describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
         'poll-interval': '1s',
         ...inputs,
       },
-      env: { GITHUB_API_URL: github.url },
-      event,
-      context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN, runNumber, job: 'js' },
-      workspace,
-      timeoutMs: 60_000,
-    }).then((result) => {
-      steps.push(result);
-      return result;
-    });
+      {
+        env: { GITHUB_API_URL: github.url },
+        event,
+        context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN, runNumber, job: 'js' },
+        workspace,
+        timeoutMs: 60_000,
+      },
+    );
 
   it.each([
     ['every shard ran', ['1/2', '2/2'], { total: '3', passed: '3', failed: '0' }, 'success', 0],
