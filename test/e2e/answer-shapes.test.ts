@@ -9,11 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB_STOP, JS_START, JS_STATUS } from './support/routes.ts';
 import { closeLabs, errorsOf, openLab, requestsTo, SAUCE, type Lab } from './support/lab.ts';
 
-const JS_START = '/rest/v1/demo/js-tests';
-const JS_STATUS = '/rest/v1/demo/js-tests/status';
-const JOB_STOP = /^\/rest\/v1\/demo\/jobs\/[0-9a-f]{32}\/stop$/;
 const JS_INPUTS = {
   ...SAUCE,
   url: 'https://example.com/tests.html',
