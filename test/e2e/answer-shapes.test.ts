@@ -9,17 +9,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeLabs, errorsOf, openLab, requestsTo, SAUCE, type Lab } from './support/lab.ts';
+import { JOB_STOP, JS_START, JS_STATUS } from './support/routes.ts';
+import { closeLabs, errorsOf, openLab, requestsTo, SAUCE, type FaultSpec, type Lab } from './support/lab.ts';
 
-const JS_START = '/rest/v1/demo/js-tests';
-const JS_STATUS = '/rest/v1/demo/js-tests/status';
-const JOB_STOP = /^\/rest\/v1\/demo\/jobs\/[0-9a-f]{32}\/stop$/;
 const JS_INPUTS = {
   ...SAUCE,
   url: 'https://example.com/tests.html',
   framework: 'custom',
   platforms: 'Linux / firefox / 126',
   'poll-interval': '1s',
+};
+
+/** Three status answers whose `js tests` is text, not a list; the later ones show the job. */
+const WRONG_SHAPED_STATUS: FaultSpec = {
+  method: 'POST',
+  path: JS_STATUS,
+  status: 200,
+  body: { completed: false, 'js tests': 'none' },
+  times: 3,
 };
 
 let lab: Lab;
@@ -102,13 +109,7 @@ describe('run-js-tests', () => {
   it('a status of the wrong shape after a good start: the main step fails clearly and the job is stopped', async () => {
     await lab.clearJournal();
     // The first answers are wrong; the later ones show the job, which is then stopped.
-    await lab.fault({
-      method: 'POST',
-      path: JS_STATUS,
-      status: 200,
-      body: { completed: false, 'js tests': 'none' },
-      times: 3,
-    });
+    await lab.fault(WRONG_SHAPED_STATUS);
     const step = await lab.step('run-js-tests', JS_INPUTS);
 
     expect(step.exitCode).toBe(1);
@@ -125,13 +126,7 @@ describe('run-js-tests', () => {
 
   it('the main step killed after the start, the status wrong-shaped: the post step rides it out and stops the job', async () => {
     await lab.clearJournal();
-    await lab.fault({
-      method: 'POST',
-      path: JS_STATUS,
-      status: 200,
-      body: { completed: false, 'js tests': 'none' },
-      times: 3,
-    });
+    await lab.fault(WRONG_SHAPED_STATUS);
     const step = await lab.step('run-js-tests', JS_INPUTS, {
       cancelOn: /Started the JS tests/,
       cancelSignal: 'SIGKILL',

@@ -15,9 +15,9 @@ import {
 } from '@sauce-actions/action-harness';
 import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPOSITORY } from './support/github.ts';
 import { ROOT, SAUCE } from './support/lab.ts';
 
-const REPOSITORY = 'example/sauce-app';
 const TOKEN = 'ghs_limitsToken5e9a1b2c3d4f';
 const CASES = 2_000;
 const PULL_REQUEST = 24;

@@ -22,10 +22,8 @@ import {
   type Lab,
   type StepRun,
 } from './support/lab.ts';
+import { JOBS, SUITE_RUN, TUNNELS } from './support/routes.ts';
 
-const SMOKE_RUN = '/v1/ai-authoring/testsuites/3e0a6b2d-8c41-4f7a-9b5e-6d2c1a0f9e01/run';
-const JOBS = '/rest/v1/demo/jobs';
-const TUNNELS = '/rest/v1/demo/tunnels';
 const SUITE_GREEN = { ...SAUCE, suite: 'Smoke', 'poll-interval': '1s', 'fail-on-failure': 'false' };
 
 let lab: Lab;
@@ -131,7 +129,7 @@ describe('a garbled answer', () => {
   it('run-suite-and-wait: an HTML page in place of the run’s answer says so, and that the run may have started', async () => {
     await fault({
       method: 'POST',
-      path: SMOKE_RUN,
+      path: SUITE_RUN,
       status: 200,
       body: '<!DOCTYPE html><html><head><title>Guest Wi-Fi: accept the terms</title></head></html>',
       headers: { 'content-type': 'text/html' },
@@ -146,7 +144,7 @@ describe('a garbled answer', () => {
     expect(failure).toContain('captive portal');
     expect(failure).toContain('it may have started the suite run already');
     expect(result.summary).toContain('network trouble');
-    expect(requestsTo(await lab.journal(), 'POST', SMOKE_RUN)).toHaveLength(1);
+    expect(requestsTo(await lab.journal(), 'POST', SUITE_RUN)).toHaveLength(1);
   });
 
   it('manage-tunnel: a redirect names its Location and is not followed', async () => {

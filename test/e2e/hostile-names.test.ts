@@ -22,19 +22,10 @@ import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sa
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from './support/cli.ts';
+import { MOBILE, ROOT, SAUCE, SECRETS } from './support/lab.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const SAUCE = { username: 'demo', 'access-key': 'demo-access-key' };
-const MOBILE = { 'api-key': 'demo-api-key', email: 'demo@example.com' };
 /** What the steps mask as they read it: the keys, their Basic forms, the workflow's token. */
-const SECRET_FORMS = new Set([
-  DEFAULT_CONTEXT.token,
-  'ghs_hostileNames0a1b2c',
-  SAUCE['access-key'],
-  Buffer.from(`${SAUCE.username}:${SAUCE['access-key']}`).toString('base64'),
-  MOBILE['api-key'],
-  Buffer.from(`${MOBILE.email}:${MOBILE['api-key']}`).toString('base64'),
-]);
+const SECRET_FORMS = new Set([DEFAULT_CONTEXT.token, 'ghs_hostileNames0a1b2c', ...SECRETS]);
 
 /** Ends the HTML block of a summary, then brings a tracking image and a heading. */
 const MARKDOWN = 'name\n\n![px](https://tracker.example/px.gif)\n\n# Heading';

@@ -19,8 +19,8 @@ import {
 import { defaultSeed, startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputLines, runCli } from './support/cli.ts';
+import { ROOT, SAUCE } from './support/lab.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SUITE = '5d1e0c3b-7a42-4e8f-9c6d-2b1a0f9e8d77';
 /** `Case 1` … `Case 9`: by id, shard `i/3` runs cases i, i+3 and i+6, so each shard has two that fail. */
 const CASES = Array.from({ length: 9 }, (_, n) => `cccccccccccccccccccccc0${n + 1}`);
@@ -78,8 +78,7 @@ async function suiteStep(
     actionDir: path.join(ROOT, 'actions', 'run-suite-and-wait'),
     inputs: {
       'api-url': emulator.url,
-      username: 'demo',
-      'access-key': 'demo-access-key',
+      ...SAUCE,
       suite: SUITE,
       'poll-interval': '1s',
       'download-assets': 'failed',

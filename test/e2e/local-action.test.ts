@@ -12,8 +12,8 @@ import path from 'node:path';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './support/lab.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** The address every `.env.example` names: the emulator as CONTRIBUTING.md starts it. */
 const DOCUMENTED_URL = 'http://127.0.0.1:4545';
 const TIMEOUT_MS = 90_000;

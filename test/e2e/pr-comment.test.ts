@@ -11,19 +11,16 @@ import {
   runStep,
   startGitHubApi,
   type GitHubApiStandIn,
-  type StepOptions,
   type StepResult,
 } from '@sauce-actions/action-harness';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 // The sample writers are not among the emulator's package exports.
 import { createSampleApk } from '@sauce-actions/emulator/samples';
+import { pullRequestEvent, REPOSITORY } from './support/github.ts';
+import { errorsOf, MOBILE, ROOT, SAUCE, warningsOf } from './support/lab.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const REPOSITORY = 'example/sauce-app';
 const TOKEN = 'ghs_prCommentToken4d8f0a1b2c3e';
-const SAUCE = { username: 'demo', 'access-key': 'demo-access-key' };
-const MOBILE = { 'api-key': 'demo-api-key', email: 'demo@example.com' };
 
 let emulator: RunningEmulator;
 let github: GitHubApiStandIn;
@@ -72,16 +69,6 @@ afterAll(async () => {
   if (actionsRoot && actionsRoot !== ROOT) await rm(actionsRoot, { recursive: true, force: true });
 });
 
-/** A `pull_request` event's payload, as the runner writes it to GITHUB_EVENT_PATH. */
-function pullRequestEvent(number: number): StepOptions['event'] {
-  return {
-    action: 'synchronize',
-    number,
-    pull_request: { number, head: { ref: 'feature' }, base: { ref: 'main' } },
-    repository: { name: 'sauce-app', owner: { login: 'example' } },
-  };
-}
-
 async function step(
   action: 'upload-build' | 'run-suite-and-wait',
   inputs: Record<string, string>,
@@ -123,10 +110,6 @@ const uploadStep = (inputs: Record<string, string>, options: Parameters<typeof s
   step('upload-build', { ...MOBILE, file: 'app-release.apk', ...inputs }, options);
 
 const requestsOf = (method: string) => github.requests.filter((request) => request.method === method);
-const warningsOf = (result: StepResult) =>
-  result.annotations.filter((annotation) => annotation.level === 'warning').map((a) => a.message);
-const errorsOf = (result: StepResult) =>
-  result.annotations.filter((annotation) => annotation.level === 'error').map((a) => a.message);
 
 describe('pr-comment', { timeout: 90_000 }, () => {
   it('run-suite-and-wait: three runs on one pull request create the comment once, then update it', async () => {

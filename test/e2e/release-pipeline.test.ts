@@ -23,8 +23,8 @@ import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputLines, runCli } from './support/cli.ts';
+import { errorsOf, ROOT, warningsOf } from './support/lab.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const API_KEY = 'demo-api-key';
 const EMAIL = 'demo@example.com';
 const REPOSITORY = 'octo/shop';
@@ -80,11 +80,6 @@ async function step(
   steps.push(result);
   return result;
 }
-
-const errorsOf = (result: StepResult) =>
-  result.annotations.filter((a) => a.level === 'error').map((a) => a.message);
-const warningsOf = (result: StepResult) =>
-  result.annotations.filter((a) => a.level === 'warning').map((a) => a.message);
 
 /** The build as the service stores it (its release notes are not among a build's fields). */
 function stored(buildId: string) {

@@ -15,10 +15,8 @@ import {
   type FaultSpec,
   type Lab,
 } from './support/lab.ts';
+import { CASES, JOBS, SUITES } from './support/routes.ts';
 
-const SUITES = '/v1/ai-authoring/testsuites';
-const CASES = '/v1/ai-authoring/testcases';
-const JOBS = '/rest/v1/demo/jobs';
 const CONTEXT = { runNumber: '5', runAttempt: '1', job: 'e2e' };
 const REPORT = {
   ...SAUCE,

@@ -7,29 +7,21 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  runStep,
-  startGitHubApi,
-  type GitHubApiStandIn,
-  type StepOptions,
-  type StepResult,
-} from '@sauce-actions/action-harness';
-import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
+import { startGitHubApi, type GitHubApiStandIn, type StepResult } from '@sauce-actions/action-harness';
+import { defaultSeed } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { outputLines, runCli } from './support/cli.ts';
+import { pullRequestEvent, REPOSITORY } from './support/github.ts';
+import { closeLabs, errorsOf, openLab, SAUCE, type Lab } from './support/lab.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const REPOSITORY = 'example/sauce-app';
 const TOKEN = 'ghs_shardReportToken7c1d9e2f4a6b';
 const HEAD_SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const CHECK_NAME = 'Sauce Labs Regression';
-const SAUCE = { username: 'demo', 'access-key': 'demo-access-key' };
 const SHARD = { suite: 'Regression', retries: '1', 'poll-interval': '1s', 'pr-comment': 'false' };
 
-let emulator: RunningEmulator;
+let lab: Lab;
 let github: GitHubApiStandIn;
 let workspace: string;
-const steps: StepResult[] = [];
 
 beforeAll(async () => {
   const seed = defaultSeed();
@@ -37,7 +29,7 @@ beforeAll(async () => {
   for (const testCase of seed.authoring.testCases ?? []) {
     if (testCase.name === 'Case 11') testCase.expectedOutcome = 'fail';
   }
-  emulator = await startEmulator({ port: 0, jobDurationMs: 300, seed });
+  lab = await openLab({ jobDurationMs: 300, seed });
   workspace = await mkdtemp(path.join(os.tmpdir(), 'e2e-shard-report-'));
 });
 
@@ -47,41 +39,32 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(steps.map((step) => step.cleanup()));
-  await emulator?.close();
+  await closeLabs();
   if (workspace) await rm(workspace, { recursive: true, force: true });
 });
-
-function pullRequestEvent(number: number): StepOptions['event'] {
-  return {
-    action: 'synchronize',
-    number,
-    pull_request: { number, head: { ref: 'feature', sha: HEAD_SHA }, base: { ref: 'main' } },
-    repository: { name: 'sauce-app', owner: { login: 'example' } },
-  };
-}
 
 async function suiteStep(
   inputs: Record<string, string>,
   options: { event: unknown; eventName?: string; runNumber: string; runAttempt?: string; job: string },
 ): Promise<StepResult> {
-  const result = await runStep({
-    actionDir: path.join(ROOT, 'actions', 'run-suite-and-wait'),
-    inputs: { ...SAUCE, 'api-url': emulator.url, ...inputs },
-    env: { GITHUB_API_URL: github.url },
-    event: options.event,
-    context: {
-      repository: REPOSITORY,
-      eventName: options.eventName ?? 'pull_request',
-      token: TOKEN,
-      runNumber: options.runNumber,
-      runAttempt: options.runAttempt ?? '1',
-      job: options.job,
+  const result = await lab.step(
+    'run-suite-and-wait',
+    { ...SAUCE, ...inputs },
+    {
+      env: { GITHUB_API_URL: github.url },
+      event: options.event,
+      context: {
+        repository: REPOSITORY,
+        eventName: options.eventName ?? 'pull_request',
+        token: TOKEN,
+        runNumber: options.runNumber,
+        runAttempt: options.runAttempt ?? '1',
+        job: options.job,
+      },
+      workspace,
+      timeoutMs: 60_000,
     },
-    workspace,
-    timeoutMs: 60_000,
-  });
-  steps.push(result);
+  );
   expect(result.unmaskedLog).not.toContain(TOKEN);
   return result;
 }
@@ -110,12 +93,9 @@ function junitCases(xml: string): Map<string, string[]> {
   return cases;
 }
 
-const errorsOf = (result: StepResult) =>
-  result.annotations.filter((annotation) => annotation.level === 'error').map((a) => a.message);
-
 describe('operation: report', { timeout: 180_000 }, () => {
   it('three shards, then one report: one comment, one check run, each case once in the JUnit report', async () => {
-    const event = pullRequestEvent(21);
+    const event = pullRequestEvent(21, HEAD_SHA);
     const started = Date.now();
     const ran = await shards('41', [1, 2, 3], event);
     const shardsMs = Date.now() - started;
@@ -185,7 +165,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
   });
 
   it('a shard that never ran: its cases are not run, and the report fails', async () => {
-    const event = pullRequestEvent(22);
+    const event = pullRequestEvent(22, HEAD_SHA);
     await shards('42', [1, 3], event);
     const report = await suiteStep(
       { ...reportInputs('reports/partial.xml'), 'fail-on-failure': 'false' },
@@ -211,7 +191,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
 
   it('a report of a run whose shards left no job (another build name): says where it looked and what to check', async () => {
     const report = await suiteStep(reportInputs('reports/none.xml'), {
-      event: pullRequestEvent(24),
+      event: pullRequestEvent(24, HEAD_SHA),
       runNumber: '99',
       job: 'report',
     });
@@ -224,7 +204,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
 
   it('from a workflow_run workflow: the triggering run is reported on its commit, on the pull request given', async () => {
     // A fork's pull request: the shards' run has no token that may write, and its event names the pull request.
-    await shards('43', [1, 2, 3], pullRequestEvent(23));
+    await shards('43', [1, 2, 3], pullRequestEvent(23, HEAD_SHA));
     const workflowRun = {
       action: 'completed',
       workflow_run: {
@@ -252,7 +232,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
   });
 
   it('a token refused the check run: a warning names checks: write, and the result is unchanged', async () => {
-    await shards('44', [1, 2, 3], pullRequestEvent(24));
+    await shards('44', [1, 2, 3], pullRequestEvent(24, HEAD_SHA));
     github.fault({
       method: 'POST',
       path: /check-runs$/,
@@ -260,7 +240,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
       body: { message: 'Resource not accessible by integration' },
     });
     const report = await suiteStep(reportInputs('reports/refused.xml'), {
-      event: pullRequestEvent(24),
+      event: pullRequestEvent(24, HEAD_SHA),
       runNumber: '44',
       job: 'report',
     });
@@ -275,7 +255,7 @@ describe('operation: report', { timeout: 180_000 }, () => {
 describe('operation: report on the command line', { timeout: 120_000 }, () => {
   const env = { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' };
   const cli = (args: readonly string[]) =>
-    runCli(['run-suite-and-wait', '--api-url', emulator.url, '--suite', 'Regression', ...args], {
+    runCli(['run-suite-and-wait', '--api-url', lab.url, '--suite', 'Regression', ...args], {
       cwd: workspace,
       env,
       timeoutMs: 60_000,
@@ -306,11 +286,10 @@ describe('operation: report on the command line', { timeout: 120_000 }, () => {
 describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
   const PLATFORMS = 'Windows 11 / chrome / latest\nLinux / firefox / 126\nmacOS 14 / safari / 17';
   const jsStep = (inputs: Record<string, string>, runNumber: string, event: unknown) =>
-    runStep({
-      actionDir: path.join(ROOT, 'actions', 'run-js-tests'),
-      inputs: {
+    lab.step(
+      'run-js-tests',
+      {
         ...SAUCE,
-        'api-url': emulator.url,
         url: 'https://example.com/tests.html',
         framework: 'qunit',
         platforms: PLATFORMS,
@@ -318,15 +297,14 @@ describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
         'poll-interval': '1s',
         ...inputs,
       },
-      env: { GITHUB_API_URL: github.url },
-      event,
-      context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN, runNumber, job: 'js' },
-      workspace,
-      timeoutMs: 60_000,
-    }).then((result) => {
-      steps.push(result);
-      return result;
-    });
+      {
+        env: { GITHUB_API_URL: github.url },
+        event,
+        context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN, runNumber, job: 'js' },
+        workspace,
+        timeoutMs: 60_000,
+      },
+    );
 
   it.each([
     ['every shard ran', ['1/2', '2/2'], { total: '3', passed: '3', failed: '0' }, 'success', 0],
@@ -336,7 +314,7 @@ describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
     '%s: one comment, one check run, each platform once',
     async (_, shardsRun, counts, conclusion, annotations) => {
       const runNumber = String(50 + shardsRun.length);
-      const event = pullRequestEvent(30 + shardsRun.length);
+      const event = pullRequestEvent(30 + shardsRun.length, HEAD_SHA);
       await Promise.all(shardsRun.map((shard) => jsStep({ shard }, runNumber, event)));
       const report = await jsStep(
         {

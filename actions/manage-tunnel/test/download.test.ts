@@ -13,10 +13,9 @@ import { freePort, type StepResult } from '@sauce-actions/action-harness';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/e2e/support/cli.ts';
-import { isRunning } from '../src/process.ts';
 import { publishBuild, sha256, tarGz, type TarEntry } from './archives.ts';
 import { fakeSauceConnectScript } from './fake-sc.ts';
-import { ACCESS_KEY, admin, errors, runAction, USERNAME } from './helpers.ts';
+import { ACCESS_KEY, admin, endLaunches, errors, runAction, USERNAME } from './helpers.ts';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -35,18 +34,7 @@ beforeAll(async () => {
   await mkdir(pidsDir);
 });
 
-afterEach(async () => {
-  const left: number[] = [];
-  for (const name of await readdir(pidsDir)) {
-    const pid = Number(name);
-    if (isRunning(pid)) {
-      left.push(pid);
-      process.kill(pid, 'SIGKILL');
-    }
-  }
-  await Promise.all(steps.splice(0).map((step) => step.cleanup()));
-  expect(left, 'stand-in Sauce Connect processes left running').toEqual([]);
-});
+afterEach(() => endLaunches(pidsDir, steps));
 
 afterAll(async () => {
   await emulator.close();

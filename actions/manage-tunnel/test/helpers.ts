@@ -116,6 +116,22 @@ export async function actionVariant(
 /** The action without its post step, and the post step alone (run with `STATE_isPost`). */
 export const withoutPost = (yml: string): string => yml.replace(/^\s+post: .*$/m, '');
 
+/**
+ * After a test: kills the stand-in's launches (their pids in `pidsDir`) still running, removes the
+ * steps' folders, and fails the test if any launch was left running.
+ */
+export async function endLaunches(pidsDir: string, steps: StepResult[]): Promise<void> {
+  const left: number[] = [];
+  for (const name of await readdir(pidsDir)) {
+    const pid = Number(name);
+    if (!isRunning(pid)) continue;
+    left.push(pid);
+    process.kill(pid, 'SIGKILL');
+  }
+  await Promise.all(steps.splice(0).map((step) => step.cleanup()));
+  expect(left, 'stand-in Sauce Connect processes left running').toEqual([]);
+}
+
 export interface StandInSetup {
   readonly emulator: RunningEmulator;
   /** The test's folder: the stand-in in `bin`, and `pids`, where each launch leaves its pid. */
@@ -152,17 +168,12 @@ export function useStandInSauceConnect(prefix: string): StandInSetup {
   });
 
   afterEach(async () => {
-    const left: number[] = [];
-    for (const name of await readdir(current.pidsDir)) {
-      const pid = Number(name);
-      if (!isRunning(pid)) continue;
-      left.push(pid);
-      process.kill(pid, 'SIGKILL');
+    try {
+      await endLaunches(current.pidsDir, steps);
+    } finally {
+      await current.emulator.close();
+      await rm(current.dir, { recursive: true, force: true });
     }
-    await Promise.all(steps.splice(0).map((step) => step.cleanup()));
-    await current.emulator.close();
-    await rm(current.dir, { recursive: true, force: true });
-    expect(left, 'stand-in Sauce Connect processes left running').toEqual([]);
   });
 
   return {

@@ -13,7 +13,7 @@ import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../src/process.ts';
 import { writeFakeSauceConnect } from './fake-sc.ts';
-import { actionVariant, errors, runAction, tunnelById, withoutPost } from './helpers.ts';
+import { actionVariant, endLaunches, errors, runAction, tunnelById, withoutPost } from './helpers.ts';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -33,18 +33,7 @@ beforeAll(async () => {
   mainOnly = await actionVariant(dir, 'main-only', withoutPost);
 });
 
-afterEach(async () => {
-  const left: number[] = [];
-  for (const name of await readdir(pidsDir)) {
-    const pid = Number(name);
-    if (isRunning(pid)) {
-      left.push(pid);
-      process.kill(pid, 'SIGKILL');
-    }
-  }
-  await Promise.all(steps.splice(0).map((step) => step.cleanup()));
-  expect(left, 'stand-in Sauce Connect processes left running').toEqual([]);
-});
+afterEach(() => endLaunches(pidsDir, steps));
 
 afterAll(async () => {
   await emulator.close();

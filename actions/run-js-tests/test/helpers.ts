@@ -35,6 +35,23 @@ export function clientOf(target: RunningEmulator, accessKey = 'demo-access-key')
 
 export type Deps = TestStepDeps & JsTestsDeps;
 
+type JsTestsCalls = JsTestsDeps['client']['automation']['jsTests'];
+
+/** The client `real` with some of its JS tests calls replaced (a replacement may call `real`'s own). */
+export function withJsTests(real: SauceClient, calls: Partial<JsTestsCalls>): JsTestsDeps['client'] {
+  return {
+    jobUrl: (id) => real.jobUrl(id),
+    automation: {
+      jobs: real.automation.jobs,
+      jsTests: {
+        start: (...args) => real.automation.jsTests.start(...args),
+        getStatus: (...args) => real.automation.jsTests.getStatus(...args),
+        ...calls,
+      },
+    },
+  };
+}
+
 /**
  * For the tests of one file: an emulator for each job duration given, and a folder for the file's
  * results files (`dir`), removed after the tests with the clients. Gives `inputs`, those of a run on two

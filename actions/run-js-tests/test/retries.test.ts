@@ -11,7 +11,7 @@ import type { JsTestPlatform, JsTestStatusAnswer, SauceClient } from '@sauce-act
 import type { RunningEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
 import { run, type JsTestsDeps } from '../src/run.ts';
-import { addFault, clientOf, journal, resultsOf, withEmulators } from './helpers.ts';
+import { addFault, clientOf, journal, resultsOf, withEmulators, withJsTests } from './helpers.ts';
 
 let emulator: RunningEmulator;
 const { inputs, deps, dir } = withEmulators([300], { started: (emulators) => ([emulator] = emulators) });
@@ -23,44 +23,38 @@ const { inputs, deps, dir } = withEmulators([300], { started: (emulators) => ([e
 function flakyFirstRun(client: SauceClient, browser: string): JsTestsDeps['client'] {
   const jsTests = client.automation.jsTests;
   let firstId: string | undefined;
-  return {
-    jobUrl: (id) => client.jobUrl(id),
-    automation: {
-      jobs: client.automation.jobs,
-      jsTests: {
-        start: async (params, options) => {
-          const answer = await jsTests.start(params, options);
-          const index = params.platforms.findIndex((platform) => platform[1] === browser);
-          if (firstId === undefined && index >= 0) firstId = answer['js tests'][index];
-          return answer;
-        },
-        getStatus: async (ids, params, options) => {
-          const answer = await jsTests.getStatus(ids, params, options);
-          const failing = (entry: JsTestStatusAnswer['js tests'][number]) => ({
-            ...entry,
-            result: {
-              passed: 2,
-              failed: 1,
-              total: 3,
-              duration: 120,
-              tests: [1, 2, 3].map((n) => ({
-                name: `test ${n}`,
-                result: n < 3,
-                message: n < 3 ? 'passed' : 'timing: the button showed late',
-                duration: 40,
-              })),
-            },
-          });
-          return {
-            ...answer,
-            'js tests': answer['js tests'].map((entry) =>
-              entry.id === firstId && entry.result !== null ? failing(entry) : entry,
-            ),
-          };
-        },
-      },
+  return withJsTests(client, {
+    start: async (params, options) => {
+      const answer = await jsTests.start(params, options);
+      const index = params.platforms.findIndex((platform) => platform[1] === browser);
+      if (firstId === undefined && index >= 0) firstId = answer['js tests'][index];
+      return answer;
     },
-  };
+    getStatus: async (ids, params, options) => {
+      const answer = await jsTests.getStatus(ids, params, options);
+      const failing = (entry: JsTestStatusAnswer['js tests'][number]) => ({
+        ...entry,
+        result: {
+          passed: 2,
+          failed: 1,
+          total: 3,
+          duration: 120,
+          tests: [1, 2, 3].map((n) => ({
+            name: `test ${n}`,
+            result: n < 3,
+            message: n < 3 ? 'passed' : 'timing: the button showed late',
+            duration: 40,
+          })),
+        },
+      });
+      return {
+        ...answer,
+        'js tests': answer['js tests'].map((entry) =>
+          entry.id === firstId && entry.result !== null ? failing(entry) : entry,
+        ),
+      };
+    },
+  });
 }
 
 describe('run-js-tests retries', () => {
@@ -142,22 +136,15 @@ describe('run-js-tests retries', () => {
     const client = clientOf(emulator);
     let starts = 0;
     // The second start (the retry) meets a refusal the emulator is told to give just before it.
-    const refusingRetry: JsTestsDeps['client'] = {
-      jobUrl: (id) => client.jobUrl(id),
-      automation: {
-        jobs: client.automation.jobs,
-        jsTests: {
-          start: async (params, options) => {
-            starts += 1;
-            if (starts === 2) {
-              await addFault(emulator, { method: 'POST', path: '/rest/v1/demo/js-tests', status: 400 });
-            }
-            return client.automation.jsTests.start(params, options);
-          },
-          getStatus: (ids, params, options) => client.automation.jsTests.getStatus(ids, params, options),
-        },
+    const refusingRetry = withJsTests(client, {
+      start: async (params, options) => {
+        starts += 1;
+        if (starts === 2) {
+          await addFault(emulator, { method: 'POST', path: '/rest/v1/demo/js-tests', status: 400 });
+        }
+        return client.automation.jsTests.start(params, options);
       },
-    };
+    });
     const result = await run(
       inputs({ url: 'https://example.com/fail.html', framework: 'qunit', retries: 1 }),
       deps(refusingRetry),

@@ -8,8 +8,16 @@ import { CancelledError, describeFailure, wholeText } from '@sauce-actions/actio
 import type { JsTestStatusAnswer } from '@sauce-actions/api';
 import type { RunningEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
-import { run, type JsTestsDeps } from '../src/run.ts';
-import { addFault, clientOf, journal, resultsOf, unfinishedJobs, withEmulators } from './helpers.ts';
+import { run } from '../src/run.ts';
+import {
+  addFault,
+  clientOf,
+  journal,
+  resultsOf,
+  unfinishedJobs,
+  withEmulators,
+  withJsTests,
+} from './helpers.ts';
 
 let emulator: RunningEmulator, slow: RunningEmulator;
 // The second's jobs are queued for the first fifth of a job (0.8 s here), then running for long.
@@ -48,23 +56,16 @@ describe('run-js-tests run', () => {
     const real = clientOf(slow);
     let firstAnswer: JsTestStatusAnswer | undefined;
     // The host aborts its signal on SIGINT; here the first status answer does.
-    const client: JsTestsDeps['client'] = {
-      jobUrl: (id) => real.jobUrl(id),
-      automation: {
-        jobs: real.automation.jobs,
-        jsTests: {
-          start: (...args) => real.automation.jsTests.start(...args),
-          getStatus: async (...args) => {
-            const answer = await real.automation.jsTests.getStatus(...args);
-            if (!controller.signal.aborted) {
-              firstAnswer = answer;
-              controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
-            }
-            return answer;
-          },
-        },
+    const client = withJsTests(real, {
+      getStatus: async (...args) => {
+        const answer = await real.automation.jsTests.getStatus(...args);
+        if (!controller.signal.aborted) {
+          firstAnswer = answer;
+          controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
+        }
+        return answer;
       },
-    };
+    });
     const d = deps(client, { signal: controller.signal });
     const { outputs, summary, failure } = await run(inputs({ build: 'js-cancel-queued' }), d);
     // When cancelled, no platform had a job yet.
@@ -129,19 +130,12 @@ describe('run-js-tests run', () => {
     const seen: string[] = [];
     const real = clientOf(emulator);
     const d = deps(real);
-    const client: JsTestsDeps['client'] = {
-      jobUrl: (id) => real.jobUrl(id),
-      automation: {
-        jobs: real.automation.jobs,
-        jsTests: {
-          start: (...args) => real.automation.jsTests.start(...args),
-          getStatus: async (...args) => {
-            seen.push(d.state.get('js-tests'));
-            return real.automation.jsTests.getStatus(...args);
-          },
-        },
+    const client = withJsTests(real, {
+      getStatus: async (...args) => {
+        seen.push(d.state.get('js-tests'));
+        return real.automation.jsTests.getStatus(...args);
       },
-    };
+    });
     const { outputs, failure } = await run(inputs(), { ...d, client });
     expect(failure).toBeUndefined();
     const first = JSON.parse(seen[0] ?? '{}') as { testIds: string[]; region: string; apiUrl: string };

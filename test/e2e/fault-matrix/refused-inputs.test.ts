@@ -20,21 +20,36 @@ import { errorsOf, MOBILE, openLab, type ActionName } from '../support/lab.ts';
 
 withWorkspace();
 
+type BadInput = { inputs: Record<string, string>; input: string; problem: RegExp };
+
+// Refusals that several actions share: the same input, value and message.
+const TIMEOUT_OVER_24H: BadInput = {
+  inputs: { timeout: '2147484' },
+  input: 'timeout',
+  problem: /has 2147484, which is longer than 24h/,
+};
+const POLL_UNDER_1S: BadInput = {
+  inputs: { 'poll-interval': '0' },
+  input: 'poll-interval',
+  problem: /has 0, which is shorter than 1s/,
+};
+const JUNIT_FILE_A_FOLDER: BadInput = {
+  inputs: { 'junit-file': 'reports' },
+  input: 'junit-file',
+  problem: /names "[^"]*reports", which is a folder/,
+};
+
 describe.concurrent('bad inputs are refused before any request', { timeout: 60_000 }, () => {
   const cases: {
     action: ActionName;
     base: Record<string, string>;
-    bad: { inputs: Record<string, string>; input: string; problem: RegExp }[];
+    bad: BadInput[];
   }[] = [
     {
       action: 'upload-build',
       base: UPLOAD_INPUTS,
       bad: [
-        {
-          inputs: { timeout: '2147484' },
-          input: 'timeout',
-          problem: /has 2147484, which is longer than 24h/,
-        },
+        TIMEOUT_OVER_24H,
         { inputs: { timeout: '-5' }, input: 'timeout', problem: /has "-5", which is not a duration/ },
         { inputs: { file: 'builds' }, input: 'file', problem: /names \S*builds, which is not a file/ },
         { inputs: { notify: 'maybe' }, input: 'notify', problem: /has "maybe", which is not a boolean/ },
@@ -71,26 +86,14 @@ describe.concurrent('bad inputs are refused before any request', { timeout: 60_0
       action: 'run-suite-and-wait',
       base: SUITE_INPUTS,
       bad: [
-        {
-          inputs: { timeout: '2147484' },
-          input: 'timeout',
-          problem: /has 2147484, which is longer than 24h/,
-        },
-        {
-          inputs: { 'poll-interval': '0' },
-          input: 'poll-interval',
-          problem: /has 0, which is shorter than 1s/,
-        },
+        TIMEOUT_OVER_24H,
+        POLL_UNDER_1S,
         {
           inputs: { suite: '', 'test-cases': 'not-a-case-id' },
           input: 'test-cases',
           problem: /has item 1 "not-a-case-id", which is not 24 hexadecimal digits/,
         },
-        {
-          inputs: { 'junit-file': 'reports' },
-          input: 'junit-file',
-          problem: /names "[^"]*reports", which is a folder/,
-        },
+        JUNIT_FILE_A_FOLDER,
         {
           inputs: { 'stop-on-cancel': 'maybe' },
           input: 'stop-on-cancel',
@@ -103,21 +106,13 @@ describe.concurrent('bad inputs are refused before any request', { timeout: 60_0
       base: JS_INPUTS,
       bad: [
         { inputs: { timeout: '-5' }, input: 'timeout', problem: /has "-5", which is not a duration/ },
-        {
-          inputs: { 'poll-interval': '0' },
-          input: 'poll-interval',
-          problem: /has 0, which is shorter than 1s/,
-        },
+        POLL_UNDER_1S,
         {
           inputs: { 'max-duration': '99h' },
           input: 'max-duration',
           problem: /has 99h, which is longer than 3h/,
         },
-        {
-          inputs: { 'junit-file': 'reports' },
-          input: 'junit-file',
-          problem: /names "[^"]*reports", which is a folder/,
-        },
+        JUNIT_FILE_A_FOLDER,
       ],
     },
     {
@@ -129,16 +124,8 @@ describe.concurrent('bad inputs are refused before any request', { timeout: 60_0
           input: 'stop-on-exit',
           problem: /has "maybe"\. Allowed: `started`/,
         },
-        {
-          inputs: { timeout: '2147484' },
-          input: 'timeout',
-          problem: /has 2147484, which is longer than 24h/,
-        },
-        {
-          inputs: { 'poll-interval': '0' },
-          input: 'poll-interval',
-          problem: /has 0, which is shorter than 1s/,
-        },
+        TIMEOUT_OVER_24H,
+        POLL_UNDER_1S,
         {
           inputs: { operation: 'restart' },
           input: 'operation',

@@ -24,21 +24,22 @@ import {
   type StepRun,
 } from './lab.ts';
 
-const SMOKE_ID = '3e0a6b2d-8c41-4f7a-9b5e-6d2c1a0f9e01';
 export const SMOKE_BUILD = 'Smoke #1.1';
-export const SUITES = '/v1/ai-authoring/testsuites';
-export const CASES = '/v1/ai-authoring/testcases';
-export const SUITE_RUN = `/v1/ai-authoring/testsuites/${SMOKE_ID}/run`;
-export const JOBS = '/rest/v1/demo/jobs';
-export const JOB_STOP = /^\/rest\/v1\/demo\/jobs\/[0-9a-f]{32}\/stop$/;
-export const JS_START = '/rest/v1/demo/js-tests';
-export const JS_STATUS = '/rest/v1/demo/js-tests/status';
-export const TUNNELS = '/rest/v1/demo/tunnels';
-export const TUNNEL_DELETE = /^\/rest\/v1\/demo\/tunnels\/[^/]+$/;
-export const UPLOAD = '/api/upload/';
-export const GROUPS = '/api/1/testers/groups';
-export const TESTERS = '/api/1/testers/';
-export const INVITES = '/api/1/projects/1/builds/1/invites/';
+export {
+  CASES,
+  GROUPS,
+  INVITES,
+  JOB_STOP,
+  JOBS,
+  JS_START,
+  JS_STATUS,
+  SUITE_RUN,
+  SUITES,
+  TESTERS,
+  TUNNEL_DELETE,
+  TUNNELS,
+  UPLOAD,
+} from './routes.ts';
 
 /** Smoke has a failing case: with `fail-on-failure: false` a finished run is a green step. */
 export const SUITE_INPUTS = { ...SAUCE, suite: 'Smoke', 'poll-interval': '1s' };

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { runStep, type StepOptions, type StepResult } from '@sauce-actions/action-harness';
-import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
+import { startEmulator, type RunningEmulator, type Seed } from '@sauce-actions/emulator';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
@@ -70,12 +70,15 @@ export type StepExtras = Omit<StepOptions, 'actionDir' | 'inputs'>;
 const opened: RunningEmulator[] = [];
 const results: StepResult[] = [];
 
-export async function openLab(options: { jobDurationMs?: number; rateLimit?: number } = {}): Promise<Lab> {
+export async function openLab(
+  options: { jobDurationMs?: number; rateLimit?: number; seed?: Seed } = {},
+): Promise<Lab> {
   const openedAt = Date.now();
   const emulator = await startEmulator({
     port: 0,
     jobDurationMs: options.jobDurationMs ?? 60_000,
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
   });
   opened.push(emulator);
   const admin = async (method: string, route: string, body?: unknown): Promise<unknown> => {
@@ -140,6 +143,11 @@ export async function closeLabs(): Promise<void> {
 /** The error annotations of a phase, in order; the last is the step's failure. */
 export function errorsOf(phase: { annotations: { level: string; message: string }[] }): string[] {
   return phase.annotations.filter((a) => a.level === 'error').map((a) => a.message);
+}
+
+/** The warning annotations of a phase, in order. */
+export function warningsOf(phase: { annotations: { level: string; message: string }[] }): string[] {
+  return phase.annotations.filter((a) => a.level === 'warning').map((a) => a.message);
 }
 
 /** What a key leaking would look like, in every phase: the raw log, outputs, state, summary and annotations. */
