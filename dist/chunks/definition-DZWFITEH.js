@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a}from"./chunk-FFIY5GCV.js";import"./chunk-OULGIBU3.js";import"./chunk-IRX2MB2K.js";import"./chunk-KRX62K5C.js";import"./chunk-N7B7JHUD.js";import"./chunk-FC5NRJ7C.js";import"./chunk-7DOOPZ4R.js";import"./chunk-QQMVQEPJ.js";import"./chunk-XBPPTJU7.js";export{a as action};
