@@ -13,15 +13,14 @@ import type {
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
 import {
+  findBuildJobs,
   gatheredFailure,
   NOT_RUN_DETAIL,
   notRunJob,
   runInputsWarning,
 } from '@sauce-actions/action-kit/test-run/gather';
-import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
-import { RequestPacer } from '@sauce-actions/action-kit/test-run/request-pacer';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job, JsTestPlatform } from '@sauce-actions/api';
 import type { JsTestsClient } from './batch.ts';
@@ -32,12 +31,8 @@ import { platformName } from './platforms.ts';
 import { junitSuites, resultsData, type JsTestsReport } from './report.ts';
 import { jsTestsSummary } from './summary.ts';
 
-/** Jobs listed per page, pages at most (the newest 5,000 jobs of the account), and requests a second. */
-const PAGE_SIZE = 100;
-const MAX_PAGES = 50;
+/** Job listings a second while searching the build. */
 const MAX_REQUESTS_PER_SECOND = 5;
-/** GitHub re-runs a workflow run for 30 days: older jobs cannot be of it. */
-const WINDOW_MS = 31 * 24 * 3600_000;
 
 type Result = PlatformResult | undefined;
 
@@ -85,10 +80,19 @@ function reportAdapter(
     itemsName: 'platforms',
     junitWritten: (file) => `JUnit report written to ${file}`,
     gather: async (signal, startedAtMs) => {
-      const jobs = await findBuildJobs(deps.client.automation.jobs, build, inputs.platforms.length, {
-        signal,
+      // The search ends a page after every platform showed.
+      const found = await findBuildJobs(deps.client.automation.jobs, {
+        isOfBuilds: (job) => job.build === build,
+        itemOf: (job) => {
+          const placed = placeOf(job, inputs.platforms);
+          return placed !== undefined ? String(placed.place) : undefined;
+        },
+        items: inputs.platforms.length,
         nowMs: startedAtMs,
+        signal,
+        maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       });
+      const jobs = found.jobs;
       const runs = jobs.flatMap((job): GatheredRun<Result>[] => {
         const placed = placeOf(job, inputs.platforms);
         if (placed === undefined) return [];
@@ -105,7 +109,7 @@ function reportAdapter(
         ];
       });
       deps.logger.info(
-        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in build "${build}" (${jobs.length - runs.length} on other platforms).`,
+        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in build "${build}" (${jobs.length - runs.length} on other platforms)${found.capped ? '; the search stopped at its page limit: older jobs may be missing' : ''}.`,
       );
       return { runs, expected };
     },
@@ -155,30 +159,6 @@ function reportAdapter(
       };
     },
   };
-}
-
-/** The jobs of the build, newest first; the search ends a page after every platform showed. */
-async function findBuildJobs(
-  jobs: JobLister,
-  build: string,
-  platforms: number,
-  context: { signal: AbortSignal; nowMs: number },
-): Promise<Job[]> {
-  const pacer = new RequestPacer(MAX_REQUESTS_PER_SECOND);
-  const from = Math.floor((context.nowMs - WINDOW_MS) / 1000);
-  const found: Job[] = [];
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    await pacer.take(context.signal);
-    const listed = await jobs.list(
-      { full: true, from, skip: page * PAGE_SIZE, limit: PAGE_SIZE },
-      { signal: context.signal },
-    );
-    const matched = listed.filter((job) => job.build === build);
-    const allShownBefore = found.length >= platforms;
-    found.push(...matched);
-    if (listed.length < PAGE_SIZE || (allShownBefore && matched.length === 0)) break;
-  }
-  return found;
 }
 
 /**

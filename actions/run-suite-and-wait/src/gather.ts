@@ -27,7 +27,7 @@ import { suiteFailure } from './ending.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { reportJob } from './jobs.ts';
 import { junitSuites, resultsData, type SuiteOutputs, type SuiteReport } from './report.ts';
-import { findBuildJobs, reportBuildNames } from './rerun.ts';
+import { findCaseJobs, reportBuildNames } from './rerun.ts';
 import { findSuite, listSuiteCases, MAX_REQUESTS_PER_SECOND, type FoundSuite } from './start.ts';
 import { suiteSummary } from './summary.ts';
 
@@ -110,7 +110,7 @@ function reportAdapter(
       const run = reportedRun(deps.workflow);
       // Never none: `reportShards` checked that there is a run number or a `build-name`.
       const builds = reportBuildNames(label, inputs.buildName, run, new Date(startedAtMs)) ?? [];
-      const found = await findBuildJobs(client.automation.jobs, {
+      const found = await findCaseJobs(client.automation.jobs, {
         judged: cases,
         builds,
         nowMs: startedAtMs,
