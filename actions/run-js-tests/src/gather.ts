@@ -11,7 +11,7 @@ import type {
   Gathered,
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
-import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
+import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import {
   findBuildJobs,
   gatheredFailure,
@@ -45,15 +45,9 @@ export async function reportPlatforms(
   inputs: JsTestsInputs,
   deps: ReportDeps,
 ): Promise<ActionResult<TestRunOutputs>> {
-  const options = {
-    name: 'run-js-tests',
-    timeoutMs: inputs.timeoutMs,
-    failOnFailure: inputs.failOnFailure,
-    ...optionalProperty('junitFile', inputs.junitFile),
-  };
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  return gatherTests(reportAdapter(inputs, deps), options, deps);
+  return gatherTests(reportAdapter(inputs, deps), stepOptions('run-js-tests', inputs), deps);
 }
 
 /** The inputs that only a run uses, and whether the step set them. */

@@ -4,7 +4,7 @@
  */
 import { optionalProperty, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
 import type { Round, TestPlan, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
-import { runTests } from '@sauce-actions/action-kit/test-run/engine';
+import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
@@ -32,11 +32,8 @@ interface JsTestsPlan extends TestPlan<PlacedPlatform> {
 export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<TestRunOutputs>> {
   if (inputs.operation === 'report') return reportPlatforms(inputs, deps);
   const options = {
-    name: 'run-js-tests',
-    timeoutMs: inputs.timeoutMs,
+    ...stepOptions('run-js-tests', inputs),
     retries: inputs.retries,
-    failOnFailure: inputs.failOnFailure,
-    ...optionalProperty('junitFile', inputs.junitFile),
     postStep: { key: STATE_KEY, place: workPlace(inputs.connection) },
   };
   try {

@@ -16,7 +16,7 @@ import type {
   Gathered,
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
-import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
+import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { gatheredFailure, notRunJob, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job } from '@sauce-actions/api';
@@ -47,12 +47,6 @@ export async function reportShards(
   inputs: SuiteInputs,
   deps: ReportDeps,
 ): Promise<ActionResult<SuiteOutputs>> {
-  const options = {
-    name: 'run-suite-and-wait',
-    timeoutMs: inputs.timeoutMs,
-    failOnFailure: inputs.failOnFailure,
-    ...optionalProperty('junitFile', inputs.junitFile),
-  };
   // Without a run number (another CI system) the shards' default build names hold the time each started.
   if (inputs.buildName === undefined && !reportedRun(deps.workflow).runNumber) {
     throw new InputError(
@@ -63,7 +57,7 @@ export async function reportShards(
   }
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  return gatherTests(reportAdapter(inputs, deps), options, deps);
+  return gatherTests(reportAdapter(inputs, deps), stepOptions('run-suite-and-wait', inputs), deps);
 }
 
 /** The inputs that only a run uses, and whether the step set them (to other than their default). */

@@ -7,7 +7,7 @@ import { optionalProperty, type ActionResult, type Logger, type StepDeps } from 
 import { artifactName } from '@sauce-actions/action-kit/services/artifact-upload';
 import { collectJobAssets } from '@sauce-actions/action-kit/services/assets-artifact';
 import type { Round, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
-import { runTests } from '@sauce-actions/action-kit/test-run/engine';
+import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob, listSome, type ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
 import { anySignal, type Job } from '@sauce-actions/api';
@@ -39,12 +39,9 @@ type SuiteRound = Round<Job | undefined, SuiteBatch>;
 export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionResult<SuiteOutputs>> {
   if (inputs.operation === 'report') return reportShards(inputs, deps);
   const options = {
-    name: 'run-suite-and-wait',
-    timeoutMs: inputs.timeoutMs,
+    ...stepOptions('run-suite-and-wait', inputs),
     retries: inputs.retries,
     failFast: inputs.failFast,
-    failOnFailure: inputs.failOnFailure,
-    ...optionalProperty('junitFile', inputs.junitFile),
     // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
     ...(inputs.stopOnCancel ? { postStep: { key: STATE_KEY, place: workPlace(inputs.connection) } } : {}),
   };

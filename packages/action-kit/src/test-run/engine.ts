@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { StepDeps } from '../deps.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
 import { withDeadline } from '../step/cancellation.ts';
+import { optionalProperty } from '../values/optional-property.ts';
 import type {
   Batch,
   GatherAdapter,
@@ -29,6 +30,19 @@ import { runRounds } from './rounds.ts';
 
 type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;
 type ReportDeps = Pick<TestRunDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'>;
+
+/** What a test step's inputs give the engine, a run's and a report's alike; `name` names its results file. */
+export function stepOptions(
+  name: string,
+  inputs: { timeoutMs: number; failOnFailure: boolean; junitFile?: string | undefined },
+): GatherOptions {
+  return {
+    name,
+    timeoutMs: inputs.timeoutMs,
+    failOnFailure: inputs.failOnFailure,
+    ...optionalProperty('junitFile', inputs.junitFile),
+  };
+}
 
 export async function runTests<P extends TestPlan, R, B extends Batch<R>, O extends Outputs>(
   adapter: TestRunAdapter<P, R, B, O>,
