@@ -72,7 +72,6 @@ function reportAdapter(
   }));
   return {
     itemsName: 'platforms',
-    junitWritten: (file) => `JUnit report written to ${file}`,
     gather: async (signal, startedAtMs) => {
       // The search ends a page after every platform showed.
       const found = await findBuildJobs(deps.client.automation.jobs, {

@@ -51,7 +51,6 @@ function jsTestsAdapter(
 ): TestRunAdapter<JsTestsPlan, PlatformResult, JsTestsBatch, TestRunOutputs> {
   return {
     itemsName: 'platforms',
-    junitWritten: (file) => `JUnit report written to ${file}`,
     plan: async (_signal, startedAtMs) => {
       if (inputs.platforms.length === 0) deps.logger.info('This shard has no platform to run.');
       return { items: inputs.platforms.map((platform, place) => ({ platform, place })), startedAtMs };

@@ -92,7 +92,6 @@ function reportAdapter(
   const { client, logger } = deps;
   return {
     itemsName: 'cases',
-    junitWritten: (file) => `JUnit report written to ${file}.`,
     gather: async (signal, startedAtMs) => {
       const suite =
         inputs.suite !== undefined ? await findSuite(client.authoring, inputs.suite, signal) : undefined;

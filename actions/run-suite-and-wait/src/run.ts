@@ -55,7 +55,6 @@ function suiteAdapter(
   const { client, clock, logger } = deps;
   return {
     itemsName: 'cases',
-    junitWritten: (file) => `JUnit report written to ${file}.`,
     plan: (signal, startedAtMs) =>
       planSuite({ inputs, client, workflow: deps.workflow, logger }, signal, startedAtMs),
     batch: (plan, items, attempt) =>

@@ -49,7 +49,7 @@ export async function runTests<P extends TestPlan, R, B extends Batch<R>, O exte
   options: TestRunOptions,
   deps: TestRunDeps,
 ): Promise<ActionResult<O>> {
-  return publishedWithin(adapter, options, deps, async (signal, startedAtMs) => {
+  return publishedWithin(options, deps, async (signal, startedAtMs) => {
     // What fails before anything was started is thrown: the host words it (an abort names its reason).
     const plan = await adapter.plan(signal, startedAtMs);
     const { postStep } = options;
@@ -76,7 +76,7 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
   options: GatherOptions,
   deps: ReportDeps,
 ): Promise<ActionResult<O>> {
-  return publishedWithin(adapter, options, deps, async (signal, startedAtMs) => {
+  return publishedWithin(options, deps, async (signal, startedAtMs) => {
     const gathered = await adapter.gather(signal, startedAtMs);
     const notRun = itemsNotRun(gathered.runs, gathered.expected);
     const standIns = notRun.map((item) => adapter.notRun(item));
@@ -91,7 +91,6 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
  * job that runs two test steps keeps both).
  */
 async function publishedWithin<O extends Outputs>(
-  adapter: { junitWritten(file: string): string },
   options: GatherOptions,
   deps: ReportDeps,
   work: (
@@ -108,7 +107,6 @@ async function publishedWithin<O extends Outputs>(
     return await publishResults(report, results, {
       ...files,
       failOnFailure: options.failOnFailure,
-      junitWritten: (file) => adapter.junitWritten(file),
       logger: deps.logger,
     });
   } finally {

@@ -39,7 +39,7 @@ export async function checkReportFiles(files: ReportFiles): Promise<void> {
 export async function publishResults<O extends Outputs>(
   report: ResultsReport<O>,
   results: TestResults,
-  options: ReportFiles & { failOnFailure: boolean; junitWritten(file: string): string; logger: Logger },
+  options: ReportFiles & { failOnFailure: boolean; logger: Logger },
 ): Promise<ActionResult<O>> {
   const { logger } = options;
   const written = await writeReportFiles(report, options);
@@ -109,7 +109,7 @@ export function checkRunOf(
 /** The results file, and the JUnit report when asked; the results file's path is '' when it could not be written. */
 async function writeReportFiles(
   report: ResultsReport<Outputs>,
-  options: ReportFiles & { junitWritten(file: string): string; logger: Logger },
+  options: ReportFiles & { logger: Logger },
 ): Promise<{ resultsFile: string; failure?: Failure }> {
   const { resultsFile, junitFile } = options;
   try {
@@ -120,7 +120,7 @@ async function writeReportFiles(
   if (junitFile === undefined) return { resultsFile };
   try {
     await writeJUnitFile(junitFile, report.junitSuites());
-    options.logger.info(options.junitWritten(junitFile));
+    options.logger.info(`JUnit report written to ${junitFile}.`);
     return { resultsFile };
   } catch (error) {
     return {
