@@ -7,11 +7,10 @@
  * old one instead would keep its annotations, since updates only add to them. The requests are
  * pure functions of the report; `@actions/github` loads only when a check run is written.
  */
-import type { Logger } from '../step/logger.ts';
 import { redactSecrets } from '../step/secrets.ts';
 import { commentLimit, fitText, type TextLimit } from './budget.ts';
 import type { CheckAnnotation, CheckConclusion, CheckRunReport } from './check-run-report.ts';
-import { sender, type CommentOptions } from './pull-request-comment.ts';
+import { githubClient, sender, type CommentOptions } from './pull-request-comment.ts';
 
 export type { CheckAnnotation, CheckConclusion, CheckRunReport } from './check-run-report.ts';
 
@@ -135,17 +134,11 @@ interface WrittenCheckRun {
 export async function writeCheckRun(
   target: CheckRunTarget,
   check: CheckRunReport,
-  options: Omit<CommentOptions, 'maxPages'> & { logger?: Pick<Logger, 'debug'> },
+  options: Omit<CommentOptions, 'maxPages'>,
 ): Promise<WrittenCheckRun> {
   const [owner = '', repo = ''] = target.repository.split('/');
   const requests = checkRunRequests(check, target);
-  const { getOctokit } = await import('@actions/github');
-  const quiet = (message: string): void => options.logger?.debug(message);
-  const octokit = getOctokit(target.token, {
-    baseUrl: target.apiUrl.replace(/\/+$/, ''),
-    userAgent: 'sauce-actions',
-    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-  });
+  const octokit = await githubClient(target, options.logger);
   const send = sender(options);
   const created = await send('create the check run', 'POST', (signal) =>
     octokit.request('POST /repos/{owner}/{repo}/check-runs', {
