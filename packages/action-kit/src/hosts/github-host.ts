@@ -86,12 +86,17 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   // The signals stay caught until the result is out: a second SIGTERM from the runner would
   // otherwise end the process before the outputs, the summary and the failure are written.
   try {
-    const { result, inputs } = await runDefinition(definition, githubInputs, await stepDeps(cancel.signal));
+    // Read once for the step's context, its comment and its check run.
+    const eventRead = readEvent(process.env.GITHUB_EVENT_PATH);
+    // An event file that cannot be read leaves only what the variables say (the comment warns of it).
+    const event = await eventRead.catch(() => undefined);
+    const deps = stepDeps(cancel.signal, event);
+    const { result, inputs } = await runDefinition(definition, githubInputs, deps);
     const { comment, check } = result;
     const token = inputs?.githubToken;
     await publish(definition.title, result, async () => {
-      if (comment) await commentOnPullRequest(comment, token, cancel.signal, inputs?.pullRequest);
-      if (check) await checkRunOnGitHub(check, token, cancel.signal);
+      if (comment) await commentOnPullRequest(comment, token, cancel.signal, inputs?.pullRequest, eventRead);
+      if (check) await checkRunOnGitHub(check, token, cancel.signal, event);
     });
   } finally {
     cancel.dispose();
@@ -158,13 +163,14 @@ async function commentOnPullRequest(
   token: string | undefined,
   signal: AbortSignal,
   pullRequestInput: number | undefined,
+  eventRead: Promise<unknown>,
 ): Promise<void> {
   const env = process.env;
   // Loaded with the comment: most steps write none, and none pays for it at start.
   const { commentFailureText, commentMarker, commentText, pullRequestOf, writePullRequestComment } =
     await import('../reporting/pull-request-comment.ts');
   try {
-    const event = await readEvent(env.GITHUB_EVENT_PATH);
+    const event = await eventRead;
     // `pull-request` first; else the event's, or that of the run a `workflow_run` event reports on.
     const pullRequest = pullRequestInput ?? pullRequestOf(event) ?? triggeringRunOf(env, event)?.pullRequest;
     if (pullRequest === undefined) {
@@ -204,8 +210,8 @@ async function checkRunOnGitHub(
   check: CheckRunReport,
   token: string | undefined,
   signal: AbortSignal,
+  event: unknown,
 ): Promise<void> {
-  const event = await readEvent(process.env.GITHUB_EVENT_PATH).catch(() => undefined);
   const { checkRunOnGitHub: write } = await import('./github-check-run.ts');
   await write(check, token, signal, { env: process.env, event, logger: githubLogger });
 }
@@ -287,10 +293,8 @@ const githubInputs: InputSource = {
 
 const githubState = { save: core.saveState, get: core.getState };
 
-async function stepDeps(signal: AbortSignal): Promise<StepDeps> {
+function stepDeps(signal: AbortSignal, event: unknown): StepDeps {
   const env = process.env;
-  // An event file that cannot be read leaves only what the variables say.
-  const event = await readEvent(env.GITHUB_EVENT_PATH).catch(() => undefined);
   return {
     logger: githubLogger,
     signal,
