@@ -10,7 +10,7 @@ import {
   type CheckRunTarget,
 } from '../reporting/check-run.ts';
 import { CommentRequestError } from '../reporting/pull-request-comment.ts';
-import { githubContext, triggeringRunOf } from '../step/ci-context.ts';
+import { githubContext, REPOSITORY_SLUG_FORM, repositoryPath, triggeringRunOf } from '../step/ci-context.ts';
 import type { Logger } from '../step/logger.ts';
 import { redactSecrets } from '../step/secrets.ts';
 
@@ -27,7 +27,7 @@ export function checkRunTarget(
 ): CheckRunTarget | { missing: string } {
   const repository = env.GITHUB_REPOSITORY ?? '';
   if (!token) return { missing: "`github-token` is empty (its default is the workflow's token)" };
-  if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
+  if (!REPOSITORY_SLUG_FORM.test(repository))
     return { missing: 'GITHUB_REPOSITORY does not name the repository' };
   const triggering = triggeringRunOf(env, event);
   const context = githubContext(env, event);
@@ -48,8 +48,7 @@ export function checkRunTarget(
 export function workflowPath(ref: string | undefined, repository: string): string | undefined {
   const prefix = `${repository}/`;
   if (!ref?.startsWith(prefix)) return undefined;
-  const file = ref.slice(prefix.length).split('@')[0] ?? '';
-  return /^[\w.-]+(\/[\w.-]+)*$/.test(file) && !file.includes('..') ? file : undefined;
+  return repositoryPath(ref.slice(prefix.length).split('@')[0]);
 }
 
 /**

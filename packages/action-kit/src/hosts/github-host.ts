@@ -28,7 +28,7 @@ import {
   type Outputs,
   type PullRequestComment,
 } from '../reporting/result.ts';
-import { githubContext, triggeringRunOf } from '../step/ci-context.ts';
+import { githubContext, REPOSITORY_SLUG_FORM, triggeringRunOf } from '../step/ci-context.ts';
 import { CancelledError } from '../step/failure.ts';
 import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
@@ -180,7 +180,7 @@ async function commentOnPullRequest(
       return;
     }
     const repository = env.GITHUB_REPOSITORY ?? '';
-    if (!token || !/^[^/\s]+\/[^/\s]+$/.test(repository)) {
+    if (!token || !REPOSITORY_SLUG_FORM.test(repository)) {
       githubLogger.warning(
         !token
           ? "pr-comment: no pull-request comment written: `github-token` is empty (its default is the workflow's token). The step's result is unchanged."
