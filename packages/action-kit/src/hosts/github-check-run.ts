@@ -3,12 +3,7 @@
  * and event (the head commit of the run, of its pull request, or of the run a `workflow_run`
  * event reports on), and what the step's log says of it. Loaded only when a step has one.
  */
-import {
-  checkRunRequests,
-  writeCheckRun,
-  type CheckRunReport,
-  type CheckRunTarget,
-} from '../reporting/check-run.ts';
+import { writeCheckRun, type CheckRunReport, type CheckRunTarget } from '../reporting/check-run.ts';
 import { CommentRequestError } from '../reporting/pull-request-comment.ts';
 import { githubContext, REPOSITORY_SLUG_FORM, repositoryPath, triggeringRunOf } from '../step/ci-context.ts';
 import type { Logger } from '../step/logger.ts';
@@ -71,7 +66,6 @@ export async function checkRunOnGitHub(
     logger.info('check-name: the run was cancelled, so the check run was not written.');
     return;
   }
-  const annotations = checkRunRequests(check, target).create.output.annotations.length;
   try {
     const written = await writeCheckRun(target, check, {
       signal: AbortSignal.any([signal, AbortSignal.timeout(CHECK_RUN_TIMEOUT_MS)]),
@@ -81,7 +75,7 @@ export async function checkRunOnGitHub(
       `Created the check run "${check.name}" (${check.conclusion}) on ${target.headSha.slice(0, 12)} with ${written.annotations} annotation(s): ${written.url}`,
     );
   } catch (error) {
-    logger.warning(checkRunFailureText(error, annotations > 0));
+    logger.warning(checkRunFailureText(error, check.annotations.length > 0));
   }
 }
 
