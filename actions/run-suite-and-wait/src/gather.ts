@@ -79,7 +79,7 @@ export function runInputsGiven(inputs: SuiteInputs): Record<string, boolean> {
  * triggered it (a fork's pull request is reported from a workflow that has the base repository's
  * token), whose run number and attempt name the builds.
  */
-export function reportedRun(workflow: WorkflowRun): WorkflowRun {
+function reportedRun(workflow: WorkflowRun): WorkflowRun {
   const triggering = workflow.triggeredBy;
   if (triggering === undefined) return workflow;
   return { ...workflow, runNumber: triggering.runNumber, runAttempt: triggering.runAttempt };

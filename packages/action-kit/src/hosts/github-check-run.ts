@@ -15,7 +15,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const CHECK_RUN_TIMEOUT_MS = 60_000;
 
 /** Where the check run goes; a sentence saying why it cannot be written instead. */
-export function checkRunTarget(
+function checkRunTarget(
   env: Env,
   event: unknown,
   token: string | undefined,
@@ -40,7 +40,7 @@ export function checkRunTarget(
 }
 
 /** `.github/workflows/ci.yml` of `owner/repo/.github/workflows/ci.yml@refs/heads/main`. */
-export function workflowPath(ref: string | undefined, repository: string): string | undefined {
+function workflowPath(ref: string | undefined, repository: string): string | undefined {
   const prefix = `${repository}/`;
   if (!ref?.startsWith(prefix)) return undefined;
   return repositoryPath(ref.slice(prefix.length).split('@')[0]);
@@ -80,7 +80,7 @@ export async function checkRunOnGitHub(
 }
 
 /** Why the check run was not written, for the step's warning: what to change, where that is known. */
-export function checkRunFailureText(error: unknown, hadAnnotations = false): string {
+function checkRunFailureText(error: unknown, hadAnnotations = false): string {
   const message = redactSecrets(error instanceof Error ? error.message : String(error));
   const status = error instanceof CommentRequestError ? error.status : undefined;
   const unchanged = " The step's result is unchanged.";

@@ -31,7 +31,7 @@ export interface CheckRunTarget {
 /** GitHub refuses a check run's `summary` (and `text`) longer than this. */
 export const MAX_CHECK_SUMMARY = 65_535;
 /** Annotations per request at most: more go in updates of the check run. */
-export const ANNOTATIONS_PER_REQUEST = 50;
+const ANNOTATIONS_PER_REQUEST = 50;
 /** Annotations written at most: a check run past a few hundred is unread; the summary lists the rest. */
 const MAX_ANNOTATIONS = 1000;
 /** GitHub's limits on an annotation's parts (64 KB for texts; kept well under it). */
