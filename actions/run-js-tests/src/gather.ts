@@ -16,7 +16,6 @@ import {
   findBuildJobs,
   gatheredFailure,
   NOT_RUN_DETAIL,
-  notRunJob,
   runInputsWarning,
 } from '@sauce-actions/action-kit/test-run/gather';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
@@ -71,7 +70,6 @@ function reportAdapter(
     name: platformName(platform),
   }));
   return {
-    itemsName: 'platforms',
     gather: async (signal, startedAtMs) => {
       // The search ends a page after every platform showed.
       const found = await findBuildJobs(deps.client.automation.jobs, {
@@ -106,7 +104,6 @@ function reportAdapter(
       );
       return { runs, expected };
     },
-    notRun: (item) => ({ item: item.item, job: notRunJob(item), record: undefined }),
     report: (_gathered, results, notRun) => {
       const report: JsTestsReport = {
         outcome: 'completed',

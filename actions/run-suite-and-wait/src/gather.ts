@@ -17,7 +17,7 @@ import type {
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
-import { gatheredFailure, notRunJob, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
+import { gatheredFailure, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
@@ -91,7 +91,6 @@ function reportAdapter(
 ): GatherAdapter<SuiteGathered, Job | undefined, SuiteOutputs> {
   const { client, logger } = deps;
   return {
-    itemsName: 'cases',
     gather: async (signal, startedAtMs) => {
       const suite =
         inputs.suite !== undefined ? await findSuite(client.authoring, inputs.suite, signal) : undefined;
@@ -128,7 +127,6 @@ function reportAdapter(
       }));
       return { runs, expected, suite, builds, capped: found.capped };
     },
-    notRun: (item) => ({ item: item.item, job: notRunJob(item), record: undefined }),
     report: (gathered, results, notRun, signal) => {
       const { tally } = results;
       const seen = gathered.runs.flatMap(({ record }) => record ?? []);

@@ -204,14 +204,12 @@ export interface Gathered<R = unknown> {
  * run's results.
  */
 export interface GatherAdapter<G extends Gathered<R>, R, O extends Outputs> {
-  itemsName: string;
   /** Finds the runs. What fails here fails the step. */
   gather(signal: AbortSignal, startedAtMs: number): Promise<G>;
-  /** The run that stands for an item no step ran: a failure (`notRunJob`), with the action's record. */
-  notRun(item: ExpectedItem): Run<R>;
+  /** `results` holds a failure with no record (`notRunJob`) for each item no step ran, `notRun`. */
   report(
     gathered: G,
-    results: TestResults<R>,
+    results: TestResults<R | undefined>,
     notRun: readonly ExpectedItem[],
     signal: AbortSignal,
   ): ResultsReport<O>;

@@ -22,7 +22,7 @@ import type {
   TestRunAdapter,
   TestRunOptions,
 } from './adapter.ts';
-import { attemptsOfRuns, itemsNotRun } from './gather.ts';
+import { attemptsOfRuns, itemsNotRun, notRunJob } from './gather.ts';
 import { WorkRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
@@ -79,8 +79,11 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
   return publishedWithin(options, deps, async (signal, startedAtMs) => {
     const gathered = await adapter.gather(signal, startedAtMs);
     const notRun = itemsNotRun(gathered.runs, gathered.expected);
-    const standIns = notRun.map((item) => adapter.notRun(item));
-    const results = testResults(attemptsOfRuns(gathered.runs, gathered.expected, standIns), startedAtMs);
+    const standIns = notRun.map((item) => ({ item: item.item, job: notRunJob(item), record: undefined }));
+    const results = testResults(
+      attemptsOfRuns<R | undefined>(gathered.runs, gathered.expected, standIns),
+      startedAtMs,
+    );
     return { report: adapter.report(gathered, results, notRun, signal), results };
   });
 }
