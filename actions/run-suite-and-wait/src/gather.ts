@@ -102,14 +102,15 @@ function reportAdapter(
       const run = reportedRun(deps.workflow);
       // Never none: `reportShards` checked that there is a run number or a `build-name`.
       const builds = reportBuildNames(label, inputs.buildName, run, new Date(startedAtMs)) ?? [];
+      const finder = new CaseFinder(cases);
       const found = await findCaseJobs(client.automation.jobs, {
+        finder,
         judged: cases,
         builds,
         nowMs: startedAtMs,
         signal,
         maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       });
-      const finder = new CaseFinder(cases);
       const runs = found.jobs.map((job): GatheredRun<Job | undefined> => ({
         // A job of no known case stands on its own.
         item: finder.caseOf(job) ?? `job:${job.id}`,

@@ -89,11 +89,13 @@ export async function findEarlierResults(
   request: BuildJobsRequest & {
     /** The cases this step runs (a shard's share): the ones judged. */
     cases: readonly KnownCase[];
+    /** Every case the runs may hold (the whole suite), to tell each job's case; default `cases`. */
+    known?: readonly KnownCase[];
     attempt: number;
   },
 ): Promise<EarlierResults> {
   const finder = new CaseFinder(request.known ?? request.cases);
-  const found = await findCaseJobs(jobs, { ...request, judged: request.cases });
+  const found = await findCaseJobs(jobs, { ...request, finder, judged: request.cases });
   return {
     attempt: request.attempt,
     builds: [...request.builds],
@@ -104,8 +106,6 @@ export async function findEarlierResults(
 }
 
 interface BuildJobsRequest {
-  /** Every case the runs may hold (the whole suite), to tell each job's case; default `judged`. */
-  known?: readonly KnownCase[];
   builds: readonly string[];
   nowMs: number;
   signal: AbortSignal;
@@ -118,10 +118,14 @@ interface BuildJobsRequest {
  */
 export async function findCaseJobs(
   jobs: JobLister,
-  request: BuildJobsRequest & { judged: readonly KnownCase[] },
+  request: BuildJobsRequest & {
+    /** Tells each job's case. */
+    finder: CaseFinder;
+    judged: readonly KnownCase[];
+  },
 ): Promise<{ jobs: Job[]; capped: boolean }> {
+  const { finder } = request;
   const matches = buildMatcher(request.builds);
-  const finder = new CaseFinder(request.known ?? request.judged);
   const judged = new Set(request.judged.map((testCase) => testCase.id));
   return findBuildJobs(jobs, {
     isOfBuilds: (job) => matches(job.build),
