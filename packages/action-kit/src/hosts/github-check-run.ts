@@ -5,9 +5,10 @@
  */
 import { writeCheckRun, type CheckRunReport, type CheckRunTarget } from '../reporting/check-run.ts';
 import { CommentRequestError } from '../reporting/pull-request-comment.ts';
-import { githubContext, REPOSITORY_SLUG_FORM, repositoryPath, triggeringRunOf } from '../step/ci-context.ts';
+import { githubContext, repositoryPath, triggeringRunOf } from '../step/ci-context.ts';
 import type { Logger } from '../step/logger.ts';
 import { redactSecrets } from '../step/secrets.ts';
+import { githubApiTarget } from './github-api.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,21 +21,17 @@ function checkRunTarget(
   event: unknown,
   token: string | undefined,
 ): CheckRunTarget | { missing: string } {
-  const repository = env.GITHUB_REPOSITORY ?? '';
-  if (!token) return { missing: "`github-token` is empty (its default is the workflow's token)" };
-  if (!REPOSITORY_SLUG_FORM.test(repository))
-    return { missing: 'GITHUB_REPOSITORY does not name the repository' };
+  const api = githubApiTarget(env, token);
+  if ('missing' in api) return api;
   const triggering = triggeringRunOf(env, event);
   const context = githubContext(env, event);
   const headSha = triggering?.headSha ?? context.commit;
   if (headSha === undefined) return { missing: "the run's head commit is unknown (GITHUB_SHA is empty)" };
   const detailsUrl = triggering?.url ?? context.runUrl;
   return {
-    token,
-    repository,
+    ...api,
     headSha,
-    apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
-    annotationPath: triggering?.path ?? workflowPath(env.GITHUB_WORKFLOW_REF, repository) ?? '.github',
+    annotationPath: triggering?.path ?? workflowPath(env.GITHUB_WORKFLOW_REF, api.repository) ?? '.github',
     ...(detailsUrl !== undefined ? { detailsUrl } : {}),
   };
 }

@@ -28,12 +28,13 @@ import {
   type Outputs,
   type PullRequestComment,
 } from '../reporting/result.ts';
-import { githubContext, REPOSITORY_SLUG_FORM, triggeringRunOf } from '../step/ci-context.ts';
+import { githubContext, triggeringRunOf } from '../step/ci-context.ts';
 import { CancelledError } from '../step/failure.ts';
 import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
 import { onSecret, redactSecrets } from '../step/secrets.ts';
 import { optionalProperty } from '../values/optional-property.ts';
+import { githubApiTarget } from './github-api.ts';
 import { githubArtifacts } from './github-artifacts.ts';
 import { runDefinition } from './run-definition.ts';
 
@@ -179,12 +180,10 @@ async function commentOnPullRequest(
       );
       return;
     }
-    const repository = env.GITHUB_REPOSITORY ?? '';
-    if (!token || !REPOSITORY_SLUG_FORM.test(repository)) {
+    const target = githubApiTarget(env, token);
+    if ('missing' in target) {
       githubLogger.warning(
-        !token
-          ? "pr-comment: no pull-request comment written: `github-token` is empty (its default is the workflow's token). The step's result is unchanged."
-          : "pr-comment: no pull-request comment written: GITHUB_REPOSITORY does not name the repository. The step's result is unchanged.",
+        `pr-comment: no pull-request comment written: ${target.missing}. The step's result is unchanged.`,
       );
       return;
     }
@@ -194,7 +193,7 @@ async function commentOnPullRequest(
     }
     const run = commentRun(env);
     const written = await writePullRequestComment(
-      { token, repository, pullRequest, apiUrl: env.GITHUB_API_URL || 'https://api.github.com' },
+      { ...target, pullRequest },
       { marker: commentMarker(comment, run), text: commentText(comment, run) },
       { signal: AbortSignal.any([signal, AbortSignal.timeout(COMMENT_TIMEOUT_MS)]), logger: githubLogger },
     );
