@@ -30,9 +30,6 @@ import { platformName } from './platforms.ts';
 import { junitSuites, resultsData, type JsTestsReport } from './report.ts';
 import { jsTestsSummary } from './summary.ts';
 
-/** Job listings a second while searching the build. */
-const MAX_REQUESTS_PER_SECOND = 5;
-
 type Result = PlatformResult | undefined;
 
 /** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
@@ -81,7 +78,6 @@ function reportAdapter(
         items: inputs.platforms.length,
         nowMs: startedAtMs,
         signal,
-        maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       });
       const jobs = found.jobs;
       const runs = jobs.flatMap((job): GatheredRun<Result>[] => {

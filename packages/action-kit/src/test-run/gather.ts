@@ -10,7 +10,7 @@ import type { ExpectedItem, GatheredRun, Run } from './adapter.ts';
 import type { JobLister } from './job-follower.ts';
 import type { JobTally, ReportedJob } from './job-report.ts';
 import { listSome } from './job-report.ts';
-import { RequestPacer } from './request-pacer.ts';
+import { RequestPacer, REQUESTS_PER_SECOND } from './request-pacer.ts';
 
 /** Why an item has no job, in words that fit a GitHub workflow and any other CI system's pipeline. */
 export const NOT_RUN_DETAIL =
@@ -31,7 +31,7 @@ export interface BuildJobsSearch {
   items: number;
   nowMs: number;
   signal: AbortSignal;
-  maxRequestsPerSecond: number;
+  maxRequestsPerSecond?: number;
 }
 
 /**
@@ -44,7 +44,7 @@ export async function findBuildJobs(
   jobs: JobLister,
   search: BuildJobsSearch,
 ): Promise<{ jobs: Job[]; capped: boolean }> {
-  const pacer = new RequestPacer(search.maxRequestsPerSecond);
+  const pacer = new RequestPacer(search.maxRequestsPerSecond ?? REQUESTS_PER_SECOND);
   const from = Math.floor((search.nowMs - SEARCH_WINDOW_MS) / 1000);
   const found: Job[] = [];
   const shown = new Set<string>();
