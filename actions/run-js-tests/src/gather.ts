@@ -20,6 +20,7 @@ import {
 } from '@sauce-actions/action-kit/test-run/gather';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
+import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job, JsTestPlatform } from '@sauce-actions/api';
 import type { JsTestsClient } from './batch.ts';
@@ -130,17 +131,13 @@ function reportAdapter(
               message: `${tally.failed} of ${tally.total} platforms failed the JS tests in build "${build}": ${failed.map((job) => `${job.name}${job.url ? ` (${job.url})` : ''}`).join('; ')}. Open the job links to see the test page's results.`,
             }
           : undefined);
-      const comment = jsTestsComment(inputs, report);
       return {
         outputs: (resultsFile) => testRunOutputs(results, resultsFile),
         summary: jsTestsSummary(report),
         resultsData: { ...(resultsData(report) as object), notRun },
         junitSuites: () => junitSuites(report),
         ...optionalProperty('failure', failure),
-        ...(inputs.prComment ? { comment } : {}),
-        ...(inputs.checkName !== undefined
-          ? { check: { name: inputs.checkName, summary: comment.body } }
-          : {}),
+        ...commentAndCheck(inputs, () => jsTestsComment(inputs, report)),
         tallyLine: `${tally.passed} of ${tally.total} platforms passed, ${tally.failed} failed${tally.flaky > 0 ? `, ${tally.flaky} flaky` : ''}${notRun.length > 0 ? `, ${notRun.length} not run` : ''}`,
       };
     },

@@ -7,6 +7,7 @@ import type { Round, TestPlan, TestRunAdapter } from '@sauce-actions/action-kit/
 import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
+import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import { JsTestsBatch, UnmatchedStart, type JsTestsClient, type PlacedPlatform } from './batch.ts';
 import { jsTestsComment } from './comment.ts';
@@ -69,7 +70,6 @@ function jsTestsAdapter(
     report: (_plan, testRun, signal) => {
       const report = jsTestsReport(inputs, testRun, deps.clock.now());
       const { tally } = testRun;
-      const comment = jsTestsComment(inputs, report);
       return {
         outputs: (resultsFile) => testRunOutputs(testRun, resultsFile),
         summary: jsTestsSummary(report),
@@ -79,10 +79,7 @@ function jsTestsAdapter(
           'failure',
           jsTestsFailure(report, testRun, { signal, failOnFailure: inputs.failOnFailure }),
         ),
-        ...(inputs.prComment ? { comment } : {}),
-        ...(inputs.checkName !== undefined
-          ? { check: { name: inputs.checkName, summary: comment.body } }
-          : {}),
+        ...commentAndCheck(inputs, () => jsTestsComment(inputs, report)),
         ...(report.platforms.length > 0
           ? {
               tallyLine: `${tally.passed} of ${tally.total} platforms passed, ${tally.failed} failed${tally.flaky > 0 ? `, ${tally.flaky} flaky` : ''} (${report.elapsedSeconds}s)`,

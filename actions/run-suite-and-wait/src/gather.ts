@@ -18,6 +18,7 @@ import type {
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { gatheredFailure, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
+import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
@@ -155,7 +156,6 @@ function reportAdapter(
           timeoutMs: inputs.timeoutMs,
           signal,
         });
-      const comment = suiteComment({ ...inputs, report: true }, suiteReport, tally);
       return {
         outputs: (resultsFile) => ({
           'build-name': suiteReport.buildName,
@@ -166,10 +166,7 @@ function reportAdapter(
         junitSuites: () =>
           junitSuites(label, suiteReport.buildName, suiteReport.jobs, new Date(results.startedAtMs)),
         ...optionalProperty('failure', failure),
-        ...(inputs.prComment ? { comment } : {}),
-        ...(inputs.checkName !== undefined
-          ? { check: { name: inputs.checkName, summary: comment.body } }
-          : {}),
+        ...commentAndCheck(inputs, () => suiteComment({ ...inputs, report: true }, suiteReport, tally)),
         tallyLine: `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}${notRun.length > 0 ? `, not run ${notRun.length}` : ''}.`,
       };
     },

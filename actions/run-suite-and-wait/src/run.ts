@@ -10,6 +10,7 @@ import type { Round, TestRunAdapter } from '@sauce-actions/action-kit/test-run/a
 import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob, listSome, type ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
+import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { anySignal, type Job } from '@sauce-actions/api';
 import { failedCases } from './attempts.ts';
 import { SuiteBatch, type SuiteClient } from './batch.ts';
@@ -93,10 +94,7 @@ function suiteAdapter(
         resultsData: resultsData(report, tally),
         junitSuites: () => junitSuites(label, report.buildName, report.jobs, new Date(testRun.startedAtMs)),
         ...optionalProperty('failure', failure),
-        ...(inputs.prComment ? { comment: suiteComment(inputs, report, tally) } : {}),
-        ...(inputs.checkName !== undefined
-          ? { check: { name: inputs.checkName, summary: suiteComment(inputs, report, tally).body } }
-          : {}),
+        ...commentAndCheck(inputs, () => suiteComment(inputs, report, tally)),
         tallyLine: `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}.`,
         artifacts: async () => {
           assetsDir = await uploadAssets(inputs, deps, report.jobs);
