@@ -39,7 +39,7 @@ export function jsTestsComment(
   };
 }
 
-export function jsTestsCommentBody(report: JsTestsReport): string {
+function jsTestsCommentBody(report: JsTestsReport): string {
   const jobs = reportedJobs(report);
   const tally = tallyJobs(jobs);
   const unfinished = tally.total - tally.finished;

@@ -11,17 +11,16 @@ import type {
   Gathered,
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
-import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
+import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import {
+  findBuildJobs,
   gatheredFailure,
   NOT_RUN_DETAIL,
-  notRunJob,
   runInputsWarning,
 } from '@sauce-actions/action-kit/test-run/gather';
-import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
-import { RequestPacer } from '@sauce-actions/action-kit/test-run/request-pacer';
+import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job, JsTestPlatform } from '@sauce-actions/api';
 import type { JsTestsClient } from './batch.ts';
@@ -31,13 +30,6 @@ import { reportedJob, type PlatformResult } from './judge.ts';
 import { platformName } from './platforms.ts';
 import { junitSuites, resultsData, type JsTestsReport } from './report.ts';
 import { jsTestsSummary } from './summary.ts';
-
-/** Jobs listed per page, pages at most (the newest 5,000 jobs of the account), and requests a second. */
-const PAGE_SIZE = 100;
-const MAX_PAGES = 50;
-const MAX_REQUESTS_PER_SECOND = 5;
-/** GitHub re-runs a workflow run for 30 days: older jobs cannot be of it. */
-const WINDOW_MS = 31 * 24 * 3600_000;
 
 type Result = PlatformResult | undefined;
 
@@ -50,15 +42,9 @@ export async function reportPlatforms(
   inputs: JsTestsInputs,
   deps: ReportDeps,
 ): Promise<ActionResult<TestRunOutputs>> {
-  const options = {
-    name: 'run-js-tests',
-    timeoutMs: inputs.timeoutMs,
-    failOnFailure: inputs.failOnFailure,
-    ...optionalProperty('junitFile', inputs.junitFile),
-  };
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  return gatherTests(reportAdapter(inputs, deps), options, deps);
+  return gatherTests(reportAdapter(inputs, deps), stepOptions('run-js-tests', inputs), deps);
 }
 
 /** The inputs that only a run uses, and whether the step set them. */
@@ -82,13 +68,19 @@ function reportAdapter(
     name: platformName(platform),
   }));
   return {
-    itemsName: 'platforms',
-    junitWritten: (file) => `JUnit report written to ${file}`,
     gather: async (signal, startedAtMs) => {
-      const jobs = await findBuildJobs(deps.client.automation.jobs, build, inputs.platforms.length, {
-        signal,
+      // The search ends a page after every platform showed.
+      const found = await findBuildJobs(deps.client.automation.jobs, {
+        isOfBuilds: (job) => job.build === build,
+        itemOf: (job) => {
+          const placed = placeOf(job, inputs.platforms);
+          return placed !== undefined ? String(placed.place) : undefined;
+        },
+        items: inputs.platforms.length,
         nowMs: startedAtMs,
+        signal,
       });
+      const jobs = found.jobs;
       const runs = jobs.flatMap((job): GatheredRun<Result>[] => {
         const placed = placeOf(job, inputs.platforms);
         if (placed === undefined) return [];
@@ -105,11 +97,10 @@ function reportAdapter(
         ];
       });
       deps.logger.info(
-        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in build "${build}" (${jobs.length - runs.length} on other platforms).`,
+        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in build "${build}" (${jobs.length - runs.length} on other platforms)${found.capped ? '; the search stopped at its page limit: older jobs may be missing' : ''}.`,
       );
       return { runs, expected };
     },
-    notRun: (item) => ({ item: item.item, job: notRunJob(item), record: undefined }),
     report: (_gathered, results, notRun) => {
       const report: JsTestsReport = {
         outcome: 'completed',
@@ -140,45 +131,17 @@ function reportAdapter(
               message: `${tally.failed} of ${tally.total} platforms failed the JS tests in build "${build}": ${failed.map((job) => `${job.name}${job.url ? ` (${job.url})` : ''}`).join('; ')}. Open the job links to see the test page's results.`,
             }
           : undefined);
-      const comment = jsTestsComment(inputs, report);
       return {
         outputs: (resultsFile) => testRunOutputs(results, resultsFile),
         summary: jsTestsSummary(report),
         resultsData: { ...(resultsData(report) as object), notRun },
         junitSuites: () => junitSuites(report),
         ...optionalProperty('failure', failure),
-        ...(inputs.prComment ? { comment } : {}),
-        ...(inputs.checkName !== undefined
-          ? { check: { name: inputs.checkName, summary: comment.body } }
-          : {}),
+        ...commentAndCheck(inputs, () => jsTestsComment(inputs, report)),
         tallyLine: `${tally.passed} of ${tally.total} platforms passed, ${tally.failed} failed${tally.flaky > 0 ? `, ${tally.flaky} flaky` : ''}${notRun.length > 0 ? `, ${notRun.length} not run` : ''}`,
       };
     },
   };
-}
-
-/** The jobs of the build, newest first; the search ends a page after every platform showed. */
-async function findBuildJobs(
-  jobs: JobLister,
-  build: string,
-  platforms: number,
-  context: { signal: AbortSignal; nowMs: number },
-): Promise<Job[]> {
-  const pacer = new RequestPacer(MAX_REQUESTS_PER_SECOND);
-  const from = Math.floor((context.nowMs - WINDOW_MS) / 1000);
-  const found: Job[] = [];
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    await pacer.take(context.signal);
-    const listed = await jobs.list(
-      { full: true, from, skip: page * PAGE_SIZE, limit: PAGE_SIZE },
-      { signal: context.signal },
-    );
-    const matched = listed.filter((job) => job.build === build);
-    const allShownBefore = found.length >= platforms;
-    found.push(...matched);
-    if (listed.length < PAGE_SIZE || (allShownBefore && matched.length === 0)) break;
-  }
-  return found;
 }
 
 /**

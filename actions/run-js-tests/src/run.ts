@@ -4,9 +4,10 @@
  */
 import { optionalProperty, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
 import type { Round, TestPlan, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
-import { runTests } from '@sauce-actions/action-kit/test-run/engine';
+import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
+import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import { JsTestsBatch, UnmatchedStart, type JsTestsClient, type PlacedPlatform } from './batch.ts';
 import { jsTestsComment } from './comment.ts';
@@ -32,11 +33,8 @@ interface JsTestsPlan extends TestPlan<PlacedPlatform> {
 export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<TestRunOutputs>> {
   if (inputs.operation === 'report') return reportPlatforms(inputs, deps);
   const options = {
-    name: 'run-js-tests',
-    timeoutMs: inputs.timeoutMs,
+    ...stepOptions('run-js-tests', inputs),
     retries: inputs.retries,
-    failOnFailure: inputs.failOnFailure,
-    ...optionalProperty('junitFile', inputs.junitFile),
     postStep: { key: STATE_KEY, place: workPlace(inputs.connection) },
   };
   try {
@@ -54,7 +52,6 @@ function jsTestsAdapter(
 ): TestRunAdapter<JsTestsPlan, PlatformResult, JsTestsBatch, TestRunOutputs> {
   return {
     itemsName: 'platforms',
-    junitWritten: (file) => `JUnit report written to ${file}`,
     plan: async (_signal, startedAtMs) => {
       if (inputs.platforms.length === 0) deps.logger.info('This shard has no platform to run.');
       return { items: inputs.platforms.map((platform, place) => ({ platform, place })), startedAtMs };
@@ -73,7 +70,6 @@ function jsTestsAdapter(
     report: (_plan, testRun, signal) => {
       const report = jsTestsReport(inputs, testRun, deps.clock.now());
       const { tally } = testRun;
-      const comment = jsTestsComment(inputs, report);
       return {
         outputs: (resultsFile) => testRunOutputs(testRun, resultsFile),
         summary: jsTestsSummary(report),
@@ -83,10 +79,7 @@ function jsTestsAdapter(
           'failure',
           jsTestsFailure(report, testRun, { signal, failOnFailure: inputs.failOnFailure }),
         ),
-        ...(inputs.prComment ? { comment } : {}),
-        ...(inputs.checkName !== undefined
-          ? { check: { name: inputs.checkName, summary: comment.body } }
-          : {}),
+        ...commentAndCheck(inputs, () => jsTestsComment(inputs, report)),
         ...(report.platforms.length > 0
           ? {
               tallyLine: `${tally.passed} of ${tally.total} platforms passed, ${tally.failed} failed${tally.flaky > 0 ? `, ${tally.flaky} flaky` : ''} (${report.elapsedSeconds}s)`,

@@ -70,7 +70,7 @@ describe('run-js-tests run', () => {
     expect(new Set(states).size).toBe(states.length);
     expect(progress.at(-1)).toMatch(/^2 of 2 platforms finished: 2 passed/);
     expect(lines.at(-1)).toMatch(/^2 of 2 platforms passed, 0 failed \(\d+s\)$/);
-    expect(lines).toContain(`JUnit report written to ${junitFile}`);
+    expect(lines).toContain(`JUnit report written to ${junitFile}.`);
   });
 
   it('fails platforms whose page fails, naming them with links, and one JUnit case per platform', async () => {

@@ -16,8 +16,9 @@ import type {
   Gathered,
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
-import { gatherTests } from '@sauce-actions/action-kit/test-run/engine';
-import { gatheredFailure, notRunJob, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
+import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
+import { gatheredFailure, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
+import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
@@ -27,7 +28,7 @@ import { suiteFailure } from './ending.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { reportJob } from './jobs.ts';
 import { junitSuites, resultsData, type SuiteOutputs, type SuiteReport } from './report.ts';
-import { findBuildJobs, reportBuildNames } from './rerun.ts';
+import { findCaseJobs, reportBuildNames } from './rerun.ts';
 import { findSuite, listSuiteCases, MAX_REQUESTS_PER_SECOND, type FoundSuite } from './start.ts';
 import { suiteSummary } from './summary.ts';
 
@@ -47,12 +48,6 @@ export async function reportShards(
   inputs: SuiteInputs,
   deps: ReportDeps,
 ): Promise<ActionResult<SuiteOutputs>> {
-  const options = {
-    name: 'run-suite-and-wait',
-    timeoutMs: inputs.timeoutMs,
-    failOnFailure: inputs.failOnFailure,
-    ...optionalProperty('junitFile', inputs.junitFile),
-  };
   // Without a run number (another CI system) the shards' default build names hold the time each started.
   if (inputs.buildName === undefined && !reportedRun(deps.workflow).runNumber) {
     throw new InputError(
@@ -63,7 +58,7 @@ export async function reportShards(
   }
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  return gatherTests(reportAdapter(inputs, deps), options, deps);
+  return gatherTests(reportAdapter(inputs, deps), stepOptions('run-suite-and-wait', inputs), deps);
 }
 
 /** The inputs that only a run uses, and whether the step set them (to other than their default). */
@@ -85,7 +80,7 @@ export function runInputsGiven(inputs: SuiteInputs): Record<string, boolean> {
  * triggered it (a fork's pull request is reported from a workflow that has the base repository's
  * token), whose run number and attempt name the builds.
  */
-export function reportedRun(workflow: WorkflowRun): WorkflowRun {
+function reportedRun(workflow: WorkflowRun): WorkflowRun {
   const triggering = workflow.triggeredBy;
   if (triggering === undefined) return workflow;
   return { ...workflow, runNumber: triggering.runNumber, runAttempt: triggering.runAttempt };
@@ -97,8 +92,6 @@ function reportAdapter(
 ): GatherAdapter<SuiteGathered, Job | undefined, SuiteOutputs> {
   const { client, logger } = deps;
   return {
-    itemsName: 'cases',
-    junitWritten: (file) => `JUnit report written to ${file}.`,
     gather: async (signal, startedAtMs) => {
       const suite =
         inputs.suite !== undefined ? await findSuite(client.authoring, inputs.suite, signal) : undefined;
@@ -110,14 +103,15 @@ function reportAdapter(
       const run = reportedRun(deps.workflow);
       // Never none: `reportShards` checked that there is a run number or a `build-name`.
       const builds = reportBuildNames(label, inputs.buildName, run, new Date(startedAtMs)) ?? [];
-      const found = await findBuildJobs(client.automation.jobs, {
+      const finder = new CaseFinder(cases);
+      const found = await findCaseJobs(client.automation.jobs, {
+        finder,
         judged: cases,
         builds,
         nowMs: startedAtMs,
         signal,
         maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       });
-      const finder = new CaseFinder(cases);
       const runs = found.jobs.map((job): GatheredRun<Job | undefined> => ({
         // A job of no known case stands on its own.
         item: finder.caseOf(job) ?? `job:${job.id}`,
@@ -135,7 +129,6 @@ function reportAdapter(
       }));
       return { runs, expected, suite, builds, capped: found.capped };
     },
-    notRun: (item) => ({ item: item.item, job: notRunJob(item), record: undefined }),
     report: (gathered, results, notRun, signal) => {
       const { tally } = results;
       const seen = gathered.runs.flatMap(({ record }) => record ?? []);
@@ -163,7 +156,6 @@ function reportAdapter(
           timeoutMs: inputs.timeoutMs,
           signal,
         });
-      const comment = suiteComment({ ...inputs, report: true }, suiteReport, tally);
       return {
         outputs: (resultsFile) => ({
           'build-name': suiteReport.buildName,
@@ -174,10 +166,7 @@ function reportAdapter(
         junitSuites: () =>
           junitSuites(label, suiteReport.buildName, suiteReport.jobs, new Date(results.startedAtMs)),
         ...optionalProperty('failure', failure),
-        ...(inputs.prComment ? { comment } : {}),
-        ...(inputs.checkName !== undefined
-          ? { check: { name: inputs.checkName, summary: comment.body } }
-          : {}),
+        ...commentAndCheck(inputs, () => suiteComment({ ...inputs, report: true }, suiteReport, tally)),
         tallyLine: `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}${notRun.length > 0 ? `, not run ${notRun.length}` : ''}.`,
       };
     },

@@ -6,18 +6,12 @@
  */
 import type { WorkflowRun } from '@sauce-actions/action-kit';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
+import { findBuildJobs } from '@sauce-actions/action-kit/test-run/gather';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
-import { RequestPacer } from '@sauce-actions/action-kit/test-run/request-pacer';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
 import { platformOf } from './jobs.ts';
 import { defaultBuildName } from './selection.ts';
-
-/** GitHub re-runs a workflow run for 30 days after it ran: older jobs cannot be of an earlier attempt. */
-const RERUN_WINDOW_MS = 31 * 24 * 3600_000;
-/** Jobs listed per page, and pages at most: the newest 5,000 jobs of the account. */
-const PAGE_SIZE = 100;
-const MAX_PAGES = 50;
 
 /** A job of an earlier attempt, for the summary's links. */
 interface EarlierJob {
@@ -95,11 +89,13 @@ export async function findEarlierResults(
   request: BuildJobsRequest & {
     /** The cases this step runs (a shard's share): the ones judged. */
     cases: readonly KnownCase[];
+    /** Every case the runs may hold (the whole suite), to tell each job's case; default `cases`. */
+    known?: readonly KnownCase[];
     attempt: number;
   },
 ): Promise<EarlierResults> {
   const finder = new CaseFinder(request.known ?? request.cases);
-  const found = await findBuildJobs(jobs, { ...request, judged: request.cases });
+  const found = await findCaseJobs(jobs, { ...request, finder, judged: request.cases });
   return {
     attempt: request.attempt,
     builds: [...request.builds],
@@ -110,8 +106,6 @@ export async function findEarlierResults(
 }
 
 interface BuildJobsRequest {
-  /** Every case the runs may hold (the whole suite), to tell each job's case; default `judged`. */
-  known?: readonly KnownCase[];
   builds: readonly string[];
   nowMs: number;
   signal: AbortSignal;
@@ -119,43 +113,31 @@ interface BuildJobsRequest {
 }
 
 /**
- * The jobs of some builds (with the service's ` - N` suffixes), newest first. The search lists the
- * account's jobs of the last 31 days newest first, and ends once every case of `judged` has shown
- * and a page after that holds no job of the builds (a case's runs on several platforms, and its
- * retries, are listed near each other), at the end of the list, or after `MAX_PAGES` pages.
+ * The jobs of some builds (with the service's ` - N` suffixes), newest first; the search ends a
+ * page after every case of `judged` showed (see the kit's `findBuildJobs`).
  */
-export async function findBuildJobs(
+export async function findCaseJobs(
   jobs: JobLister,
-  request: BuildJobsRequest & { judged: readonly KnownCase[] },
+  request: BuildJobsRequest & {
+    /** Tells each job's case. */
+    finder: CaseFinder;
+    judged: readonly KnownCase[];
+  },
 ): Promise<{ jobs: Job[]; capped: boolean }> {
+  const { finder } = request;
   const matches = buildMatcher(request.builds);
-  const finder = new CaseFinder(request.known ?? request.judged);
   const judged = new Set(request.judged.map((testCase) => testCase.id));
-  const pacer = new RequestPacer(request.maxRequestsPerSecond);
-  const from = Math.floor((request.nowMs - RERUN_WINDOW_MS) / 1000);
-  const found: Job[] = [];
-  const seenCases = new Set<string>();
-  let page = 0;
-  // Whether the list ended, or every case showed, before the page limit did.
-  let ended = false;
-  for (; page < MAX_PAGES && !ended; page++) {
-    await pacer.take(request.signal);
-    const listed = await jobs.list(
-      { full: true, from, skip: page * PAGE_SIZE, limit: PAGE_SIZE },
-      { signal: request.signal },
-    );
-    const allShownBefore = seenCases.size >= judged.size;
-    let matched = 0;
-    for (const job of listed) {
-      if (!matches(job.build)) continue;
-      found.push(job);
-      matched += 1;
+  return findBuildJobs(jobs, {
+    isOfBuilds: (job) => matches(job.build),
+    itemOf: (job) => {
       const caseId = finder.caseOf(job);
-      if (caseId !== undefined && judged.has(caseId)) seenCases.add(caseId);
-    }
-    ended = listed.length < PAGE_SIZE || (allShownBefore && matched === 0);
-  }
-  return { jobs: found, capped: !ended };
+      return caseId !== undefined && judged.has(caseId) ? caseId : undefined;
+    },
+    items: judged.size,
+    nowMs: request.nowMs,
+    signal: request.signal,
+    maxRequestsPerSecond: request.maxRequestsPerSecond,
+  });
 }
 
 /** The cases whose newest job on each platform passed; `jobs` newest first. */

@@ -7,9 +7,10 @@ import { optionalProperty, type ActionResult, type Logger, type StepDeps } from 
 import { artifactName } from '@sauce-actions/action-kit/services/artifact-upload';
 import { collectJobAssets } from '@sauce-actions/action-kit/services/assets-artifact';
 import type { Round, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
-import { runTests } from '@sauce-actions/action-kit/test-run/engine';
+import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob, listSome, type ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
+import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { anySignal, type Job } from '@sauce-actions/api';
 import { failedCases } from './attempts.ts';
 import { SuiteBatch, type SuiteClient } from './batch.ts';
@@ -39,12 +40,9 @@ type SuiteRound = Round<Job | undefined, SuiteBatch>;
 export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionResult<SuiteOutputs>> {
   if (inputs.operation === 'report') return reportShards(inputs, deps);
   const options = {
-    name: 'run-suite-and-wait',
-    timeoutMs: inputs.timeoutMs,
+    ...stepOptions('run-suite-and-wait', inputs),
     retries: inputs.retries,
     failFast: inputs.failFast,
-    failOnFailure: inputs.failOnFailure,
-    ...optionalProperty('junitFile', inputs.junitFile),
     // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
     ...(inputs.stopOnCancel ? { postStep: { key: STATE_KEY, place: workPlace(inputs.connection) } } : {}),
   };
@@ -58,7 +56,6 @@ function suiteAdapter(
   const { client, clock, logger } = deps;
   return {
     itemsName: 'cases',
-    junitWritten: (file) => `JUnit report written to ${file}.`,
     plan: (signal, startedAtMs) =>
       planSuite({ inputs, client, workflow: deps.workflow, logger }, signal, startedAtMs),
     batch: (plan, items, attempt) =>
@@ -97,10 +94,7 @@ function suiteAdapter(
         resultsData: resultsData(report, tally),
         junitSuites: () => junitSuites(label, report.buildName, report.jobs, new Date(testRun.startedAtMs)),
         ...optionalProperty('failure', failure),
-        ...(inputs.prComment ? { comment: suiteComment(inputs, report, tally) } : {}),
-        ...(inputs.checkName !== undefined
-          ? { check: { name: inputs.checkName, summary: suiteComment(inputs, report, tally).body } }
-          : {}),
+        ...commentAndCheck(inputs, () => suiteComment(inputs, report, tally)),
         tallyLine: `Jobs: ${tally.total}, passed ${tally.passed}, failed ${tally.failed}${tally.flaky > 0 ? `, flaky ${tally.flaky}` : ''}.`,
         artifacts: async () => {
           assetsDir = await uploadAssets(inputs, deps, report.jobs);

@@ -134,13 +134,11 @@ async function makeRunFolder(action: string, io: CliIo): Promise<RunFolder> {
         async removeIfEmpty() {
           // rmdir refuses a folder that holds anything: what was written stays.
           for (const empty of madeRoot ? [folder, root] : [folder]) {
-            if (
-              !(await rmdir(empty).then(
-                () => true,
-                () => false,
-              ))
-            )
-              return;
+            const removed = await rmdir(empty).then(
+              () => true,
+              () => false,
+            );
+            if (!removed) return;
           }
         },
       };

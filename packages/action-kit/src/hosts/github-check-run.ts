@@ -3,16 +3,12 @@
  * and event (the head commit of the run, of its pull request, or of the run a `workflow_run`
  * event reports on), and what the step's log says of it. Loaded only when a step has one.
  */
-import {
-  checkRunRequests,
-  writeCheckRun,
-  type CheckRunReport,
-  type CheckRunTarget,
-} from '../reporting/check-run.ts';
+import { writeCheckRun, type CheckRunReport, type CheckRunTarget } from '../reporting/check-run.ts';
 import { CommentRequestError } from '../reporting/pull-request-comment.ts';
-import { githubContext, triggeringRunOf } from '../step/ci-context.ts';
+import { githubContext, repositoryPath, triggeringRunOf } from '../step/ci-context.ts';
 import type { Logger } from '../step/logger.ts';
 import { redactSecrets } from '../step/secrets.ts';
+import { githubApiTarget } from './github-api.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,36 +16,31 @@ type Env = Readonly<Record<string, string | undefined>>;
 const CHECK_RUN_TIMEOUT_MS = 60_000;
 
 /** Where the check run goes; a sentence saying why it cannot be written instead. */
-export function checkRunTarget(
+function checkRunTarget(
   env: Env,
   event: unknown,
   token: string | undefined,
 ): CheckRunTarget | { missing: string } {
-  const repository = env.GITHUB_REPOSITORY ?? '';
-  if (!token) return { missing: "`github-token` is empty (its default is the workflow's token)" };
-  if (!/^[^/\s]+\/[^/\s]+$/.test(repository))
-    return { missing: 'GITHUB_REPOSITORY does not name the repository' };
+  const api = githubApiTarget(env, token);
+  if ('missing' in api) return api;
   const triggering = triggeringRunOf(env, event);
   const context = githubContext(env, event);
   const headSha = triggering?.headSha ?? context.commit;
   if (headSha === undefined) return { missing: "the run's head commit is unknown (GITHUB_SHA is empty)" };
   const detailsUrl = triggering?.url ?? context.runUrl;
   return {
-    token,
-    repository,
+    ...api,
     headSha,
-    apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
-    annotationPath: triggering?.path ?? workflowPath(env.GITHUB_WORKFLOW_REF, repository) ?? '.github',
+    annotationPath: triggering?.path ?? workflowPath(env.GITHUB_WORKFLOW_REF, api.repository) ?? '.github',
     ...(detailsUrl !== undefined ? { detailsUrl } : {}),
   };
 }
 
 /** `.github/workflows/ci.yml` of `owner/repo/.github/workflows/ci.yml@refs/heads/main`. */
-export function workflowPath(ref: string | undefined, repository: string): string | undefined {
+function workflowPath(ref: string | undefined, repository: string): string | undefined {
   const prefix = `${repository}/`;
   if (!ref?.startsWith(prefix)) return undefined;
-  const file = ref.slice(prefix.length).split('@')[0] ?? '';
-  return /^[\w.-]+(\/[\w.-]+)*$/.test(file) && !file.includes('..') ? file : undefined;
+  return repositoryPath(ref.slice(prefix.length).split('@')[0]);
 }
 
 /**
@@ -72,7 +63,6 @@ export async function checkRunOnGitHub(
     logger.info('check-name: the run was cancelled, so the check run was not written.');
     return;
   }
-  const annotations = checkRunRequests(check, target).create.output.annotations.length;
   try {
     const written = await writeCheckRun(target, check, {
       signal: AbortSignal.any([signal, AbortSignal.timeout(CHECK_RUN_TIMEOUT_MS)]),
@@ -82,12 +72,12 @@ export async function checkRunOnGitHub(
       `Created the check run "${check.name}" (${check.conclusion}) on ${target.headSha.slice(0, 12)} with ${written.annotations} annotation(s): ${written.url}`,
     );
   } catch (error) {
-    logger.warning(checkRunFailureText(error, annotations > 0));
+    logger.warning(checkRunFailureText(error, check.annotations.length > 0));
   }
 }
 
 /** Why the check run was not written, for the step's warning: what to change, where that is known. */
-export function checkRunFailureText(error: unknown, hadAnnotations = false): string {
+function checkRunFailureText(error: unknown, hadAnnotations = false): string {
   const message = redactSecrets(error instanceof Error ? error.message : String(error));
   const status = error instanceof CommentRequestError ? error.status : undefined;
   const unchanged = " The step's result is unchanged.";

@@ -34,6 +34,7 @@ import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
 import { onSecret, redactSecrets } from '../step/secrets.ts';
 import { optionalProperty } from '../values/optional-property.ts';
+import { githubApiTarget } from './github-api.ts';
 import { githubArtifacts } from './github-artifacts.ts';
 import { runDefinition } from './run-definition.ts';
 
@@ -86,12 +87,17 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
   // The signals stay caught until the result is out: a second SIGTERM from the runner would
   // otherwise end the process before the outputs, the summary and the failure are written.
   try {
-    const { result, inputs } = await runDefinition(definition, githubInputs, await stepDeps(cancel.signal));
+    // Read once for the step's context, its comment and its check run.
+    const eventRead = readEvent(process.env.GITHUB_EVENT_PATH);
+    // An event file that cannot be read leaves only what the variables say (the comment warns of it).
+    const event = await eventRead.catch(() => undefined);
+    const deps = stepDeps(cancel.signal, event);
+    const { result, inputs } = await runDefinition(definition, githubInputs, deps);
     const { comment, check } = result;
     const token = inputs?.githubToken;
     await publish(definition.title, result, async () => {
-      if (comment) await commentOnPullRequest(comment, token, cancel.signal, inputs?.pullRequest);
-      if (check) await checkRunOnGitHub(check, token, cancel.signal);
+      if (comment) await commentOnPullRequest(comment, token, cancel.signal, inputs?.pullRequest, eventRead);
+      if (check) await checkRunOnGitHub(check, token, cancel.signal, event);
     });
   } finally {
     cancel.dispose();
@@ -158,13 +164,14 @@ async function commentOnPullRequest(
   token: string | undefined,
   signal: AbortSignal,
   pullRequestInput: number | undefined,
+  eventRead: Promise<unknown>,
 ): Promise<void> {
   const env = process.env;
   // Loaded with the comment: most steps write none, and none pays for it at start.
   const { commentFailureText, commentMarker, commentText, pullRequestOf, writePullRequestComment } =
     await import('../reporting/pull-request-comment.ts');
   try {
-    const event = await readEvent(env.GITHUB_EVENT_PATH);
+    const event = await eventRead;
     // `pull-request` first; else the event's, or that of the run a `workflow_run` event reports on.
     const pullRequest = pullRequestInput ?? pullRequestOf(event) ?? triggeringRunOf(env, event)?.pullRequest;
     if (pullRequest === undefined) {
@@ -173,12 +180,10 @@ async function commentOnPullRequest(
       );
       return;
     }
-    const repository = env.GITHUB_REPOSITORY ?? '';
-    if (!token || !/^[^/\s]+\/[^/\s]+$/.test(repository)) {
+    const target = githubApiTarget(env, token);
+    if ('missing' in target) {
       githubLogger.warning(
-        !token
-          ? "pr-comment: no pull-request comment written: `github-token` is empty (its default is the workflow's token). The step's result is unchanged."
-          : "pr-comment: no pull-request comment written: GITHUB_REPOSITORY does not name the repository. The step's result is unchanged.",
+        `pr-comment: no pull-request comment written: ${target.missing}. The step's result is unchanged.`,
       );
       return;
     }
@@ -188,7 +193,7 @@ async function commentOnPullRequest(
     }
     const run = commentRun(env);
     const written = await writePullRequestComment(
-      { token, repository, pullRequest, apiUrl: env.GITHUB_API_URL || 'https://api.github.com' },
+      { ...target, pullRequest },
       { marker: commentMarker(comment, run), text: commentText(comment, run) },
       { signal: AbortSignal.any([signal, AbortSignal.timeout(COMMENT_TIMEOUT_MS)]), logger: githubLogger },
     );
@@ -204,8 +209,8 @@ async function checkRunOnGitHub(
   check: CheckRunReport,
   token: string | undefined,
   signal: AbortSignal,
+  event: unknown,
 ): Promise<void> {
-  const event = await readEvent(process.env.GITHUB_EVENT_PATH).catch(() => undefined);
   const { checkRunOnGitHub: write } = await import('./github-check-run.ts');
   await write(check, token, signal, { env: process.env, event, logger: githubLogger });
 }
@@ -287,10 +292,8 @@ const githubInputs: InputSource = {
 
 const githubState = { save: core.saveState, get: core.getState };
 
-async function stepDeps(signal: AbortSignal): Promise<StepDeps> {
+function stepDeps(signal: AbortSignal, event: unknown): StepDeps {
   const env = process.env;
-  // An event file that cannot be read leaves only what the variables say.
-  const event = await readEvent(env.GITHUB_EVENT_PATH).catch(() => undefined);
   return {
     logger: githubLogger,
     signal,

@@ -7,11 +7,10 @@
  * old one instead would keep its annotations, since updates only add to them. The requests are
  * pure functions of the report; `@actions/github` loads only when a check run is written.
  */
-import type { Logger } from '../step/logger.ts';
 import { redactSecrets } from '../step/secrets.ts';
 import { commentLimit, fitText, type TextLimit } from './budget.ts';
 import type { CheckAnnotation, CheckConclusion, CheckRunReport } from './check-run-report.ts';
-import { sender, type CommentOptions } from './pull-request-comment.ts';
+import { githubClient, sender, type CommentOptions } from './pull-request-comment.ts';
 
 export type { CheckAnnotation, CheckConclusion, CheckRunReport } from './check-run-report.ts';
 
@@ -32,7 +31,7 @@ export interface CheckRunTarget {
 /** GitHub refuses a check run's `summary` (and `text`) longer than this. */
 export const MAX_CHECK_SUMMARY = 65_535;
 /** Annotations per request at most: more go in updates of the check run. */
-export const ANNOTATIONS_PER_REQUEST = 50;
+const ANNOTATIONS_PER_REQUEST = 50;
 /** Annotations written at most: a check run past a few hundred is unread; the summary lists the rest. */
 const MAX_ANNOTATIONS = 1000;
 /** GitHub's limits on an annotation's parts (64 KB for texts; kept well under it). */
@@ -135,17 +134,11 @@ interface WrittenCheckRun {
 export async function writeCheckRun(
   target: CheckRunTarget,
   check: CheckRunReport,
-  options: Omit<CommentOptions, 'maxPages'> & { logger?: Pick<Logger, 'debug'> },
+  options: Omit<CommentOptions, 'maxPages'>,
 ): Promise<WrittenCheckRun> {
   const [owner = '', repo = ''] = target.repository.split('/');
   const requests = checkRunRequests(check, target);
-  const { getOctokit } = await import('@actions/github');
-  const quiet = (message: string): void => options.logger?.debug(message);
-  const octokit = getOctokit(target.token, {
-    baseUrl: target.apiUrl.replace(/\/+$/, ''),
-    userAgent: 'sauce-actions',
-    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-  });
+  const octokit = await githubClient(target, options.logger);
   const send = sender(options);
   const created = await send('create the check run', 'POST', (signal) =>
     octokit.request('POST /repos/{owner}/{repo}/check-runs', {

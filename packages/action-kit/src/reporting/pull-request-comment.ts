@@ -130,6 +130,23 @@ interface IssueComment {
   html_url: string;
 }
 
+/**
+ * The toolkit's client of GitHub's REST interface at `apiUrl`, its own log at debug level. Retries
+ * are the `sender`'s: the toolkit's client has none, and a create must never be repeated.
+ */
+export async function githubClient(
+  target: { token: string; apiUrl: string },
+  logger: Pick<Logger, 'debug'> | undefined,
+) {
+  const { getOctokit } = await import('@actions/github');
+  const quiet = (message: string): void => logger?.debug(message);
+  return getOctokit(target.token, {
+    baseUrl: target.apiUrl.replace(/\/+$/, ''),
+    userAgent: 'sauce-actions',
+    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+  });
+}
+
 /** Creates the comment, or updates the one holding the same marker; never a second one. */
 export async function writePullRequestComment(
   target: CommentTarget,
@@ -138,14 +155,7 @@ export async function writePullRequestComment(
 ): Promise<WrittenComment> {
   const { marker, text } = comment;
   const [owner = '', repo = ''] = target.repository.split('/');
-  const { getOctokit } = await import('@actions/github');
-  const quiet = (message: string): void => options.logger?.debug(message);
-  // Retries are this module's: the toolkit's client has none, and a create must never be repeated.
-  const octokit = getOctokit(target.token, {
-    baseUrl: target.apiUrl.replace(/\/+$/, ''),
-    userAgent: 'sauce-actions',
-    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-  });
+  const octokit = await githubClient(target, options.logger);
   const send = sender(options);
 
   let found: IssueComment | undefined;

@@ -35,6 +35,14 @@ export interface CiContext {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** `owner/name`, as `GITHUB_REPOSITORY` names a repository. */
+export const REPOSITORY_SLUG_FORM = /^[^/\s]+\/[^/\s]+$/;
+
+/** A file's path inside the repository, as GitHub writes a workflow's; undefined for anything else. */
+export function repositoryPath(path: string | undefined): string | undefined {
+  return path !== undefined && /^[\w.-]+(\/[\w.-]+)*$/.test(path) && !path.includes('..') ? path : undefined;
+}
+
 /** A commit as CI systems name it: a full or abbreviated hexadecimal hash. */
 export const COMMIT_FORM = /^[0-9a-f]{7,64}$/i;
 
@@ -70,7 +78,7 @@ const GITHUB_PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target
 export function githubContext(env: Env, event: unknown): CiContext {
   const server = address(env.GITHUB_SERVER_URL);
   const slug = value(env.GITHUB_REPOSITORY);
-  const repository = server && slug && /^[^/\s]+\/[^/\s]+$/.test(slug) ? `${server}/${slug}` : undefined;
+  const repository = server && slug && REPOSITORY_SLUG_FORM.test(slug) ? `${server}/${slug}` : undefined;
   const runId = value(env.GITHUB_RUN_ID);
   const eventName = value(env.GITHUB_EVENT_NAME);
   const payload = objectOf(objectOf(event)?.pull_request);
@@ -126,15 +134,14 @@ export function triggeringRunOf(env: Env, event: unknown): TriggeringRun | undef
   if (run === undefined || id === undefined || runNumber === undefined) return undefined;
   const [first] = Array.isArray(run.pull_requests) ? (run.pull_requests as unknown[]) : [];
   const pullRequest = Number(wholeNumber(objectOf(first)?.number) ?? NaN);
-  const path = textOf(run.path);
   return definedOnly({
     id,
     runNumber,
     runAttempt: wholeNumber(run.run_attempt) ?? '1',
     headSha: commitOf(run.head_sha),
     pullRequest: Number.isSafeInteger(pullRequest) && pullRequest > 0 ? pullRequest : undefined,
-    // A path inside the repository, as GitHub writes it; anything else is no file to annotate.
-    path: path !== undefined && /^[\w.-]+(\/[\w.-]+)*$/.test(path) && !path.includes('..') ? path : undefined,
+    // Anything but a path inside the repository is no file to annotate.
+    path: repositoryPath(textOf(run.path)),
     url: address(textOf(run.html_url)),
   });
 }

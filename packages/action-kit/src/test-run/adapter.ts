@@ -154,8 +154,6 @@ export interface ResultsReport<O extends Outputs> {
 export interface TestRunAdapter<P extends TestPlan, R, B extends Batch<R>, O extends Outputs> {
   /** How the action names its items in the engine's messages: `cases`, `platforms`. */
   itemsName: string;
-  /** The log line once the JUnit report is written. */
-  junitWritten(file: string): string;
   /** What to run. What fails here fails the step, before anything was started. */
   plan(signal: AbortSignal, startedAtMs: number): Promise<P>;
   /** A batch of the plan's items, to be started: all of them first, those that failed on a retry. */
@@ -206,15 +204,12 @@ export interface Gathered<R = unknown> {
  * run's results.
  */
 export interface GatherAdapter<G extends Gathered<R>, R, O extends Outputs> {
-  itemsName: string;
-  junitWritten(file: string): string;
   /** Finds the runs. What fails here fails the step. */
   gather(signal: AbortSignal, startedAtMs: number): Promise<G>;
-  /** The run that stands for an item no step ran: a failure (`notRunJob`), with the action's record. */
-  notRun(item: ExpectedItem): Run<R>;
+  /** `results` holds a failure with no record (`notRunJob`) for each item no step ran, `notRun`. */
   report(
     gathered: G,
-    results: TestResults<R>,
+    results: TestResults<R | undefined>,
     notRun: readonly ExpectedItem[],
     signal: AbortSignal,
   ): ResultsReport<O>;

@@ -10,37 +10,47 @@ import path from 'node:path';
 import type { StepDeps } from '../deps.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
 import { withDeadline } from '../step/cancellation.ts';
+import { optionalProperty } from '../values/optional-property.ts';
 import type {
   Batch,
   GatherAdapter,
   Gathered,
   GatherOptions,
+  ResultsReport,
   TestPlan,
+  TestResults,
   TestRunAdapter,
   TestRunOptions,
 } from './adapter.ts';
-import { attemptsOfRuns, itemsNotRun } from './gather.ts';
+import { attemptsOfRuns, itemsNotRun, notRunJob } from './gather.ts';
 import { WorkRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
 import { runRounds } from './rounds.ts';
 
 type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;
+type ReportDeps = Pick<TestRunDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'>;
+
+/** What a test step's inputs give the engine, a run's and a report's alike; `name` names its results file. */
+export function stepOptions(
+  name: string,
+  inputs: { timeoutMs: number; failOnFailure: boolean; junitFile?: string | undefined },
+): GatherOptions {
+  return {
+    name,
+    timeoutMs: inputs.timeoutMs,
+    failOnFailure: inputs.failOnFailure,
+    ...optionalProperty('junitFile', inputs.junitFile),
+  };
+}
 
 export async function runTests<P extends TestPlan, R, B extends Batch<R>, O extends Outputs>(
   adapter: TestRunAdapter<P, R, B, O>,
   options: TestRunOptions,
   deps: TestRunDeps,
 ): Promise<ActionResult<O>> {
-  // One file per step (the step's id): a job that runs two test steps keeps both results.
-  const resultsFile = path.join(deps.tempDir, `${options.name}-${deps.workflow.step ?? 'results'}.json`);
-  const files = { resultsFile, ...(options.junitFile !== undefined ? { junitFile: options.junitFile } : {}) };
-  await checkReportFiles(files);
-  const deadline = withDeadline(deps.signal, options.timeoutMs);
-  const { signal } = deadline;
-  try {
+  return publishedWithin(options, deps, async (signal, startedAtMs) => {
     // What fails before anything was started is thrown: the host words it (an abort names its reason).
-    const startedAtMs = deps.clock.now();
     const plan = await adapter.plan(signal, startedAtMs);
     const { postStep } = options;
     const { rounds, notRetried } = await runRounds(adapter, plan, {
@@ -52,15 +62,8 @@ export async function runTests<P extends TestPlan, R, B extends Batch<R>, O exte
       logger: deps.logger,
     });
     const run = testRun(rounds, startedAtMs, notRetried);
-    return await publishResults(adapter.report(plan, run, signal), run, {
-      ...files,
-      failOnFailure: options.failOnFailure,
-      junitWritten: (file) => adapter.junitWritten(file),
-      logger: deps.logger,
-    });
-  } finally {
-    deadline.dispose();
-  }
+    return { report: adapter.report(plan, run, signal), results: run };
+  });
 }
 
 /**
@@ -71,22 +74,42 @@ export async function runTests<P extends TestPlan, R, B extends Batch<R>, O exte
 export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
   adapter: GatherAdapter<G, R, O>,
   options: GatherOptions,
-  deps: Pick<TestRunDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'>,
+  deps: ReportDeps,
+): Promise<ActionResult<O>> {
+  return publishedWithin(options, deps, async (signal, startedAtMs) => {
+    const gathered = await adapter.gather(signal, startedAtMs);
+    const notRun = itemsNotRun(gathered.runs, gathered.expected);
+    const standIns = notRun.map((item) => ({ item: item.item, job: notRunJob(item), record: undefined }));
+    const results = testResults(
+      attemptsOfRuns<R | undefined>(gathered.runs, gathered.expected, standIns),
+      startedAtMs,
+    );
+    return { report: adapter.report(gathered, results, notRun, signal), results };
+  });
+}
+
+/**
+ * What a run and a report share: the report files checked before any work, the work bounded by
+ * `timeout`, and its results published (one results file per step, named by the step's id: a
+ * job that runs two test steps keeps both).
+ */
+async function publishedWithin<O extends Outputs>(
+  options: GatherOptions,
+  deps: ReportDeps,
+  work: (
+    signal: AbortSignal,
+    startedAtMs: number,
+  ) => Promise<{ report: ResultsReport<O>; results: TestResults }>,
 ): Promise<ActionResult<O>> {
   const resultsFile = path.join(deps.tempDir, `${options.name}-${deps.workflow.step ?? 'results'}.json`);
   const files = { resultsFile, ...(options.junitFile !== undefined ? { junitFile: options.junitFile } : {}) };
   await checkReportFiles(files);
   const deadline = withDeadline(deps.signal, options.timeoutMs);
   try {
-    const startedAtMs = deps.clock.now();
-    const gathered = await adapter.gather(deadline.signal, startedAtMs);
-    const notRun = itemsNotRun(gathered.runs, gathered.expected);
-    const standIns = notRun.map((item) => adapter.notRun(item));
-    const results = testResults(attemptsOfRuns(gathered.runs, gathered.expected, standIns), startedAtMs);
-    return await publishResults(adapter.report(gathered, results, notRun, deadline.signal), results, {
+    const { report, results } = await work(deadline.signal, deps.clock.now());
+    return await publishResults(report, results, {
       ...files,
       failOnFailure: options.failOnFailure,
-      junitWritten: (file) => adapter.junitWritten(file),
       logger: deps.logger,
     });
   } finally {

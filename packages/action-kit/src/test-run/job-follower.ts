@@ -26,7 +26,7 @@ import {
   type ListJobsParams,
 } from '@sauce-actions/api';
 import { isJobFinished, isKnownJobStatus, unknownStatusWarning } from './job-status.ts';
-import { RequestPacer } from './request-pacer.ts';
+import { RequestPacer, REQUESTS_PER_SECOND } from './request-pacer.ts';
 
 export interface JobLister {
   list(params: ListJobsParams & { full: true }, options?: CallOptions): Promise<Job[]>;
@@ -97,7 +97,7 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
   const sleep = options.sleep ?? abortableSleep;
   const started = now();
   const pageSize = options.pageSize ?? 100;
-  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? 5, now, sleep);
+  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? REQUESTS_PER_SECOND, now, sleep);
   const builds = new Set(options.builds);
   const knownIds = new Set(options.jobIds ?? []);
   const expected = options.expectedCount ?? (knownIds.size > 0 ? knownIds.size : undefined);
@@ -235,7 +235,7 @@ export async function stopJobs(
   ids: readonly string[],
   options: { signal?: AbortSignal; concurrency?: number; maxRequestsPerSecond?: number } = {},
 ): Promise<{ stopped: string[]; failed: { id: string; error: string }[] }> {
-  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? 5);
+  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? REQUESTS_PER_SECOND);
   const stopped: string[] = [];
   const failed: { id: string; error: string }[] = [];
   const queue = [...ids];

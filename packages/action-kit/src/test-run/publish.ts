@@ -3,9 +3,10 @@
  * file and the JUnit report (checked before anything is started, written after), then the
  * outputs, the summary, one annotation per failed or flaky job, the comment and the failure.
  */
+import type { PublishingInputs } from '../inputs/publishing.ts';
 import type { CheckAnnotation, CheckConclusion, CheckRunReport } from '../reporting/check-run-report.ts';
 import { checkOutputFiles, type OutputFileOwner } from '../reporting/output-files.ts';
-import type { ActionResult, Outputs } from '../reporting/result.ts';
+import type { ActionResult, Outputs, PullRequestComment } from '../reporting/result.ts';
 import { describeFailure, type Failure } from '../step/failure.ts';
 import type { Logger } from '../step/logger.ts';
 import type { ResultsReport, TestResults } from './adapter.ts';
@@ -39,7 +40,7 @@ export async function checkReportFiles(files: ReportFiles): Promise<void> {
 export async function publishResults<O extends Outputs>(
   report: ResultsReport<O>,
   results: TestResults,
-  options: ReportFiles & { failOnFailure: boolean; junitWritten(file: string): string; logger: Logger },
+  options: ReportFiles & { failOnFailure: boolean; logger: Logger },
 ): Promise<ActionResult<O>> {
   const { logger } = options;
   const written = await writeReportFiles(report, options);
@@ -62,6 +63,22 @@ export async function publishResults<O extends Outputs>(
       ? { check: checkRunOf(report.check, results, failure, options.failOnFailure) }
       : {}),
     ...(failure !== undefined ? { failure } : {}),
+  };
+}
+
+/**
+ * The comment and the check run that the step's publishing inputs ask for, from one comment made
+ * only when either is: the check run's summary is the comment's body.
+ */
+export function commentAndCheck(
+  inputs: Pick<PublishingInputs, 'prComment' | 'checkName'>,
+  comment: () => PullRequestComment,
+): Pick<ResultsReport<Outputs>, 'comment' | 'check'> {
+  if (!inputs.prComment && inputs.checkName === undefined) return {};
+  const made = comment();
+  return {
+    ...(inputs.prComment ? { comment: made } : {}),
+    ...(inputs.checkName !== undefined ? { check: { name: inputs.checkName, summary: made.body } } : {}),
   };
 }
 
@@ -109,7 +126,7 @@ export function checkRunOf(
 /** The results file, and the JUnit report when asked; the results file's path is '' when it could not be written. */
 async function writeReportFiles(
   report: ResultsReport<Outputs>,
-  options: ReportFiles & { junitWritten(file: string): string; logger: Logger },
+  options: ReportFiles & { logger: Logger },
 ): Promise<{ resultsFile: string; failure?: Failure }> {
   const { resultsFile, junitFile } = options;
   try {
@@ -120,7 +137,7 @@ async function writeReportFiles(
   if (junitFile === undefined) return { resultsFile };
   try {
     await writeJUnitFile(junitFile, report.junitSuites());
-    options.logger.info(options.junitWritten(junitFile));
+    options.logger.info(`JUnit report written to ${junitFile}.`);
     return { resultsFile };
   } catch (error) {
     return {

@@ -1,6 +1,9 @@
 /** Spaces request starts to a rate: listing and stopping jobs share one budget of requests a second. */
 import { sleep as abortableSleep } from '@sauce-actions/api';
 
+/** Requests a step starts a second unless told: half the service's documented limit, leaving room for other steps on the account. */
+export const REQUESTS_PER_SECOND = 5;
+
 /** Paces request starts to a rate, shared by listing and stopping. */
 export class RequestPacer {
   readonly #gapMs: number;

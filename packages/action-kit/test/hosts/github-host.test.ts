@@ -1,14 +1,13 @@
 /** The GitHub host: how any action's result reaches the runner, whatever the action. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGitHubApi, type GitHubApiStandIn } from '@sauce-actions/action-harness';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { runOnGitHub } from '../../src/hosts/github-host.ts';
+import { stubGitHubRunner } from './github-runner.ts';
 import {
   abortReasonOf,
   ActionError,
-  clearSecrets,
   readSauceConnection,
   type ActionDefinition,
   type InputReader,
@@ -16,39 +15,8 @@ import {
   type SauceConnection,
 } from '../../src/index.ts';
 
-let dir: string;
-let stdout: string[];
-
-function file(name: string): string {
-  const at = path.join(dir, name);
-  writeFileSync(at, '');
-  return at;
-}
-
-beforeEach(() => {
-  clearSecrets();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'github-host-'));
-  vi.stubEnv('GITHUB_OUTPUT', file('output'));
-  vi.stubEnv('GITHUB_STEP_SUMMARY', file('summary'));
-  vi.stubEnv('GITHUB_STATE', file('state'));
-  vi.stubEnv('INPUT_USERNAME', 'demo');
-  vi.stubEnv('INPUT_ACCESS-KEY', 'the-access-key');
-  vi.stubEnv('INPUT_API-URL', 'http://127.0.0.1:9');
-  stdout = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk));
-    return true;
-  });
-});
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const read = (name: string): string => readFileSync(path.join(dir, name), 'utf8');
+const runner = stubGitHubRunner('github-host-');
+const { stdout, read } = runner;
 
 interface Inputs {
   connection: SauceConnection;
@@ -208,7 +176,7 @@ describe('runOnGitHub: the pull-request comment', () => {
     vi.stubEnv('GITHUB_WORKFLOW', 'CI');
     vi.stubEnv('GITHUB_JOB', 'e2e');
     vi.stubEnv('INPUT_GITHUB-TOKEN', TOKEN);
-    const event = path.join(dir, 'event.json');
+    const event = path.join(runner.dir, 'event.json');
     writeFileSync(event, JSON.stringify({ pull_request: { number: 4 } }));
     vi.stubEnv('GITHUB_EVENT_PATH', event);
     return () => github.close();

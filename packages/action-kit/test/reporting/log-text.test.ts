@@ -3,14 +3,13 @@
  * the hosts' own commands (masks, groups, annotations, the failure) still are commands. Each
  * host's printed text is read back as the GitHub runner reads it (the harness's parser).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseWorkflowCommands, type ParsedLog } from '@sauce-actions/action-harness';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { actionMetadata } from '../../src/hosts/action-metadata.ts';
 import { runCli, type CliIo } from '../../src/hosts/cli-host.ts';
 import { runOnGitHub } from '../../src/hosts/github-host.ts';
+import { stubGitHubRunner } from '../hosts/github-runner.ts';
 import {
   clearSecrets,
   readSauceConnection,
@@ -81,36 +80,7 @@ describe('commandFreeText', () => {
 });
 
 describe('the GitHub host', () => {
-  let dir: string;
-  let stdout: string[];
-
-  beforeEach(() => {
-    clearSecrets();
-    dir = mkdtempSync(path.join(os.tmpdir(), 'log-text-'));
-    for (const [variable, name] of [
-      ['GITHUB_OUTPUT', 'output'],
-      ['GITHUB_STEP_SUMMARY', 'summary'],
-      ['GITHUB_STATE', 'state'],
-    ] as const) {
-      writeFileSync(path.join(dir, name), '');
-      vi.stubEnv(variable, path.join(dir, name));
-    }
-    vi.stubEnv('INPUT_USERNAME', 'demo');
-    vi.stubEnv('INPUT_ACCESS-KEY', 'the-access-key');
-    vi.stubEnv('INPUT_API-URL', 'http://127.0.0.1:9');
-    stdout = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      stdout.push(String(chunk));
-      return true;
-    });
-  });
-
-  afterEach(() => {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-    process.exitCode = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { stdout } = stubGitHubRunner('log-text-');
 
   /** An action that logs `name` in a line, a group and a warning, then ends with `result`. */
   function logging(name: string, result: Partial<ActionResult>): ActionDefinition {

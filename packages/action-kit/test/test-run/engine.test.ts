@@ -141,7 +141,6 @@ interface ToyPlan extends TestPlan<string> {
 function toyAdapter(toy: Toy, seen: Seen): TestRunAdapter<ToyPlan, string, ToyBatch, TestRunOutputs> {
   return {
     itemsName: 'toys',
-    junitWritten: (file) => `JUnit written to ${file}`,
     plan: async () => ({ items: Object.keys(toy.script), label: 'Toys' }),
     batch: (_plan, items, attempt) => new ToyBatch(toy, items, attempt, seen),
     again: (_plan, round) =>
@@ -366,7 +365,7 @@ describe('the test-run engine', () => {
     const { result, deps } = await runToy({ script: { a: ['passed'] } }, { junitFile });
     expect(await readFile(junitFile, 'utf8')).toContain('<testcase name="a" classname="toy"');
     expect(deps.logger.lines('info').slice(-2)).toEqual([
-      `JUnit written to ${junitFile}`,
+      `JUnit report written to ${junitFile}.`,
       '1 of 1 toys passed',
     ]);
     expect(result.failure).toBeUndefined();
