@@ -7,12 +7,10 @@
  * upload, the invitation) and the scheduled one (the Regression suite in two shards of `parallel: 2`,
  * each with its Sauce Connect, then one report of both, found in the service by their build name).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { freePort } from '@sauce-actions/action-harness';
 import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
@@ -47,9 +45,6 @@ let shim: string;
 
 beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build the bundles (npm run build)`);
-  await promisify(execFile)('rsync', ['--version']).catch(() => {
-    throw new Error('gitlab-ci-local copies the project with rsync: install it (apt-get install rsync)');
-  });
   root = await mkdtemp(path.join(os.tmpdir(), 'gitlab-pipeline-'));
   emulator = await startEmulator({ port: 0, jobDurationMs: 300 });
 

@@ -15,6 +15,7 @@ import { docPipeline, GITLAB_TEMPLATE, gitlabTemplateText, PLACEHOLDERS } from '
 import { ROOT } from './workflows.ts';
 
 const GITLAB_CI_LOCAL = path.join(ROOT, 'node_modules', 'gitlab-ci-local', 'dist', 'index.js');
+const RSYNC_STAND_IN = path.join(ROOT, 'test', 'support', 'rsync.ts');
 const git = promisify(execFile).bind(null, 'git');
 
 /** Commits the folder's files in a repository of its own on `main`, as a checkout has them. */
@@ -78,16 +79,33 @@ export interface GitlabRun {
 }
 
 /**
- * gitlab-ci-local in `dir` with `args`, under this Node (it needs 24), with `variables` as the
- * project's CI/CD variables (predefined ones among them without its warning), and a home of its
- * own beside `dir`.
+ * A folder beside `dir` with `rsync`, which gitlab-ci-local copies the project, artifacts and
+ * caches with: the tests' stand-in in Node (support/rsync.ts), so that they need no system package.
  */
-export function gitlabCiLocal(
+async function rsyncStandIn(dir: string): Promise<string> {
+  const bin = `${dir}-bin`;
+  await mkdir(bin, { recursive: true });
+  const quoted = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
+  await writeFile(
+    path.join(bin, 'rsync'),
+    `#!/bin/sh\nexec ${quoted(process.execPath)} ${quoted(RSYNC_STAND_IN)} "$@"\n`,
+  );
+  await chmod(path.join(bin, 'rsync'), 0o755);
+  return bin;
+}
+
+/**
+ * gitlab-ci-local in `dir` with `args`, under this Node (it needs 24), with `variables` as the
+ * project's CI/CD variables (predefined ones among them without its warning), a home of its own
+ * beside `dir`, and the tests' rsync.
+ */
+export async function gitlabCiLocal(
   dir: string,
   args: readonly string[],
   variables: Record<string, string> = {},
   predefined: readonly string[] = [],
 ): Promise<GitlabRun> {
+  const bin = await rsyncStandIn(dir);
   const home = `${dir}-home`;
   const all = [GITLAB_CI_LOCAL, ...args, '--no-color', '--home', home];
   if (predefined.length > 0) all.push('--ignore-predefined-vars', predefined.join(','));
@@ -96,7 +114,7 @@ export function gitlabCiLocal(
     const child = spawn(process.execPath, all, {
       cwd: dir,
       env: {
-        PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+        PATH: [bin, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
         HOME: home,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,408 @@
+/**
+ * The tests' rsync stand-in (support/rsync.ts), form by form as gitlab-ci-local runs it: what ends
+ * up where, what is deleted, what excluded, dotfiles, symbolic links, modes and times. Each row's
+ * expected tree is what rsync 3.2.7 leaves; where rsync is installed, every row also runs through
+ * it, and both must leave the same tree.
+ */
+import { execFile } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import {
+  chmod,
+  lstat,
+  lutimes,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { excludeRule, isExcluded } from './support/rsync.ts';
+
+const STAND_IN = path.join(import.meta.dirname, 'support', 'rsync.ts');
+
+/** The time every fixture entry is given, so that a kept time shows in the tree as `@kept`. */
+const FIXTURE_TIME = new Date('2001-02-03T04:05:06Z');
+
+/** A file's text (mode 644), or an entry of another kind. */
+type Entry = string | { text: string; mode: number } | { folder: number } | { link: string };
+type Tree = Record<string, Entry>;
+
+async function build(root: string, tree: Tree): Promise<void> {
+  await mkdir(root, { recursive: true });
+  const folders: string[] = [root];
+  for (const [name, entry] of Object.entries(tree)) {
+    const file = path.join(root, name);
+    await mkdir(path.dirname(file), { recursive: true });
+    for (let parent = path.dirname(file); parent.length > root.length; parent = path.dirname(parent)) {
+      folders.push(parent);
+    }
+    if (typeof entry === 'string') {
+      await writeFile(file, entry, { mode: 0o644 });
+      await utimes(file, FIXTURE_TIME, FIXTURE_TIME);
+    } else if ('text' in entry) {
+      await writeFile(file, entry.text);
+      await chmod(file, entry.mode);
+      await utimes(file, FIXTURE_TIME, FIXTURE_TIME);
+    } else if ('link' in entry) {
+      await symlink(entry.link, file);
+      await lutimes(file, FIXTURE_TIME, FIXTURE_TIME);
+    } else {
+      await mkdir(file, { recursive: true });
+      await chmod(file, entry.folder);
+      folders.push(file);
+    }
+  }
+  // Deepest first: a folder's time is set once nothing more is written in it.
+  for (const folder of [...new Set(folders)].sort((a, b) => b.length - a.length)) {
+    await utimes(folder, FIXTURE_TIME, FIXTURE_TIME);
+  }
+}
+
+/**
+ * A folder's tree, one line an entry: `name/ mode`, `name mode "text"` or `name -> target`, each
+ * with `@kept` when it has the fixture's time. The root's own time is left out: rsync sets it or
+ * not depending on the form.
+ */
+async function treeOf(root: string): Promise<string[]> {
+  const lines: string[] = [];
+  // Walked here rather than by readdir's recursion, which follows links to folders.
+  const names = ['.'];
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index] as string;
+    const file = path.join(root, name);
+    const stats = await lstat(file);
+    const kept = name !== '.' && Math.floor(stats.mtimeMs / 1000) === FIXTURE_TIME.getTime() / 1000;
+    const mode = (stats.mode & 0o7777).toString(8);
+    let line: string;
+    if (stats.isSymbolicLink()) line = `${name} -> ${await readlink(file)}`;
+    else if (stats.isDirectory()) {
+      line = `${name}/ ${mode}`;
+      for (const child of await readdir(file)) names.push(name === '.' ? child : `${name}/${child}`);
+    } else line = `${name} ${mode} ${JSON.stringify(await readFile(file, 'utf8'))}`;
+    lines.push(kept ? `${line} @kept` : line);
+  }
+  return lines.sort();
+}
+
+interface Run {
+  code: number;
+  stderr: string;
+}
+
+function run(command: string[], cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const [file, ...args] = command as [string, ...string[]];
+    execFile(file, args, { cwd }, (error, _stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stderr });
+    });
+  });
+}
+
+interface Row {
+  form: string;
+  /** What is there before: paths relative to the row's folder. */
+  before: Tree;
+  /** Where rsync runs, relative to the row's folder. */
+  cwd: string;
+  /** Files the row writes first (exclude and file lists), relative to the row's folder. */
+  lists?: Record<string, string>;
+  args: string[];
+  /** The folder to look at afterwards, relative to the row's folder. */
+  result: string;
+  code: number;
+  tree: string[];
+}
+
+const ROWS: Row[] = [
+  {
+    form: "the project into a job's folder: tracked files only, everything else there deleted",
+    before: {
+      'project/tracked.txt': 'new',
+      'project/.env': 'dotfile',
+      'project/run.sh': { text: '#!/bin/sh\n', mode: 0o755 },
+      'project/private': { folder: 0o700 },
+      'project/private/key': { text: 'k', mode: 0o600 },
+      'project/dir/sub/file': 'deep',
+      'project/dir-link': { link: 'dir/sub' },
+      'project/dangling': { link: 'nowhere' },
+      'project/untracked.log': 'untracked',
+      'project/build/out.bin': 'untracked folder',
+      'project/docs/build/page': 'a build folder deeper, tracked',
+      'project/node_modules/x/index.js': 'ignored anywhere',
+      'project/app/node_modules/y.js': 'ignored anywhere',
+      'project/.git/HEAD': 'ref: refs/heads/main',
+      'project/.git/lfs/objects/1': 'lfs',
+      'project/.gitlab-ci-local/cache/c': 'state',
+      'project/.gitlab-ci-local/builds/job/stale.txt': 'gone from the project',
+      'project/.gitlab-ci-local/builds/job/tracked.txt': 'the old text',
+      'project/.gitlab-ci-local/builds/job/untracked.log': 'excluded, so deleted',
+      'project/.gitlab-ci-local/builds/job/node_modules/z.js': 'excluded, so deleted',
+      'project/.gitlab-ci-local/builds/job/dir/sub/old': 'gone from the project',
+      'project/.gitlab-ci-local/builds/job/dir-link': 'a file where the project has a link',
+      'project/.gitlab-ci-local/builds/job/private': 'a file where the project has a folder',
+    },
+    cwd: 'project',
+    lists: {
+      'project/.gitlab-ci-local/rsync-exclude-job': '/untracked.log\n/build/',
+      'project/.gitlab-ci-local-ignores': '# comment\n\nnode_modules/\n',
+    },
+    args: [
+      '-a',
+      '--delete-excluded',
+      '--delete',
+      '--exclude-from=.gitlab-ci-local/rsync-exclude-job',
+      '--exclude-from=.gitlab-ci-local-ignores',
+      '--exclude',
+      '.git/lfs',
+      '--exclude',
+      '.gitlab-ci-local/',
+      './',
+      '.gitlab-ci-local/builds/job/',
+    ],
+    result: 'project/.gitlab-ci-local/builds/job',
+    code: 0,
+    tree: [
+      './ 755',
+      '.env 644 "dotfile" @kept',
+      '.git/ 755 @kept',
+      '.git/HEAD 644 "ref: refs/heads/main" @kept',
+      'dangling -> nowhere @kept',
+      'dir-link -> dir/sub @kept',
+      'dir/ 755 @kept',
+      'dir/sub/ 755 @kept',
+      'dir/sub/file 644 "deep" @kept',
+      'docs/ 755 @kept',
+      'docs/build/ 755 @kept',
+      'docs/build/page 644 "a build folder deeper, tracked" @kept',
+      'private/ 700 @kept',
+      'private/key 600 "k" @kept',
+      'run.sh 755 "#!/bin/sh\\n" @kept',
+      'tracked.txt 644 "new" @kept',
+      'app/ 755 @kept',
+      '.gitlab-ci-local-ignores 644 "# comment\\n\\nnode_modules/\\n"',
+    ],
+  },
+  {
+    form: "a cache or artifacts into a job's folder: merged, nothing deleted",
+    before: {
+      'cache/.sauce-tools/sc/5.4.1/sc': { text: 'binary', mode: 0o755 },
+      'cache/.sauce-tools/sc/5.4.1.complete': '',
+      'cache/.hidden': 'dot',
+      'cache/same.txt': 'from the cache',
+      'cache/quick.txt': 'new',
+      'cache/link': { link: '.sauce-tools/sc' },
+      'job/same.txt': 'the job had',
+      'job/own.txt': 'kept',
+      // Its size and time match the cache's: rsync's quick check takes it for the same file.
+      'job/quick.txt': 'old',
+      'job/.sauce-tools/other': 'kept',
+    },
+    cwd: '.',
+    args: ['-a', 'cache/.', 'job'],
+    result: 'job',
+    code: 0,
+    tree: [
+      './ 755',
+      '.hidden 644 "dot" @kept',
+      '.sauce-tools/ 755 @kept',
+      '.sauce-tools/other 644 "kept" @kept',
+      '.sauce-tools/sc/ 755 @kept',
+      '.sauce-tools/sc/5.4.1.complete 644 "" @kept',
+      '.sauce-tools/sc/5.4.1/ 755 @kept',
+      '.sauce-tools/sc/5.4.1/sc 755 "binary" @kept',
+      'link -> .sauce-tools/sc @kept',
+      'own.txt 644 "kept" @kept',
+      'quick.txt 644 "old" @kept',
+      'same.txt 644 "from the cache" @kept',
+    ],
+  },
+  {
+    form: "a job's artifacts into the project, but for the reports folder at their root",
+    before: {
+      'artifacts/job/reports/junit.xml': '<testsuites/>',
+      'artifacts/job/.gitlab-ci-reports/dotenv/deploy.env': 'A=1',
+      'artifacts/job/sub/.gitlab-ci-reports/kept': 'not at the root',
+      'project/reports/old.xml': 'kept',
+    },
+    cwd: '.',
+    args: ['--exclude=/.gitlab-ci-reports/', '-a', 'artifacts/job/.', 'project'],
+    result: 'project',
+    code: 0,
+    tree: [
+      './ 755',
+      'reports/ 755 @kept',
+      'reports/junit.xml 644 "<testsuites/>" @kept',
+      'reports/old.xml 644 "kept" @kept',
+      'sub/ 755 @kept',
+      'sub/.gitlab-ci-reports/ 755 @kept',
+      'sub/.gitlab-ci-reports/kept 644 "not at the root" @kept',
+    ],
+  },
+  {
+    form: "a job's cache paths out, with the folders they are in; a missing one said, the rest copied",
+    before: {
+      'job/.sauce-tools/sc/5.4.1/sc': { text: 'binary', mode: 0o755 },
+      'job/.sauce-tools/sc/5.4.1.complete': '',
+      'job/deep': { folder: 0o750 },
+      'job/deep/er/file': 'x',
+      'job/unlisted': 'not copied',
+      'cache/key/.sauce-tools/stale': 'kept: no --delete',
+    },
+    cwd: 'job',
+    args: ['-Ra', './.sauce-tools/', './missing', './deep/er/file', '../cache/key/.'],
+    result: 'cache/key',
+    code: 23,
+    tree: [
+      './ 755',
+      '.sauce-tools/ 755 @kept',
+      '.sauce-tools/sc/ 755 @kept',
+      '.sauce-tools/sc/5.4.1.complete 644 "" @kept',
+      '.sauce-tools/sc/5.4.1/ 755 @kept',
+      '.sauce-tools/sc/5.4.1/sc 755 "binary" @kept',
+      '.sauce-tools/stale 644 "kept: no --delete" @kept',
+      'deep/ 750 @kept',
+      'deep/er/ 755 @kept',
+      'deep/er/file 644 "x" @kept',
+    ],
+  },
+  {
+    form: "a job's artifacts out, from a list of paths, with excludes",
+    before: {
+      'job/reports/junit.xml': '<testsuites/>',
+      'job/reports/scratch.tmp': 'excluded by the job',
+      'job/reports/.gitlab-ci-local/x': 'excluded: state',
+      'job/sauce-actions-output/run-x/results.json': '{}',
+      'job/sauce-actions-output/run-x/sc.log': { link: '../../tunnel.out' },
+      'job/tunnel.out': 'tunnel=up',
+      'job/a/b/deep.txt': 'deep',
+      'job/a/b/sibling.txt': 'not listed',
+      'job/unlisted.txt': 'not listed',
+      'artifacts/job': { folder: 0o755 },
+    },
+    cwd: 'job',
+    lists: {
+      'files.txt': './reports/\n./tunnel.out\n./sauce-actions-output/\n./a/b/deep.txt\n./missing\n',
+    },
+    args: [
+      '--exclude',
+      '.gitlab-ci-local/**',
+      '-rRa',
+      '--exclude',
+      'reports/*.tmp',
+      '--files-from=../files.txt',
+      '.',
+      '../artifacts/job/.',
+    ],
+    result: 'artifacts/job',
+    code: 23,
+    tree: [
+      './ 755',
+      'a/ 755 @kept',
+      'a/b/ 755 @kept',
+      'a/b/deep.txt 644 "deep" @kept',
+      'reports/ 755 @kept',
+      'reports/.gitlab-ci-local/ 755 @kept',
+      'reports/junit.xml 644 "<testsuites/>" @kept',
+      'sauce-actions-output/ 755 @kept',
+      'sauce-actions-output/run-x/ 755 @kept',
+      'sauce-actions-output/run-x/results.json 644 "{}" @kept',
+      'sauce-actions-output/run-x/sc.log -> ../../tunnel.out @kept',
+      'tunnel.out 644 "tunnel=up" @kept',
+    ],
+  },
+];
+
+let root: string;
+let realRsync: string | undefined;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'rsync-stand-in-'));
+  const found = await run(['sh', '-c', 'command -v rsync'], root);
+  realRsync = found.code === 0 ? 'rsync' : undefined;
+});
+
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** A row run by `command` in a folder of its own: the exit code and the tree left. */
+async function runRow(row: Row, command: string[], folder: string) {
+  const dir = path.join(root, folder);
+  await build(dir, row.before);
+  for (const [name, text] of Object.entries(row.lists ?? {})) await writeFile(path.join(dir, name), text);
+  const result = await run([...command, ...row.args], path.join(dir, row.cwd));
+  return { ...result, tree: await treeOf(path.join(dir, row.result)) };
+}
+
+describe('the rsync stand-in, form by form', () => {
+  for (const [index, row] of ROWS.entries()) {
+    it(row.form, async () => {
+      const stood = await runRow(row, [process.execPath, STAND_IN], `stand-in-${index}`);
+      expect(stood.code, stood.stderr).toBe(row.code);
+      expect(stood.tree).toEqual([...row.tree].sort());
+      if (row.code === 23) expect(stood.stderr).toMatch(/link_stat ".*missing" failed/);
+      if (realRsync) {
+        const real = await runRow(row, [realRsync], `rsync-${index}`);
+        expect({ code: real.code, tree: real.tree }, real.stderr).toEqual({
+          code: stood.code,
+          tree: stood.tree,
+        });
+      }
+    });
+  }
+
+  it('a form it does not implement is refused, not guessed at', async () => {
+    const dir = path.join(root, 'refused');
+    await build(dir, { 'src/file': 'x' });
+    for (const args of [
+      ['-av', 'src/.', 'dest'],
+      ['-a', 'src', 'dest'],
+      ['-r', 'src/.', 'dest'],
+    ]) {
+      const refused = await run([process.execPath, STAND_IN, ...args], dir);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr).toMatch(/^rsync: /);
+    }
+    expect(lstatSync(path.join(dir, 'src')).isDirectory()).toBe(true);
+    await expect(lstat(path.join(dir, 'dest'))).rejects.toThrow();
+  });
+});
+
+describe('its exclude patterns, as rsync reads them', () => {
+  const cases: [pattern: string, name: string, folder: boolean, excluded: boolean][] = [
+    ['node_modules/', 'node_modules', true, true],
+    ['node_modules/', 'app/node_modules', true, true],
+    ['node_modules/', 'node_modules', false, false],
+    ['/build/', 'build', true, true],
+    ['/build/', 'docs/build', true, false],
+    ['/untracked.log', 'untracked.log', false, true],
+    ['/untracked.log', 'a/untracked.log', false, false],
+    ['.git/lfs', '.git/lfs', true, true],
+    ['.git/lfs', 'sub/.git/lfs', true, true],
+    ['.git/lfs', 'x.git/lfs', true, false],
+    ['.gitlab-ci-local/**', '.gitlab-ci-local/cache/c', false, true],
+    ['.gitlab-ci-local/**', 'a/.gitlab-ci-local/x', false, true],
+    ['.gitlab-ci-local/**', '.gitlab-ci-local', true, false],
+    ['*.tmp', 'reports/a.tmp', false, true],
+    ['reports/*.tmp', 'reports/sub/a.tmp', false, false],
+    ['reports/**.tmp', 'reports/sub/a.tmp', false, true],
+    ['file?.txt', 'file1.txt', false, true],
+    ['file?.txt', 'file10.txt', false, false],
+    ['[ab].txt', 'b.txt', false, true],
+    ['[!ab].txt', 'b.txt', false, false],
+    ['out/***', 'out', true, true],
+    ['out/***', 'out/x/y', false, true],
+    ['a+b(1).txt', 'a+b(1).txt', false, true],
+  ];
+  it.each(cases)('%s on %s (a folder: %s): excluded %s', (pattern, name, folder, excluded) => {
+    expect(isExcluded([excludeRule(pattern)], name, folder)).toBe(excluded);
+  });
+});
