@@ -18,7 +18,7 @@ import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishBuild, tarGz } from '../../actions/manage-tunnel/test/archives.ts';
 import { writeFakeSauceConnect } from '../../actions/manage-tunnel/test/fake-sc.ts';
-import { gitlabTemplate } from '../support/doc-pipelines.ts';
+import { gitlabTemplate, PLACEHOLDERS } from '../support/doc-pipelines.ts';
 import {
   commitAll,
   git,
@@ -117,13 +117,10 @@ async function runPipeline(name: string, variables: Record<string, string>): Pro
     version: '2.3.0',
     versionCode: 230,
   });
-  const predefined = {
-    ...variables,
-    // gitlab-ci-local gives a job with an image the folder of a container, `/builds/<group>/<project>`,
-    // even when its shell executor runs the job here, in a folder of the job's own: the folder it
-    // runs in, as on a runner, where the cache is restored and saved from.
-    CI_PROJECT_DIR: '.',
-  };
+  // As they are, the rest: gitlab-ci-local names in CI_PROJECT_DIR a job's folder in a container,
+  // `/builds/<group>/<project>`, even when its shell executor runs the job in a folder of its own,
+  // where the cache is restored and saved from; the template must not depend on that name.
+  const predefined = { ...variables };
   const ports = [await freePort(), await freePort()];
   while (ports[1] === ports[0]) ports[1] = await freePort();
   const run = await gitlabCiLocal(
@@ -177,6 +174,58 @@ function expectQuietClones(run: PipelineRun): void {
   expect(run.output).toMatch(/\$ git .*clone --quiet --depth 1 --branch "v1"/);
   expect(run.output).not.toMatch(/detached HEAD|Note: switching to/);
 }
+
+/**
+ * A pipeline of two jobs that extend the template and keep `.sauce-actions` in a cache, as a
+ * project may to save the clone: the first leaves a file in it that no clone has, the second
+ * gets the folder back from the cache before its clone, as a retried job or a shell runner's
+ * folder has it.
+ */
+const CACHED_CLONE = `include:
+  - remote: ${PLACEHOLDERS.templateBase}v1/templates/gitlab/sauce-actions.gitlab-ci.yml
+    inputs:
+      repository: ${PLACEHOLDERS.repository}
+
+stages: [first, again]
+
+.clone-cached:
+  extends: .sauce-actions
+  cache:
+    key: the-clone
+    paths: [.sauce-actions/]
+
+first:
+  extends: .clone-cached
+  stage: first
+  script:
+    - echo left over > .sauce-actions/left-over
+
+again:
+  extends: .clone-cached
+  stage: again
+  script:
+    - test -f .sauce-actions/dist/cli.js
+    - test ! -e .sauce-actions/left-over
+    - echo "clone at $(git -C .sauce-actions describe --tags)"
+`;
+
+describe.runIf(process.platform !== 'win32')('the GitLab template, under gitlab-ci-local', () => {
+  it('clones the command line afresh where a cache or an earlier run left .sauce-actions', async () => {
+    const dir = path.join(root, 'cached-clone');
+    await gitlabProject(dir, {
+      templateBase: templates.base,
+      repository: `file://${repository}`,
+      pipeline: CACHED_CLONE,
+    });
+    const run = await gitlabCiLocal(dir, ['--force-shell-executor', '--shell-isolation']);
+    expect(run.code, run.output).toBe(0);
+    // The second job got the first one's folder from the cache, and cloned the tag over it.
+    expect(run.output).toMatch(/^again +imported cache 'the-clone'/m);
+    expect(run.output).toMatch(/PASS +again/);
+    expect(run.output).toContain('clone at v1');
+    expect(run.output).not.toContain('already exists and is not an empty directory');
+  });
+});
 
 describe.runIf(process.platform !== 'win32')(
   'the GitLab pipeline of docs/ci-pipelines.md, under gitlab-ci-local',

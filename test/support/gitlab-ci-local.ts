@@ -88,7 +88,12 @@ async function rsyncStandIn(dir: string): Promise<string> {
   const quoted = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
   await writeFile(
     path.join(bin, 'rsync'),
-    `#!/bin/sh\nexec ${quoted(process.execPath)} ${quoted(RSYNC_STAND_IN)} "$@"\n`,
+    [
+      '#!/bin/sh',
+      // Node strips the stand-in's types once, not at each of gitlab-ci-local's many copies.
+      `NODE_COMPILE_CACHE=${quoted(path.join(bin, 'compile-cache'))} exec ${quoted(process.execPath)} ${quoted(RSYNC_STAND_IN)} "$@"`,
+      '',
+    ].join('\n'),
   );
   await chmod(path.join(bin, 'rsync'), 0o755);
   return bin;

@@ -355,7 +355,7 @@ function stepDeps(
     workflow: {},
     artifacts: noArtifacts,
     // Downloads and their unpacking are no output: the system's temporary folder.
-    tools: localToolCache(io.env, os.tmpdir()),
+    tools: localToolCache(io.env, os.tmpdir(), io.cwd),
     env: io.env,
     ci,
     git: localGitHistory(io.cwd, io.env, signal),

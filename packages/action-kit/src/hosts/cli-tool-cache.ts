@@ -3,6 +3,10 @@
  * `SAUCE_ACTIONS_TOOL_CACHE`), kept across runs like the runner's. The runner's tool-cache
  * package is not used: it needs the runner's variables and writes its debug lines to standard
  * output, where the command line's outputs go.
+ *
+ * A relative `SAUCE_ACTIONS_TOOL_CACHE` starts from the working folder, as a CI system's cache
+ * paths do (GitLab's `cache: paths`): the same words name the same folder, whatever the system
+ * calls the project's folder. The paths handed out are absolute, as those of the runner's are.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -15,14 +19,16 @@ import type { ToolCache } from '../deps.ts';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-function cacheRoot(env: Environment): string {
-  if (env.SAUCE_ACTIONS_TOOL_CACHE) return env.SAUCE_ACTIONS_TOOL_CACHE;
-  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+function cacheRoot(env: Environment, workingDir: string): string {
+  if (env.SAUCE_ACTIONS_TOOL_CACHE) return path.resolve(workingDir, env.SAUCE_ACTIONS_TOOL_CACHE);
+  // The XDG base directory specification: a relative XDG_CACHE_HOME is invalid and ignored.
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), '.cache');
   return path.join(base, 'sauce-actions', 'tools');
 }
 
-export function localToolCache(env: Environment, tempDir: string): ToolCache {
-  const root = cacheRoot(env);
+export function localToolCache(env: Environment, tempDir: string, workingDir: string): ToolCache {
+  const root = cacheRoot(env, workingDir);
   const folder = (tool: string, version: string): string => path.join(root, tool, version, process.arch);
   // A folder is complete only once its marker is written: a copy cut short is never found.
   const marker = (dir: string): string => `${dir}.complete`;
