@@ -12,8 +12,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '@circleci/circleci-config-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { actionDefault, docPipeline, gitlabTemplate, gitlabTemplateText } from './support/doc-pipelines.ts';
+import { parse, stringify } from 'yaml';
+import {
+  actionDefault,
+  docPipeline,
+  GITLAB_TEMPLATE,
+  gitlabDocJobs,
+  gitlabTemplate,
+  gitlabTemplateText,
+  PLACEHOLDERS,
+} from './support/doc-pipelines.ts';
 import { gitlabCiLocal, gitlabProject, serveGitlabTemplate } from './support/gitlab-ci-local.ts';
 
 const SC_VERSION = actionDefault('manage-tunnel', 'sc-version');
@@ -55,6 +63,31 @@ async function preview(name: string, pipeline?: string) {
   return { ...run, jobs: (expanded ? parse(expanded) : {}) as Record<string, GitlabJob> };
 }
 
+/** Whether an expanded job runs the command line: the template's clone, or `$SAUCE_ACTIONS`. */
+function runsCommandLine(job: GitlabJob): boolean {
+  return /\.sauce-actions\b|\$SAUCE_ACTIONS\b/.test(
+    [...(job.before_script ?? []), ...(job.script ?? [])].join('\n'),
+  );
+}
+
+/**
+ * The expanded jobs that run the command line but would lose its files: the results file,
+ * Sauce Connect's log and downloaded assets, in `sauce-actions-output/`, kept whatever the outcome.
+ */
+function outputProblems(jobs: Record<string, GitlabJob>): string[] {
+  const problems: string[] = [];
+  for (const [name, job] of Object.entries(jobs)) {
+    if (name.startsWith('.') || !runsCommandLine(job)) continue;
+    if (job.artifacts?.when !== 'always') {
+      problems.push(`${name}: artifacts kept when ${job.artifacts?.when ?? 'on_success'}, not always`);
+    }
+    if (!job.artifacts?.paths?.includes('sauce-actions-output/')) {
+      problems.push(`${name}: sauce-actions-output/ not among the artifacts' paths`);
+    }
+  }
+  return problems;
+}
+
 describe('GitLab: the pipeline of the document and the template it includes', () => {
   it('are valid by GitLab’s own schema, once expanded as GitLab does', async () => {
     const { code, output, jobs } = await preview('valid');
@@ -80,6 +113,39 @@ describe('GitLab: the pipeline of the document and the template it includes', ()
       expect(job.artifacts?.paths, name).toContain('sauce-actions-output/');
     }
     expect(jobs['nightly-suite']?.script?.join('\n')).toContain('--sc-version "$SAUCE_CONNECT_VERSION"');
+    // Every job that runs the command line keeps its files, whatever the outcome.
+    expect(Object.keys(jobs).filter((name) => runsCommandLine(jobs[name] as GitlabJob))).toEqual([
+      'release-upload',
+      'nightly-suite',
+      'suite-report',
+    ]);
+    expect(outputProblems(jobs)).toEqual([]);
+  });
+
+  it('every GitLab job the docs give on their own keeps sauce-actions-output/ whatever the outcome', async () => {
+    // The pipeline's are checked with it above; the jobs the docs give on their own, here, in one
+    // pipeline that includes the template, each named after its place in the docs, without their
+    // needs, which name jobs of the reader's.
+    const given = gitlabDocJobs();
+    expect(given.length).toBeGreaterThan(0);
+    const pipeline: Record<string, unknown> = {
+      include: [
+        {
+          remote: `${PLACEHOLDERS.templateBase}v1/${GITLAB_TEMPLATE}`,
+          inputs: { repository: PLACEHOLDERS.repository },
+        },
+      ],
+      stages: [...new Set(['test', ...given.map(({ job }) => String(job.stage ?? 'test'))])],
+    };
+    for (const { source, name, job } of given) {
+      const { needs: _needs, ...rest } = job;
+      pipeline[`${name} at ${source}`] = rest;
+    }
+    const docJobs = await preview('doc-jobs', stringify(pipeline));
+    expect(docJobs.code, docJobs.output).toBe(0);
+    const named = given.map(({ source, name }) => `${name} at ${source}`);
+    expect(named.filter((name) => runsCommandLine(docJobs.jobs[name] as GitlabJob))).toEqual(named);
+    expect(outputProblems(docJobs.jobs)).toEqual([]);
   });
 
   it('the template: its inputs, their defaults, and a quiet clone', () => {

@@ -4,10 +4,10 @@
  * line is a comment naming the file it goes to (`# .gitlab-ci.yml`), and the GitLab template the
  * first one includes, a committed file.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { ROOT, yamlBlocks } from './workflows.ts';
+import { readmeFiles, ROOT, yamlBlocks } from './workflows.ts';
 
 export const PIPELINES_DOC = 'docs/ci-pipelines.md';
 export const GITLAB_TEMPLATE = 'templates/gitlab/sauce-actions.gitlab-ci.yml';
@@ -55,4 +55,37 @@ export function actionDefault(action: string, input: string): string {
     inputs: Record<string, { default?: unknown }>;
   };
   return String(metadata.inputs[input]?.default);
+}
+
+/** A GitLab job of the docs outside a whole pipeline: its block's place, its name, its keys. */
+export interface GitlabDocJob {
+  source: string;
+  name: string;
+  job: Record<string, unknown>;
+}
+
+/**
+ * The GitLab jobs that the docs and READMEs give on their own, to add to a pipeline that includes
+ * the template: every `yaml` block, other than a whole pipeline (one with `include:`), whose
+ * top-level keys hold jobs (a `script:` or an `extends:`).
+ */
+export function gitlabDocJobs(root = ROOT): GitlabDocJob[] {
+  const docs = readdirSync(path.join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
+  const jobs: GitlabDocJob[] = [];
+  for (const file of [...docs.sort(), ...readmeFiles(root)]) {
+    for (const block of yamlBlocks(readFileSync(path.join(root, file), 'utf8'), file)) {
+      const document: unknown = parse(block.text);
+      if (typeof document !== 'object' || document === null || Array.isArray(document)) continue;
+      if ('include' in document) continue;
+      for (const [name, job] of Object.entries(document as Record<string, unknown>)) {
+        if (typeof job !== 'object' || job === null || Array.isArray(job)) continue;
+        if ('script' in job || 'extends' in job) {
+          jobs.push({ source: block.source, name, job: job as Record<string, unknown> });
+        }
+      }
+    }
+  }
+  return jobs;
 }
