@@ -51,14 +51,14 @@ type GitlabJob = {
 };
 
 /** gitlab-ci-local's `--preview` of a project holding `pipeline`: exit code, output and the expanded jobs. */
-async function preview(name: string, pipeline?: string) {
+async function preview(name: string, pipeline: string | undefined, signal: AbortSignal) {
   const dir = path.join(root, name);
   await gitlabProject(dir, {
     templateBase: templates.base,
     repository: 'https://git.example.com/sauce-actions.git',
     ...(pipeline !== undefined ? { pipeline } : {}),
   });
-  const run = await gitlabCiLocal(dir, ['--preview']);
+  const run = await gitlabCiLocal(dir, ['--preview'], {}, [], signal);
   const expanded = run.code === 0 ? run.output.slice(run.output.indexOf('\n---\n') + 1) : '';
   return { ...run, jobs: (expanded ? parse(expanded) : {}) as Record<string, GitlabJob> };
 }
@@ -88,9 +88,13 @@ function outputProblems(jobs: Record<string, GitlabJob>): string[] {
   return problems;
 }
 
-describe('GitLab: the pipeline of the document and the template it includes', () => {
-  it('are valid by GitLab’s own schema, once expanded as GitLab does', async () => {
-    const { code, output, jobs } = await preview('valid');
+/**
+ * gitlab-ci-local's previews take seconds each, more on a busy machine (15 s at a load of 30 on
+ * two cores): bounded far from that, the test's signal stopping it at the bound.
+ */
+describe('GitLab: the pipeline of the document and the template it includes', { timeout: 120_000 }, () => {
+  it('are valid by GitLab’s own schema, once expanded as GitLab does', async ({ signal }) => {
+    const { code, output, jobs } = await preview('valid', undefined, signal);
     expect(code, output).toBe(0);
     expect(output).toMatch(/^json schema validated in /m);
     expect(Object.keys(jobs)).toEqual(
@@ -122,7 +126,9 @@ describe('GitLab: the pipeline of the document and the template it includes', ()
     expect(outputProblems(jobs)).toEqual([]);
   });
 
-  it('every GitLab job the docs give on their own keeps sauce-actions-output/ whatever the outcome', async () => {
+  it('every GitLab job the docs give on their own keeps sauce-actions-output/ whatever the outcome', async ({
+    signal,
+  }) => {
     // The pipeline's are checked with it above; the jobs the docs give on their own, here, in one
     // pipeline that includes the template, each named after its place in the docs, without their
     // needs, which name jobs of the reader's.
@@ -141,7 +147,7 @@ describe('GitLab: the pipeline of the document and the template it includes', ()
       const { needs: _needs, ...rest } = job;
       pipeline[`${name} at ${source}`] = rest;
     }
-    const docJobs = await preview('doc-jobs', stringify(pipeline));
+    const docJobs = await preview('doc-jobs', stringify(pipeline), signal);
     expect(docJobs.code, docJobs.output).toBe(0);
     const named = given.map(({ source, name }) => `${name} at ${source}`);
     expect(named.filter((name) => runsCommandLine(docJobs.jobs[name] as GitlabJob))).toEqual(named);
@@ -158,16 +164,16 @@ describe('GitLab: the pipeline of the document and the template it includes', ()
     expect(gitlabTemplateText()).toMatch(QUIET_CLONE);
   });
 
-  it('an include without the repository input is refused', async () => {
+  it('an include without the repository input is refused', async ({ signal }) => {
     const pipeline = docPipeline('.gitlab-ci.yml').replace(/^ {6}repository: .*\n/m, '');
-    const { code, output } = await preview('no-repository', pipeline);
+    const { code, output } = await preview('no-repository', pipeline, signal);
     expect(code).not.toBe(0);
     expect(output).toContain('`repository` input: required value has not been provided');
   });
 
-  it('a pipeline GitLab’s schema refuses fails the check', async () => {
+  it('a pipeline GitLab’s schema refuses fails the check', async ({ signal }) => {
     const pipeline = `${docPipeline('.gitlab-ci.yml')}\nbroken:\n  script: [echo]\n  artifacts:\n    when: sometimes\n`;
-    const { code, output } = await preview('invalid', pipeline);
+    const { code, output } = await preview('invalid', pipeline, signal);
     expect(code).not.toBe(0);
     expect(output).toContain('Invalid .gitlab-ci.yml configuration!');
     expect(output).toContain('(found sometimes) at broken.artifacts.when');

@@ -102,19 +102,23 @@ async function rsyncStandIn(dir: string): Promise<string> {
 /**
  * gitlab-ci-local in `dir` with `args`, under this Node (it needs 24), with `variables` as the
  * project's CI/CD variables (predefined ones among them without its warning), a home of its own
- * beside `dir`, and the tests' rsync.
+ * beside `dir`, and the tests' rsync. It runs in a process group of its own: `signal` (the test's,
+ * aborted when it times out) ends it and the jobs' processes, so that a test that fails leaves
+ * none behind.
  */
 export async function gitlabCiLocal(
   dir: string,
   args: readonly string[],
   variables: Record<string, string> = {},
   predefined: readonly string[] = [],
+  signal?: AbortSignal,
 ): Promise<GitlabRun> {
   const bin = await rsyncStandIn(dir);
   const home = `${dir}-home`;
   const all = [GITLAB_CI_LOCAL, ...args, '--no-color', '--home', home];
   if (predefined.length > 0) all.push('--ignore-predefined-vars', predefined.join(','));
   for (const [key, value] of Object.entries(variables)) all.push('--variable', `${key}=${value}`);
+  signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, all, {
       cwd: dir,
@@ -123,11 +127,23 @@ export async function gitlabCiLocal(
         HOME: home,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    const stop = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group has ended already.
+      }
+    };
+    signal?.addEventListener('abort', stop, { once: true });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      signal?.removeEventListener('abort', stop);
+      resolve({ code, output });
+    });
   });
 }
