@@ -318,6 +318,30 @@ const ROWS: Row[] = [
       'tunnel.out 644 "tunnel=up" @kept',
     ],
   },
+  {
+    form: 'odd names and a read-only file in the way, merged',
+    before: {
+      'src/with space.txt': 'space',
+      'src/-leading-dash': 'dash',
+      'src/[brackets]*?.txt': 'glob characters',
+      'src/ünïcødé/ファイル': 'unicode',
+      'src/readonly.txt': { text: 'new text', mode: 0o444 },
+      'dest/readonly.txt': { text: 'the old one', mode: 0o444 },
+    },
+    cwd: '.',
+    args: ['-a', 'src/.', 'dest'],
+    result: 'dest',
+    code: 0,
+    tree: [
+      './ 755',
+      '-leading-dash 644 "dash" @kept',
+      '[brackets]*?.txt 644 "glob characters" @kept',
+      'readonly.txt 444 "new text" @kept',
+      'with space.txt 644 "space" @kept',
+      'ünïcødé/ 755 @kept',
+      'ünïcødé/ファイル 644 "unicode" @kept',
+    ],
+  },
 ];
 
 let root: string;
