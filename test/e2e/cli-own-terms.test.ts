@@ -3,7 +3,8 @@
  * of `--api-url`, and a reader that closes standard output early (`| head -1`, a pipe to `true`),
  * after which the command still ends with the work's status and no stack.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
@@ -104,4 +105,25 @@ describe('the command line of its own', () => {
     expect(run.stderr).toContain('1 of 3 job(s) failed');
     expect(run.stderr).not.toMatch(/EPIPE|Unhandled|\n {4}at /);
   });
+
+  it.runIf(existsSync('/dev/full'))(
+    'standard output on a full disk: said on standard error, no stack',
+    () => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const run = spawnSync(process.execPath, [CLI, '--version'], {
+          cwd: terminal.dir,
+          env: { PATH: process.env.PATH ?? '' },
+          stdio: ['ignore', full, 'pipe'],
+          encoding: 'utf8',
+          timeout: 40_000,
+        });
+        expect(run.status).toBe(0);
+        expect(run.stderr).toContain('error: standard output could not be written (ENOSPC');
+        expect(run.stderr).not.toMatch(/Unhandled|\n {4}at /);
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
 });

@@ -30,8 +30,14 @@ export function processIo(): CliIo {
  */
 function writerTo(stream: NodeJS.WriteStream): (text: string) => void {
   let open = true;
-  stream.on('error', () => {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
     open = false;
+    // Any other failure (a full disk) is no reader's choice: said on standard error, if it can be.
+    if (error.code !== 'EPIPE' && stream === process.stdout && !process.stderr.destroyed) {
+      process.stderr.write(
+        `error: standard output could not be written (${error.message}): outputs are lost.\n`,
+      );
+    }
   });
   return (text) => {
     if (open && !stream.destroyed) stream.write(text);
