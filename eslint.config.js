@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'dist/**', 'coverage/**', '**/.tmp/**'] },
+  { ignores: ['**/node_modules/**', 'dist/**', 'packages/cli/dist/**', 'coverage/**', '**/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -25,6 +25,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // The command line package's entry: CommonJS that any Node.js reads, to refuse an old one.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['**/test/**', 'test/**', 'bench/**'],

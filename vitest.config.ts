@@ -45,6 +45,8 @@ const OWN_WORKER = [
  * 2-core machine; a file missing here only starts later.
  */
 const LONGEST = [
+  // Packs the command line, installs Node 22 from the registry, and installs and runs the package.
+  'test/e2e/cli-package.test.ts',
   'test/e2e/shared-account.test.ts',
   'test/e2e/job-assets-artifacts.test.ts',
   'packages/api/test/core/pacing-emulator.test.ts',

@@ -41,12 +41,13 @@ describe('help', () => {
     expect(run.code).toBe(0);
     for (const [input, spec] of Object.entries(metadata.inputs)) {
       expect(run.stdout).toContain(`  --${input} <value>\n`);
+      const section = run.stdout.slice(run.stdout.indexOf(`  --${input} <value>\n`));
+      const next = section.indexOf('\n  --', 1);
+      const help = section.slice(0, next < 0 ? undefined : next).replace(/\s+/g, ' ');
+      // An input that only GitHub acts on says so instead of a default that changes nothing here.
+      if (help.includes('GitHub Actions only')) continue;
       if (spec.default !== undefined && !String(spec.default).includes('${{')) {
-        const section = run.stdout.slice(run.stdout.indexOf(`  --${input} <value>\n`));
-        const next = section.indexOf('\n  --', 1);
-        expect(section.slice(0, next < 0 ? undefined : next).replace(/\s+/g, ' ')).toContain(
-          `Default: ${String(spec.default)}.`,
-        );
+        expect(help).toContain(`Default: ${String(spec.default)}.`);
       }
     }
     for (const output of Object.keys(metadata.outputs)) expect(run.stdout).toContain(`\n  ${output}\n`);

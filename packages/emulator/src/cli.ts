@@ -1,10 +1,42 @@
 /** `sauce-emulator [--host 127.0.0.1] [--port 4545] [--seed FILE.json] [--job-duration-ms N] [--rate-limit N] [--data-dir DIR] [--tls-key FILE --tls-cert FILE]` */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import emulatorPackage from '../package.json' with { type: 'json' };
 import { startEmulator } from './index.ts';
 
 const USAGE =
   'usage: sauce-emulator [--host 127.0.0.1] [--port 4545] [--seed FILE.json] [--job-duration-ms N] [--rate-limit N] [--data-dir DIR] [--tls-key FILE --tls-cert FILE]';
+
+const HELP = `${USAGE}
+       sauce-emulator --help | --version
+
+A local, stateful stand-in for Sauce Labs AI test authoring, mobile app distribution and automation
+REST, all on one address. When it is ready it prints one line to standard output,
+"sauce-emulator listening on http://HOST:PORT"; SIGINT or SIGTERM (Ctrl-C) closes it.
+
+Options:
+  --host HOST            address to listen on. Default: 127.0.0.1 (the admin endpoints answer
+                         loopback clients only).
+  --port N               port to listen on; 0 picks a free one. Default: 4545.
+  --seed FILE.json       accounts, suites, tunnels and builds to start from, instead of the default
+                         seed: username demo, access key demo-access-key; email demo@example.com,
+                         API key demo-api-key; suites Smoke and Regression; tunnel demo-tunnel.
+  --job-duration-ms N    how long a simulated job runs, from queued to its end. Default: 3000.
+  --rate-limit N         requests a second allowed per account; every answer then carries
+                         X-Ratelimit-Limit, X-Ratelimit-Remaining and X-Ratelimit-Reset, and one
+                         over the limit is 429 with Retry-After. Default: 0, no limit.
+  --data-dir DIR         keeps the state and stored files in DIR across restarts. Default: in
+                         memory only.
+  --tls-key FILE         serves https with this private key (PEM); needs --tls-cert. Clients must
+  --tls-cert FILE        trust the certificate (NODE_EXTRA_CA_CERTS for Node). Default: http.
+  --help, -h             shows this help.
+  --version              prints the version.
+
+Admin endpoints (no credentials; loopback only): GET /_emulator/health, POST and DELETE
+/_emulator/faults, GET /_emulator/requests, POST /_emulator/reset, POST and DELETE
+/_emulator/outcomes, PATCH /_emulator/builds/:id.
+
+Exit codes: 0 closed on a signal; 1 it could not start or close; 2 a mistaken option.`;
 
 function nonNegativeInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -28,6 +60,7 @@ try {
       'tls-key': { type: 'string' },
       'tls-cert': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
     },
     strict: true,
   }));
@@ -36,7 +69,11 @@ try {
   process.exit(2);
 }
 if (values.help) {
-  console.log(USAGE);
+  console.log(HELP);
+  process.exit(0);
+}
+if (values.version) {
+  console.log(`sauce-emulator ${emulatorPackage.version}`);
   process.exit(0);
 }
 

@@ -20,6 +20,7 @@ export interface HostOptions {
   /** Debug lines on standard error too. */
   verbose: boolean;
   help: boolean;
+  version: boolean;
 }
 
 interface ParsedArgs {
@@ -37,6 +38,15 @@ export const HOST_FLAGS: Readonly<Record<string, { value: boolean; help: string 
   summary: { value: true, help: 'write the Markdown summary of the run to FILE' },
   verbose: { value: false, help: 'also print debug lines (requests, retries) on standard error' },
   help: { value: false, help: 'show this help' },
+  version: { value: false, help: 'print the version of sauce-actions' },
+};
+
+/**
+ * Inputs that the command line, and only it, reads from the environment when the flag is not
+ * given, ahead of the `action.yml` default: a CI system sets such a variable once for every job.
+ */
+export const ENVIRONMENT_FALLBACKS: Readonly<Record<string, { variable: string; otherwise: string }>> = {
+  'api-url': { variable: 'SAUCE_API_URL', otherwise: 'the address of `region`' },
 };
 
 /** Reads the arguments that follow the action's name. */
@@ -46,10 +56,12 @@ export function parseActionArgs(
   metadata: ActionMetadata,
 ): ParsedArgs {
   const inputs = new Map<string, string>();
-  const options: HostOptions = { json: false, verbose: false, help: false };
-  // Help wins over any other mistake: someone asking for it is finding out how to write the rest.
+  const options: HostOptions = { json: false, verbose: false, help: false, version: false };
+  // Help and the version win over any other mistake: someone asking for them is finding out how
+  // to write the rest.
   if (args.some((arg) => arg === '--help' || arg === '-h'))
     return { inputs, options: { ...options, help: true } };
+  if (args.includes('--version')) return { inputs, options: { ...options, version: true } };
   for (let at = 0; at < args.length; at++) {
     const arg = args[at] as string;
     if (!arg.startsWith('--') || arg === '--') {
@@ -98,6 +110,7 @@ function setHostOption(options: HostOptions, name: string, value: string | undef
   if (value !== undefined) throw new UsageError(`--${name} takes no value.`);
   if (name === 'json') options.json = true;
   else if (name === 'verbose') options.verbose = true;
+  else if (name === 'version') options.version = true;
   else options.help = true;
 }
 

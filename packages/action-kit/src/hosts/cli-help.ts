@@ -1,9 +1,29 @@
 /** The command line's help, generated from the embedded `action.yml` of each action. */
-import { HOST_FLAGS } from './cli-args.ts';
+import { ENVIRONMENT_FALLBACKS, HOST_FLAGS } from './cli-args.ts';
 import type { CliCommand } from './cli-command.ts';
+import { commandLineDefault, commandLineDescription, reworded } from './cli-wording.ts';
 
 const WIDTH = 100;
 const PROGRAM = 'sauce-actions';
+
+/** The variables the command line reads, by what they stand for. */
+const ENVIRONMENT: readonly (readonly [string, string])[] = [
+  ['SAUCE_USERNAME', '--username (automation and AI authoring)'],
+  ['SAUCE_ACCESS_KEY', '--access-key'],
+  ['SAUCE_APPDIST_API_KEY', '--api-key (mobile distribution)'],
+  ...Object.entries(ENVIRONMENT_FALLBACKS).map(
+    ([name, { variable, otherwise }]) => [variable, `--${name}; without either, ${otherwise}`] as const,
+  ),
+  [
+    'SAUCE_ACTIONS_OUTPUT_DIR',
+    'where a run leaves its files (results, logs, assets); default sauce-actions-output in the current folder',
+  ],
+  [
+    'SAUCE_ACTIONS_TOOL_CACHE',
+    'where Sauce Connect is kept once downloaded; default ~/.cache/sauce-actions/tools',
+  ],
+  ['HTTPS_PROXY, NO_PROXY', 'the proxy of every request (HTTP_PROXY too, and lower-case forms)'],
+];
 
 const EXIT_CODES = [
   'Exit codes: 0 done; 1 the work failed (a test failed, the service refused, a timeout, a cancel);',
@@ -14,19 +34,24 @@ export function generalHelp(commands: readonly CliCommand[]): string {
   const width = Math.max(...commands.map((command) => command.name.length)) + 2;
   return [
     `Usage: ${PROGRAM} <action> [--<input> <value>]... [--json] [--summary FILE] [--verbose]`,
+    `       ${PROGRAM} --help | --version`,
     '',
     'Runs one of the Sauce Labs actions from any CI system or terminal. The flags are the inputs of',
-    "the action's action.yml, with the same names, defaults and environment fallbacks",
-    '(SAUCE_USERNAME, SAUCE_ACCESS_KEY, SAUCE_APPDIST_API_KEY).',
+    'the GitHub action of the same name, with the same checks and defaults.',
     '',
     'Actions:',
     ...commands.flatMap((command) =>
-      wrap(firstSentence(command.metadata.description), WIDTH - width - 2).map(
+      wrap(reworded(firstSentence(command.metadata.description)), WIDTH - width - 2).map(
         (line, index) => `  ${(index === 0 ? command.name : '').padEnd(width)}${line}`,
       ),
     ),
     '',
     `Run \`${PROGRAM} <action> --help\` for the inputs and outputs of one action.`,
+    '',
+    'Environment (a flag given wins):',
+    ...ENVIRONMENT.flatMap(([name, text]) =>
+      wrap(text, WIDTH - 28).map((line, index) => `  ${(index === 0 ? name : '').padEnd(26)}${line}`),
+    ),
     '',
     'Outputs go to standard output as name=value lines (multi-line values JSON-encoded), or as one',
     'JSON object with --json (always one, with "error" when the run or the usage failed); progress,',
@@ -39,13 +64,13 @@ export function generalHelp(commands: readonly CliCommand[]): string {
 export function actionHelp(command: CliCommand): string {
   const { metadata } = command;
   const inputs = Object.entries(metadata.inputs).flatMap(([name, input]) => {
+    const byDefault = commandLineDefault(name, input);
     const notes = [
-      ...(input.default !== undefined
-        ? [`Default: ${input.default === '' ? '(empty)' : input.default}.`]
-        : []),
+      ...(byDefault !== undefined ? [`Default: ${byDefault}.`] : []),
       ...(input.list ? ['Repeatable: the values of a repeated flag are joined by newlines.'] : []),
     ];
-    return [`  --${name} <value>`, ...indent(wrap([input.description, ...notes].join(' '), WIDTH - 6), 6)];
+    const description = commandLineDescription(name, input);
+    return [`  --${name} <value>`, ...indent(wrap([description, ...notes].join(' '), WIDTH - 6), 6)];
   });
   const outputs = Object.entries(metadata.outputs).flatMap(([name, output]) => [
     `  ${name}`,
@@ -58,7 +83,7 @@ export function actionHelp(command: CliCommand): string {
   return [
     `Usage: ${PROGRAM} ${command.name} [--<input> <value>]... [--json] [--summary FILE] [--verbose]`,
     '',
-    ...wrap(metadata.description, WIDTH),
+    ...wrap(reworded(metadata.description), WIDTH),
     '',
     'Inputs (`--<input> <value>` or `--<input>=<value>`):',
     ...inputs,

@@ -36,7 +36,7 @@ import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
 import { redactSecrets } from '../step/secrets.ts';
 import type { ActionMetadata } from './action-metadata.ts';
-import type { HostOptions } from './cli-args.ts';
+import { ENVIRONMENT_FALLBACKS, type HostOptions } from './cli-args.ts';
 import {
   EXIT_DONE,
   EXIT_FAILED,
@@ -75,6 +75,7 @@ export async function runAction(
   const signals = watchSignals();
   const logger = cliLogger(io, options.verbose);
   const source = commandLineInputs(command.metadata, given, io);
+  reportEnvironmentFallbacks(command.metadata, given, io, logger);
   const state = memoryState();
   const summary = summaryWriter(options.summaryFile, io, logger);
   const ci = await ciContext(io.env);
@@ -162,18 +163,45 @@ async function runStep(
   return (await runDefinition(definition, source, deps)).result;
 }
 
-/** Flags first, then `action.yml`'s default, as the runner hands an input over. */
+/**
+ * Flags first, then the command line's own environment fallbacks (`SAUCE_API_URL`), then
+ * `action.yml`'s default, as the runner hands an input over.
+ */
 function commandLineInputs(
   metadata: ActionMetadata,
   given: ReadonlyMap<string, string>,
   io: CliIo,
 ): InputSource {
+  const fromEnvironment = (name: string): string | undefined => {
+    const fallback = Object.hasOwn(ENVIRONMENT_FALLBACKS, name) ? ENVIRONMENT_FALLBACKS[name] : undefined;
+    return fallback !== undefined && Object.hasOwn(metadata.inputs, name)
+      ? io.env[fallback.variable] || undefined
+      : undefined;
+  };
   return {
     input: (name) =>
-      given.get(name) ?? (Object.hasOwn(metadata.inputs, name) ? metadata.inputs[name]?.default : '') ?? '',
+      given.get(name) ??
+      fromEnvironment(name) ??
+      (Object.hasOwn(metadata.inputs, name) ? metadata.inputs[name]?.default : '') ??
+      '',
     env: (name) => io.env[name],
     workspace: io.cwd,
   };
+}
+
+/** Says which inputs came from the environment, so that a mistake in one is traced to its variable. */
+function reportEnvironmentFallbacks(
+  metadata: ActionMetadata,
+  given: ReadonlyMap<string, string>,
+  io: CliIo,
+  logger: Logger,
+): void {
+  for (const [name, { variable }] of Object.entries(ENVIRONMENT_FALLBACKS)) {
+    if (Object.hasOwn(metadata.inputs, name) && !given.has(name) && io.env[variable]) {
+      // The variable's name only: a value with a password in it is refused, never printed.
+      logger.info(`--${name} not given: using the environment variable ${variable}.`);
+    }
+  }
 }
 
 /**

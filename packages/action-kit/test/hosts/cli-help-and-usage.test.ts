@@ -73,7 +73,13 @@ describe('parseActionArgs', () => {
   it('takes --name value and --name=value (a value may hold = or start with --), host options apart', () => {
     const parsed = parse('--name', 'a=b', '--mode=--slow', '--json', '--summary', 'out.md', '--verbose');
     expect(Object.fromEntries(parsed.inputs)).toEqual({ name: 'a=b', mode: '--slow' });
-    expect(parsed.options).toEqual({ json: true, summaryFile: 'out.md', verbose: true, help: false });
+    expect(parsed.options).toEqual({
+      json: true,
+      summaryFile: 'out.md',
+      verbose: true,
+      help: false,
+      version: false,
+    });
   });
 
   it('joins a repeated list input with newlines, refuses a repeated single one', () => {

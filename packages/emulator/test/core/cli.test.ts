@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,24 @@ describe('sauce-emulator command', () => {
     } finally {
       if (emulator.child.exitCode === null) emulator.child.kill('SIGKILL');
     }
+  });
+
+  it('--help describes every option the command takes, and --version prints the version', async () => {
+    const help = run(['--help']);
+    expect(await help.exited).toBe(0);
+    const { stdout } = help.output();
+    // Every option of the parser, read from the source, has a line of its own under Options.
+    const source = await readFile(path.resolve(path.dirname(BIN), '../src/cli.ts'), 'utf8');
+    const parsed = [...source.matchAll(/^ {6}'?([a-z-]+)'?: \{ type: '(string|boolean)'/gm)].map((m) => m[1]);
+    expect(parsed).toEqual(expect.arrayContaining(['host', 'port', 'seed', 'rate-limit', 'version']));
+    const options = stdout.slice(stdout.indexOf('Options:'));
+    for (const option of parsed) expect(options).toMatch(new RegExp(`^  (-h, )?--${option}\\b.* \\S`, 'm'));
+    const version = run(['--version']);
+    expect(await version.exited).toBe(0);
+    const { version: expected } = JSON.parse(
+      await readFile(path.resolve(path.dirname(BIN), '../package.json'), 'utf8'),
+    ) as { version: string };
+    expect(version.output().stdout).toBe(`sauce-emulator ${expected}\n`);
   });
 
   it('exits 2 with a message on bad flags', async () => {
