@@ -236,10 +236,10 @@ describe('a release pipeline in a git repository', () => {
 });
 
 describe('keyless sign-in, `oidc: github`', () => {
+  // The inputs the READMEs document, and the emulator's demo account: no `oidc-audience`.
   const inputs = {
     file: 'app-release.apk',
     oidc: 'github',
-    'oidc-audience': 'sauce-labs',
     'oidc-config-key': 'demo-oidc-config',
   };
 
@@ -254,6 +254,39 @@ describe('keyless sign-in, `oidc: github`', () => {
     for (const written of [upload.unmaskedLog, JSON.stringify(upload.outputs), upload.summary]) {
       expect(written).not.toContain(token);
       expect(written).not.toContain(idTokens.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN);
+    }
+  });
+
+  it('for another audience is refused as a token, naming its audience and issuer and the inputs', async () => {
+    const before = await uploadRequests();
+    const upload = await step(
+      'upload-build',
+      { ...inputs, 'oidc-audience': 'https://github.com/octo' },
+      { env: idTokens.env, context: { sha: commits[4]! } },
+    );
+    expect(upload.exitCode).toBe(1);
+    expect(idTokens.requests.at(-1)).toEqual({
+      audience: 'https://github.com/octo',
+      authorized: true,
+      status: 200,
+    });
+    expect(await uploadRequests()).toBe(before + 1);
+    const [error, ...others] = errorsOf(upload);
+    expect(others).toEqual([]);
+    expect(error).toMatch(
+      /^Sauce Labs refused the OIDC token \(no API key was sent\): uploadBuild: 401 code 5 /,
+    );
+    expect(error).toContain(
+      'The token was issued for the audience (`aud`) "https://github.com/octo" by the issuer (`iss`) "https://token.actions.githubusercontent.com".',
+    );
+    expect(error).toContain('`oidc-config-key`');
+    expect(error).toContain('`oidc-audience` sets it (default `sauce-labs`)');
+    expect(error).not.toContain('API key was refused');
+    const token = idTokens.issued.at(-1)!;
+    expect(upload.masks).toContain(token);
+    for (const written of [upload.unmaskedLog, JSON.stringify(upload.outputs), upload.summary]) {
+      expect(written).not.toContain(token);
+      expect(written).not.toContain(token.split('.')[1]);
     }
   });
 

@@ -3,8 +3,8 @@
  * request's `pr-42`, a branch's `main`), so that a later job promotes the build that passed its
  * tests without carrying its id between workflows.
  */
-import { ActionError, type StepDeps } from '@sauce-actions/action-kit';
-import { ApiError, buildTagsOf, type MobileClient } from '@sauce-actions/api';
+import { ActionError, describeFailure, type StepDeps } from '@sauce-actions/action-kit';
+import { ApiError, buildTagsOf, ResponseShapeError, type MobileClient } from '@sauce-actions/api';
 import { LATEST_BUILD, type InviteInputs } from './inputs.ts';
 
 interface LatestBuildDeps extends Pick<StepDeps, 'logger' | 'signal'> {
@@ -26,6 +26,13 @@ export async function buildToInvite(
       { signal: deps.signal },
     );
   } catch (error) {
+    if (error instanceof ResponseShapeError && error.field.endsWith('.uploadedAt')) {
+      throw new ActionError(
+        'service',
+        `${describeFailure(error).message} No one was invited. Until the service answers times again, give \`build-id\` the build's id instead of \`latest\`.`,
+        { cause: error },
+      );
+    }
     if (error instanceof ApiError && error.status === 404) {
       throw new ActionError(
         'refused',

@@ -23,7 +23,7 @@ export interface TunnelDeps extends Pick<
 > {
   client: {
     automation: {
-      tunnels: Pick<TunnelApi, 'list' | 'delete'>;
+      tunnels: Pick<TunnelApi, 'list' | 'get' | 'delete'>;
       info: Pick<AutomationInfo, 'getSauceConnectDownload'>;
     };
   };

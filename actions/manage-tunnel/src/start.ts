@@ -13,7 +13,7 @@ import {
   quoteValue,
   type StepDeps,
 } from '@sauce-actions/action-kit';
-import type { AutomationInfo, Tunnel } from '@sauce-actions/api';
+import { ApiError, type AutomationInfo, type Tunnel } from '@sauce-actions/api';
 import { stopsStarted, type StartInputs } from './inputs.ts';
 import { joinsPool } from './args.ts';
 import { addressInUse, isReady, launch, readinessUrl, tunnelInfo, type Environment } from './launch.ts';
@@ -32,7 +32,7 @@ interface StartDeps extends Pick<
   StepDeps,
   'logger' | 'signal' | 'clock' | 'artifacts' | 'tools' | 'workflow'
 > {
-  tunnels: Pick<TunnelApi, 'list'>;
+  tunnels: Pick<TunnelApi, 'list' | 'get'>;
   /** The download listing, where Sauce Connect's archive and its checksums are found. */
   listing: Pick<AutomationInfo, 'getSauceConnectDownload'>;
   /** The environment Sauce Connect starts from. */
@@ -75,10 +75,14 @@ export async function startTunnel(inputs: StartInputs, logFile: string, deps: St
   deps.logger.info(`Sauce Connect: ${executable}; its log: ${logFile}`);
   const attempts = start.startRetries + 1;
   const failures: string[] = [];
+  // Tunnels this step's own launches opened: one left listed by a failed attempt is not another run's.
+  const opened = new Set<string>();
   for (let attempt = 1; attempt <= attempts; attempt++) {
     deps.signal.throwIfAborted();
-    const outcome = await attemptStart(inputs, deps, executable, logFile, attempt, attempts);
+    const outcome = await attemptStart(inputs, deps, { executable, logFile, attempt, attempts, opened });
     if ('tunnel' in outcome) return { ...outcome, attempts: attempt, verified };
+    // Another start holds the name: starting again would shut its tunnel down.
+    if ('taken' in outcome) throw nameTakenError(inputs, outcome.taken);
     failures.push(`attempt ${attempt}: ${outcome.failure}`);
     deps.logger.warning(`Sauce Connect start ${attempt} of ${attempts} failed: ${outcome.failure}.`);
     if (attempt < attempts) await deps.clock.sleep(1000, deps.signal);
@@ -135,19 +139,67 @@ export function logFilePath(dir: string, tunnelName: string, now: number): strin
 }
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
-type AttemptOutcome = { tunnel: Tunnel; process: LaunchedProcess } | { failure: string };
+/**
+ * The name is another start's: its tunnels `others` run under it, and `own` (when this start's
+ * Sauce Connect had opened one) was shut down by the service as theirs came up.
+ */
+class NameTaken {
+  readonly others: string[];
+  readonly own: string | undefined;
 
-async function attemptStart(
+  constructor(others: string[], own?: string) {
+    this.others = others;
+    this.own = own;
+  }
+}
+type AttemptOutcome =
+  { tunnel: Tunnel; process: LaunchedProcess } | { failure: string } | { taken: NameTaken };
+
+/** Running tunnels of the start's name but those of `opened`: outside a pool, another start's. */
+function othersRunning(
   inputs: StartInputs,
-  deps: StartDeps,
-  executable: string,
-  logFile: string,
-  attempt: number,
-  attempts: number,
-): Promise<AttemptOutcome> {
+  listed: readonly Tunnel[],
+  opened: ReadonlySet<string>,
+): string[] {
+  return matching(listed, inputs.connection.username, { name: inputs.tunnelName })
+    .filter((tunnel) => !opened.has(tunnel.id) && tunnel.status === 'running')
+    .map((tunnel) => tunnel.id);
+}
+
+function nameTakenError(inputs: StartInputs, taken: NameTaken): ActionError {
+  const ids = taken.others.join(', ');
+  const own =
+    taken.own !== undefined
+      ? `, and Sauce Labs shut down the tunnel this start had opened (${taken.own}) as that one came up`
+      : '';
+  return new ActionError(
+    'refused',
+    `Another run started a tunnel named "${inputs.tunnelName}" while this step was starting one: tunnel ${ids} of ${inputs.connection.username} is running under that name${own}. ` +
+      `This step stopped only the Sauce Connect it launched and left ${ids} running for the run that started it; starting again would shut that tunnel down. ` +
+      'Give each start a name of its own (for example with `${{ github.run_id }}-${{ github.run_attempt }}`), or add `--tunnel-pool` to `sc-args` of both to run them as one pool.',
+  );
+}
+
+interface Attempt {
+  executable: string;
+  logFile: string;
+  attempt: number;
+  attempts: number;
+  /** The tunnels the step's launches opened so far; this one's joins it once known. */
+  opened: Set<string>;
+}
+
+async function attemptStart(inputs: StartInputs, deps: StartDeps, current: Attempt): Promise<AttemptOutcome> {
   const { connection, tunnelName, start } = inputs;
+  const { executable, logFile, attempt, attempts, opened } = current;
   // Tunnels listed before the launch are someone else's, even with the same name.
-  const before = new Set((await deps.tunnels.list({ full: true }, { signal: deps.signal })).map((t) => t.id));
+  const listed = await deps.tunnels.list({ full: true }, { signal: deps.signal });
+  const pool = joinsPool(start.scArgs, deps.env);
+  // Outside a pool, Sauce Connect would shut down a running tunnel of the name: a retry, or a
+  // start that another run overtook since the name was checked, launches nothing over it.
+  const others = pool ? [] : othersRunning(inputs, listed, opened);
+  if (others.length > 0) return { taken: new NameTaken(others) };
+  const before = new Set(listed.map((t) => t.id));
   const child = launch(
     {
       executable,
@@ -173,10 +225,14 @@ async function attemptStart(
   deps.logger.info(`Started Sauce Connect (pid ${child.pid}); waiting until it is ready.`);
 
   try {
-    const tunnel = await waitUntilReady(inputs, deps, before, exited);
+    const tunnel = await waitUntilReady(inputs, deps, { before, exited, pool, opened });
     if (typeof tunnel === 'string') {
       await stopLaunched(deps, launched, FAILED_LAUNCH_GRACE_MS);
       return { failure: tunnel };
+    }
+    if (tunnel instanceof NameTaken) {
+      await stopLaunched(deps, launched, FAILED_LAUNCH_GRACE_MS);
+      return { taken: tunnel };
     }
     if (stopsStarted(inputs.stopOnExit)) {
       deps.saveCleanup({
@@ -196,9 +252,36 @@ async function attemptStart(
 async function waitUntilReady(
   inputs: StartInputs,
   deps: StartDeps,
-  before: ReadonlySet<string>,
-  exited: Promise<Exit>,
-): Promise<Tunnel | string> {
+  launch: {
+    /** The tunnels listed before the launch: someone else's. */
+    before: ReadonlySet<string>;
+    exited: Promise<Exit>;
+    pool: boolean;
+    opened: Set<string>;
+  },
+): Promise<Tunnel | string | NameTaken> {
+  const { before, exited, pool, opened } = launch;
+  /**
+   * Another start of the name came up after this one and the service shut this one's tunnel
+   * down: it is no longer listed as running (the list leaves out terminated tunnels), its own
+   * record says so, and another tunnel of the name runs.
+   */
+  const takenFrom = async (ownId: string, listed: readonly Tunnel[]): Promise<NameTaken | undefined> => {
+    if (listed.some((t) => t.id === ownId && t.status !== 'terminated' && t.status !== 'halting')) {
+      return undefined;
+    }
+    const others = othersRunning(inputs, listed, opened);
+    if (others.length === 0) return undefined;
+    let status: string;
+    try {
+      status = String((await deps.tunnels.get(ownId, {}, { signal })).status);
+    } catch (error) {
+      // Not known yet by id either: it may still be on its way, as a tunnel just opened can be.
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+    return status === 'terminated' || status === 'halting' ? new NameTaken(others, ownId) : undefined;
+  };
   const { signal, clock } = deps;
   const { statusAddress } = inputs.start;
   const readyz = readinessUrl(statusAddress);
@@ -226,6 +309,7 @@ async function waitUntilReady(
           return `the status address ${statusAddress} answers for another Sauce Connect (tunnel ${info.id}${info.name === undefined ? '' : ` "${info.name}"`}): give each start its own \`status-address\``;
         }
         ownId = info.id;
+        opened.add(ownId);
         deps.logger.info(`Sauce Connect opened tunnel ${ownId}.`);
       }
     }
@@ -237,6 +321,10 @@ async function waitUntilReady(
       const candidates = named.filter(
         (t) => (ownId === undefined || t.id === ownId) && t.status === 'running',
       );
+      if (!pool && ownId !== undefined) {
+        const taken = await takenFrom(ownId, listed);
+        if (taken) return taken;
+      }
       const [running] = candidates;
       if (running && candidates.length === 1) {
         deps.logger.info(`Tunnel ${running.id} ("${inputs.tunnelName}") is running.`);

@@ -9,7 +9,11 @@
  * - FAKE_SC_MODE: `good` (default), `never-ready` (answers 503, registers nothing), `no-info`
  *   (answers 404 at `/info`, as a Sauce Connect without that page would);
  * - FAKE_SC_FAILURES and FAKE_SC_COUNTER: the first N launches (counted in that file) exit 1;
- * - FAKE_SC_PIDS: a folder where every launch leaves a file named after its pid.
+ * - FAKE_SC_PIDS: a folder where every launch leaves a file named after its pid;
+ * - FAKE_SC_MEET_DIR and FAKE_SC_MEET: launches that meet in that folder, for starts racing for a
+ *   name: each registers its tunnel once FAKE_SC_MEET launches have started, and answers ready
+ *   (`/readyz`, `/info`) once as many have registered, so that every start sees the service as
+ *   the last registration left it.
  */
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,16 +67,30 @@ const server = http.createServer((req, res) => {
   res.statusCode = req.url === '/readyz' && tunnel ? 200 : 503;
   res.end();
 });
+/** Resolves once \`count\` files end with \`suffix\` in the meeting folder (at once without one). */
+const meet = (suffix) =>
+  new Promise((resolve) => {
+    if (!env.FAKE_SC_MEET_DIR) return resolve();
+    fs.writeFileSync(path.join(env.FAKE_SC_MEET_DIR, process.pid + suffix), '');
+    const met = () =>
+      fs.readdirSync(env.FAKE_SC_MEET_DIR).filter((name) => name.endsWith(suffix)).length >= Number(env.FAKE_SC_MEET);
+    if (met()) return resolve();
+    const timer = setInterval(() => met() && (clearInterval(timer), resolve()), 20);
+  });
+
 server.listen(Number(port), host === 'localhost' || host === '' ? '127.0.0.1' : host, () => {
   console.log('fake sc: status server on ' + host + ':' + port);
   if (env.FAKE_SC_MODE === 'never-ready') return;
   setTimeout(async () => {
-    tunnel = await admin('POST', 'tunnels', {
+    await meet('.started');
+    const registered = await admin('POST', 'tunnels', {
       owner: flag('--username'),
       tunnel_identifier: flag('--tunnel-name'),
       status: 'running',
       tunnel_pool: args.includes('--tunnel-pool'),
     });
+    await meet('.registered');
+    tunnel = registered;
     console.log('fake sc: Sauce Connect is up, tunnel ' + tunnel.id);
   }, 300);
 });

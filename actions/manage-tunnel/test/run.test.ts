@@ -184,6 +184,7 @@ describe('list', () => {
             new Promise((_resolve, reject) => {
               options?.signal?.addEventListener('abort', () => reject(options.signal?.reason));
             })) as TunnelDeps['client']['automation']['tunnels']['list'],
+          get: client.automation.tunnels.get.bind(client.automation.tunnels),
           delete: client.automation.tunnels.delete.bind(client.automation.tunnels),
         },
         info: client.automation.info,
@@ -261,6 +262,7 @@ describe('stop', () => {
       automation: {
         tunnels: {
           list: tunnels.list.bind(tunnels),
+          get: tunnels.get.bind(tunnels),
           delete: async (id, params, options) => {
             if (++deletions === 2) throw new Error('connection reset');
             return tunnels.delete(id, params, options);

@@ -13,7 +13,7 @@ import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../src/process.ts';
 import { writeFakeSauceConnect } from './fake-sc.ts';
-import { actionVariant, endLaunches, errors, runAction, tunnelById, withoutPost } from './helpers.ts';
+import { actionVariant, admin, endLaunches, errors, runAction, tunnelById, withoutPost } from './helpers.ts';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -43,7 +43,11 @@ afterAll(async () => {
 const fakeEnv = () => ({ FAKE_SC_EMULATOR: emulator.url, FAKE_SC_PIDS: pidsDir });
 
 /** A main step of `start` (its post step left for `post`), or with `withPost` the whole step. */
-async function start(inputs: Record<string, string>, withPost = false): Promise<StepResult> {
+async function start(
+  inputs: Record<string, string>,
+  withPost = false,
+  env: Record<string, string> = {},
+): Promise<StepResult> {
   const result = await runAction(
     emulator.url,
     {
@@ -53,7 +57,7 @@ async function start(inputs: Record<string, string>, withPost = false): Promise<
       'poll-interval': '1s',
       ...inputs,
     },
-    { env: fakeEnv() },
+    { env: { ...fakeEnv(), ...env } },
     withPost ? undefined : mainOnly,
   );
   steps.push(result);
@@ -73,6 +77,17 @@ async function post(main: StepResult): Promise<StepResult> {
 }
 
 const statusOf = async (id: string) => (await tunnelById(emulator.url, id))?.status;
+/** The DELETE requests the emulator received for a tunnel. */
+async function deletesOf(id: string): Promise<string[]> {
+  const { requests } = await admin<{ requests: { method: string; path: string }[] }>(
+    emulator.url,
+    'GET',
+    'requests',
+  );
+  return requests
+    .filter((entry) => entry.method === 'DELETE' && entry.path.includes(id))
+    .map((entry) => entry.path);
+}
 const pidOf = (main: StepResult): number =>
   (JSON.parse(main.state.cleanup as string) as { process: { pid: number } }).process.pid;
 
@@ -140,6 +155,49 @@ describe('two starts with one name', () => {
     await post(first);
     expect(await statusOf(firstId)).toBe('terminated');
   });
+});
+
+describe('two starts racing for one name, outside a pool', () => {
+  it("the loser fails naming the winner's tunnel, and nothing of the winner's is stopped", async () => {
+    const meetDir = path.join(dir, 'meet');
+    await mkdir(meetDir);
+    const launchesBefore = (await readdir(pidsDir)).length;
+    // Both pass the name check, then register at once: the service keeps the last registered.
+    const racing = { FAKE_SC_MEET_DIR: meetDir, FAKE_SC_MEET: '2' };
+    const [a, b] = await Promise.all([
+      start({ 'tunnel-name': 'race', 'start-retries': '1', timeout: '10s' }, false, racing),
+      start({ 'tunnel-name': 'race', 'start-retries': '1', timeout: '10s' }, false, racing),
+    ]);
+    const winner = a.exitCode === 0 ? a : b;
+    const loser = winner === a ? b : a;
+    expect([winner.exitCode, loser.exitCode]).toEqual([0, 1]);
+    const winnerId = winner.outputs['tunnel-id'] as string;
+    const loserId = await ownTunnel(loser);
+    expect(winnerId).toBe(await ownTunnel(winner));
+    expect(loserId).toBeDefined();
+    expect(loserId).not.toBe(winnerId);
+
+    const error = errors(loser);
+    expect(error).toContain(
+      `Another run started a tunnel named "race" while this step was starting one: tunnel ${winnerId} of demo is running under that name`,
+    );
+    expect(error).toContain(`shut down the tunnel this start had opened (${loserId})`);
+    expect(error).toContain(`left ${winnerId} running for the run that started it`);
+    expect(loser.outputs['tunnel-id']).toBe('');
+    // No launch after the two: a retry would have shut the winner's tunnel down.
+    expect((await readdir(pidsDir)).length).toBe(launchesBefore + 2);
+    expect(await statusOf(winnerId)).toBe('running');
+    expect(isRunning(pidOf(winner))).toBe(true);
+
+    const loserPost = await post(loser);
+    expect(errors(loserPost)).toBe('');
+    expect(await statusOf(winnerId)).toBe('running');
+    expect(isRunning(pidOf(winner))).toBe(true);
+    expect(await deletesOf(winnerId)).toEqual([]);
+
+    await post(winner);
+    expect(await statusOf(winnerId)).toBe('terminated');
+  }, 45_000);
 });
 
 describe('the status address', () => {

@@ -226,6 +226,35 @@ describe('start through run', () => {
     expect(await readFile(logFile, 'utf8')).toContain('"--region","eu-central"');
   });
 
+  it('does not start again over a tunnel of the name that another run started after its first try', async () => {
+    let other: { id: string } | undefined;
+    const { deps } = startDeps(
+      { FAKE_SC_FAILURES: '1', FAKE_SC_COUNTER: path.join(setup.dir, 'count') },
+      {
+        clock: {
+          now: () => Date.now(),
+          // The pause between two tries: another run's start of the name comes up meanwhile.
+          sleep: async () => {
+            other = await admin(setup.emulator.url, 'POST', 'tunnels', {
+              owner: USERNAME,
+              tunnel_identifier: 'contested',
+              tunnel_pool: false,
+            });
+          },
+        },
+      },
+    );
+    const result = await run(startInputs('contested', { startRetries: 2 }), deps);
+    expect(other).toBeDefined();
+    expect(result.failure?.kind).toBe('refused');
+    expect(result.failure?.message).toContain(
+      `Another run started a tunnel named "contested" while this step was starting one: tunnel ${other!.id} of demo is running under that name.`,
+    );
+    expect(await launches()).toHaveLength(1);
+    expect((await tunnelById(setup.emulator.url, other!.id))?.status).toBe('running');
+    expect(deps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
+  });
+
   it('says so when there is no artifact service for the log of a failed start', async () => {
     const { deps } = startDeps(
       { FAKE_SC_FAILURES: '9', FAKE_SC_COUNTER: path.join(setup.dir, 'count') },

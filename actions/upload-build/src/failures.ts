@@ -14,6 +14,8 @@ export function explainUploadFailure(
     );
   }
   if (!(error instanceof ApiError)) return error;
+  // A refused OIDC token is the kit's to word: no API key was sent.
+  if (error.refusedToken !== undefined) return error;
   const { region, apiUrl } = context.connection;
   const said = error.serviceMessage ? ` The service said: ${error.serviceMessage}.` : '';
   // The credentials check before a large upload is a REST call, whose refusal may be a bare 401.

@@ -7,7 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { GitError, type CiContext, type GitCommit, type GitHistory } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
-import type { MobileBuild, MobileBuildUpdate, MobileInvite, MobileUploadOptions } from '@sauce-actions/api';
+import {
+  newestBuild,
+  type MobileBuild,
+  type MobileBuildUpdate,
+  type MobileInvite,
+  type MobileUploadOptions,
+  type NewestBuildFilter,
+} from '@sauce-actions/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildLabels, ciMetadata } from '../src/build-metadata.ts';
 import type { UploadInputs } from '../src/inputs.ts';
@@ -193,8 +200,7 @@ function fakeService(earlier: Partial<MobileBuild>[]) {
     testerGroups: { list: async () => ({ status: 'ok', groups: [{ id: 1, name: 'qa', testers: [[]] }] }) },
     builds: {
       newest: async (_projectId: unknown, filter: { except?: readonly unknown[] } = {}) => {
-        const others = listed.filter((b) => !(filter.except ?? []).map(String).includes(String(b.id)));
-        return others.sort((a, b) => (a.uploadedAt < b.uploadedAt ? 1 : -1))[0];
+        return newestBuild(listed, filter as NewestBuildFilter);
       },
       get: async (_p: unknown, id: unknown) => ({
         status: 'ok',
@@ -243,7 +249,11 @@ describe('upload-build with `release-notes: auto`', () => {
 
   it('on a pull request puts its title and link first, and tags the build', async () => {
     const { mobile, calls } = fakeService([
-      { id: 11, uploadedAt: '1', metadata: [{ key: 'commit', value: commit(4).hash }] as unknown },
+      {
+        id: 11,
+        uploadedAt: '2026-11-20 11:00:00',
+        metadata: [{ key: 'commit', value: commit(4).hash }] as unknown,
+      },
     ]);
     const ci = { ...CI, branch: 'feature', pullRequest: PULL_REQUEST, event: 'pull_request' };
     await run(inputs({ tags: ['nightly'] }), deps(fakeGit(5), mobile, ci));
@@ -257,24 +267,34 @@ describe('upload-build with `release-notes: auto`', () => {
     ['no earlier build', [], {}, 'the last commit (no earlier build)', /has no earlier build/],
     [
       'an earlier build without commit metadata',
-      [{ id: 11, uploadedAt: '1', metadata: { other: 'x' } as unknown }],
+      [{ id: 11, uploadedAt: '2026-11-20 11:00:00', metadata: { other: 'x' } as unknown }],
       {},
       'the last commit (build 11 has no commit metadata)',
       /carries no `commit` metadata/,
     ],
     [
       "an earlier build's commit not in this clone",
-      [{ id: 11, uploadedAt: '1', metadata: { commit: 'abcdef0123456' } as unknown }],
+      [{ id: 11, uploadedAt: '2026-11-20 11:00:00', metadata: { commit: 'abcdef0123456' } as unknown }],
       {},
       'the last commit (commit abcdef0 of build 11 is not in this clone)',
       /commit abcdef0 of build 11 is not in this clone's history/,
     ],
     [
       'a shallow clone',
-      [{ id: 11, uploadedAt: '1', metadata: { commit: commit(2).hash } as unknown }],
+      [{ id: 11, uploadedAt: '2026-11-20 11:00:00', metadata: { commit: commit(2).hash } as unknown }],
       { shallow: true },
       'the last commit (a shallow clone)',
       /shallow, .*`fetch-depth: 0`/,
+    ],
+    [
+      'an earlier build whose upload time is no time',
+      [
+        { id: 11, uploadedAt: '20/11/2026 11:00', metadata: { commit: commit(2).hash } as unknown },
+        { id: 10, uploadedAt: '2026-11-19 11:00:00', metadata: { commit: commit(1).hash } as unknown },
+      ],
+      {},
+      'the last commit (the last build could not be read)',
+      /could not be read \(build 11 has no upload time to order it by/,
     ],
   ])(
     'with %s falls back to the last commit, says why, and uploads',

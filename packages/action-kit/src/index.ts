@@ -17,3 +17,4 @@ export * from './step/secrets.ts';
 export * from './values/size.ts';
 export * from './reporting/summary.ts';
 export * from './values/optional-property.ts';
+export { DEFAULT_OIDC_AUDIENCE } from './step/oidc-refusal.ts';

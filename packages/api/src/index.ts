@@ -16,6 +16,7 @@ export {
   type UnusableAnswer,
 } from './core/errors.ts';
 export { ResponseShapeError } from './core/shape.ts';
+export { parseServiceTime, SERVICE_TIME_FORMS } from './core/service-time.ts';
 export { anySignal, markDeadline } from './core/deadline.ts';
 export { downloadFile, type DownloadFileOptions } from './core/download.ts';
 export { DownloadLimitError, pathInFolder, safeBaseName, type DownloadResult } from './core/files.ts';

@@ -10,6 +10,7 @@ import {
 import { InputError, quoteValue } from '../step/input-error.ts';
 import { clientLogger, type Logger } from '../step/logger.ts';
 import { registerSecret } from '../step/secrets.ts';
+import { DEFAULT_OIDC_AUDIENCE } from '../step/oidc-refusal.ts';
 import { EMAIL_FORM, type InputReader } from './inputs.ts';
 
 /** Mobile distribution: an API key (with the email for REST calls), or an OIDC token. */
@@ -26,7 +27,7 @@ export interface MobileConnection {
    * the inputs are read and before the client is made; `oidcToken` then holds it.
    */
   oidc?: 'github';
-  /** The ID token's audience with `oidc: github`; default the issuer's. */
+  /** The ID token's audience with `oidc: github`: `oidc-audience`, default `sauce-labs`. */
   oidcAudience?: string;
 }
 
@@ -113,8 +114,7 @@ export function readMobileConnection(
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(oidcToken !== undefined ? { oidcToken } : {}),
     ...(keyless ? { oidcConfigKey: oidcConfigKey as string } : {}),
-    ...(oidc !== undefined ? { oidc } : {}),
-    ...(oidcAudience !== undefined ? { oidcAudience } : {}),
+    ...(oidc !== undefined ? { oidc, oidcAudience: oidcAudience ?? DEFAULT_OIDC_AUDIENCE } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { ApiError, ResponseShapeError, TransportError, type ProxyFailure } from 
 import { formatDuration } from '../values/duration.ts';
 import { InputError } from './input-error.ts';
 import { redactSecrets } from './secrets.ts';
+import { refusedTokenMessage } from './oidc-refusal.ts';
 
 export type FailureKind =
   /** An input's value is wrong: the message names the input and what is allowed. */
@@ -102,6 +103,7 @@ function describe(error: unknown, signal: AbortSignal | undefined): Failure {
   if (error instanceof ApiError) {
     // A 429 means the request was not carried out: the limit, never the service, is the trouble.
     if (error.isRateLimited) return { kind: 'rate-limited', message: rateLimitedMessage(error) };
+    if (error.refusedToken !== undefined) return { kind: 'refused', message: refusedTokenMessage(error) };
     if (error.isClientError) return { kind: 'refused', message: `${error.message}. ${clientHint(error)}` };
     if (error.mayHaveBeenProcessed) {
       return {

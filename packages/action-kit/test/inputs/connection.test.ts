@@ -67,6 +67,13 @@ describe('readMobileConnection', () => {
     });
   });
 
+  it("asks the job's ID token for the audience `sauce-labs` unless `oidc-audience` says another", () => {
+    const github = { oidc: 'github', 'oidc-config-key': 'cfg' };
+    expect(readMobileConnection(reader(github)).oidcAudience).toBe('sauce-labs');
+    expect(readMobileConnection(reader({ ...github, 'oidc-audience': 'other' })).oidcAudience).toBe('other');
+    expect(readMobileConnection(reader({ 'api-key': 'k' })).oidcAudience).toBeUndefined();
+  });
+
   it('fails without any credential, naming what to set', () => {
     const error = (() => {
       try {

@@ -43,6 +43,31 @@ describe('describeFailure', () => {
     expect(describeFailure(new Error('boom')).kind).toBe('bug');
   });
 
+  it('words a refused OIDC token as such, with its claims on one line and no API key named', () => {
+    const refusal = { ...request, status: 401, code: 5, serviceMessage: 'Invalid OIDC token' };
+    const withClaims = describeFailure(
+      new ApiError({
+        ...refusal,
+        refusedToken: { claims: { audience: ['a', 'b\n::error::x'], issuer: 'https://issuer.example' } },
+      }),
+    );
+    expect(withClaims.kind).toBe('refused');
+    expect(withClaims.message).toMatch(/^Sauce Labs refused the OIDC token \(no API key was sent\): /);
+    expect(withClaims.message).toContain(
+      'issued for the audience (`aud`) "a", "b ::error::x" by the issuer (`iss`) "https://issuer.example"',
+    );
+    expect(withClaims.message).not.toContain('\n');
+    expect(withClaims.message).toContain('`oidc-config-key`');
+    expect(withClaims.message).toContain('`oidc-audience` sets it (default `sauce-labs`)');
+    expect(withClaims.message).not.toMatch(/api-key|API key was refused/);
+    const opaque = describeFailure(new ApiError({ ...refusal, refusedToken: { claims: undefined } }));
+    expect(opaque.message).toContain('The token is not a JWT, so its audience (`aud`) and issuer (`iss`)');
+    const none = describeFailure(
+      new ApiError({ ...refusal, refusedToken: { claims: { audience: undefined, issuer: undefined } } }),
+    );
+    expect(none.message).toContain('for the audience (`aud`) none by the issuer (`iss`) none.');
+  });
+
   it('words an abort as the timeout or the cancellation that caused it', () => {
     const aborted = new TransportError({ ...request, kind: 'aborted', message: 'aborted' });
     const timedOut = new AbortController();

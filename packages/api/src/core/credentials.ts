@@ -53,6 +53,11 @@ export class BearerCredentials {
     return this.#token;
   }
 
+  /** Whom the token says it is for and who issued it; `undefined` when it is not a JWT. */
+  claims(): TokenClaims | undefined {
+    return tokenClaimsOf(this.#token);
+  }
+
   authorizationHeader(): string {
     return `Bearer ${this.#token}`;
   }
@@ -71,6 +76,40 @@ export class BearerCredentials {
 }
 
 export type Credentials = BasicCredentials | BearerCredentials;
+
+/**
+ * The claims of an ID token that are not secret and tell why a service refuses it: its audience
+ * (`aud`, one or several) and its issuer (`iss`), each absent when the token does not carry it.
+ */
+export interface TokenClaims {
+  audience: string[] | undefined;
+  issuer: string | undefined;
+}
+
+/**
+ * The audience and issuer of a token of JWT form (three base64url parts, the second a JSON
+ * object), read without verifying anything: they only word a refusal. `undefined` for any other
+ * token. The token itself is never part of the result.
+ */
+export function tokenClaimsOf(token: string): TokenClaims | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]+$/.test(part))) return undefined;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
+  const { aud, iss } = payload as Record<string, unknown>;
+  const audiences = (Array.isArray(aud) ? aud : [aud]).filter(
+    (item): item is string => typeof item === 'string',
+  );
+  return {
+    audience: audiences.length > 0 ? audiences : undefined,
+    issuer: typeof iss === 'string' ? iss : undefined,
+  };
+}
 
 /** Headers that authenticate a request with the given credentials. */
 export function authHeaders(credentials: Credentials | undefined): Record<string, string> {

@@ -1,4 +1,5 @@
 /** Errors raised by the client. None of them ever holds a credential. */
+import type { TokenClaims } from './credentials.ts';
 
 export interface ApiErrorDetails {
   operation: string;
@@ -34,6 +35,11 @@ export interface ApiErrorDetails {
   location?: string;
   /** The parsed error body, for callers that need more than code and message. */
   body?: unknown;
+  /**
+   * Set when the service refused an OIDC bearer token (401, or mobile code 5): no API key was
+   * sent. Its claims are the token's non-secret `aud` and `iss` (absent when it is not a JWT).
+   */
+  refusedToken?: { claims: TokenClaims | undefined };
 }
 
 export type UnusableAnswer = 'redirect' | 'html' | 'not-json' | 'too-large' | 'encoding';
@@ -63,6 +69,7 @@ export class ApiError extends Error {
   readonly unusable: UnusableAnswer | undefined;
   readonly location: string | undefined;
   readonly body: unknown;
+  readonly refusedToken: { claims: TokenClaims | undefined } | undefined;
 
   constructor(details: ApiErrorDetails) {
     super(formatApiErrorMessage(details));
@@ -80,6 +87,7 @@ export class ApiError extends Error {
     this.unusable = details.unusable;
     this.location = details.location;
     this.body = details.body;
+    this.refusedToken = details.refusedToken;
   }
 
   /** The service refused the request for its rate: it was not carried out, and can be sent later. */
@@ -104,6 +112,7 @@ export class ApiError extends Error {
       ...(this.unusable !== undefined ? { unusable: this.unusable } : {}),
       ...(this.location !== undefined ? { location: this.location } : {}),
       ...(this.body !== undefined ? { body: this.body } : {}),
+      ...(this.refusedToken !== undefined ? { refusedToken: this.refusedToken } : {}),
     };
   }
 

@@ -4,6 +4,7 @@
  * (`metadata` an object), not among a build's listed fields, so whatever form arrives is taken
  * and anything else counts as absent. And which build of a list is the newest.
  */
+import { parseServiceTime, SERVICE_TIME_FORMS } from '../core/service-time.ts';
 import type { MobileBuild } from './build-types.ts';
 
 type Id = string | number;
@@ -46,10 +47,27 @@ export interface NewestBuildFilter {
   except?: readonly Id[];
 }
 
+/** A build that might be the newest has no `uploadedAt` this client can read as a time. */
+export class UnreadableUploadTimeError extends Error {
+  override readonly name = 'UnreadableUploadTimeError';
+  /** The build's place in the list, and its id. */
+  readonly index: number;
+  readonly buildId: Id;
+  readonly value: unknown;
+
+  constructor(index: number, buildId: Id, value: unknown) {
+    super(`build ${buildId} has no upload time to order it by (${SERVICE_TIME_FORMS})`);
+    this.index = index;
+    this.buildId = buildId;
+    this.value = value;
+  }
+}
+
 /**
- * The newest build that carries every tag of `filter.tags` and is not in `filter.except`: latest
- * `uploadedAt` (`YYYY-MM-DD HH:MM:SS` sorts as text), then the larger id, which the service gives
- * in increasing order.
+ * The newest build that carries every tag of `filter.tags` and is not in `filter.except`: the
+ * latest `uploadedAt`, read as an instant (never compared as text), then the larger id, which the
+ * service gives in increasing order. A build that passes the filter with an `uploadedAt` that is
+ * no time throws an `UnreadableUploadTimeError`: which build is the newest cannot be told.
  */
 export function newestBuild<B extends Pick<MobileBuild, 'id' | 'uploadedAt' | 'tags'>>(
   builds: readonly B[],
@@ -57,27 +75,25 @@ export function newestBuild<B extends Pick<MobileBuild, 'id' | 'uploadedAt' | 't
 ): B | undefined {
   const except = new Set((filter.except ?? []).map(String));
   const wanted = filter.tags ?? [];
-  let newest: B | undefined;
-  for (const build of builds) {
+  let newest: { build: B; at: number } | undefined;
+  for (const [index, build] of builds.entries()) {
     if (except.has(String(build.id))) continue;
     const tags = buildTagsOf(build) ?? [];
     if (!wanted.every((tag) => tags.includes(tag))) continue;
-    if (newest === undefined || isNewer(build, newest)) newest = build;
+    const at = parseServiceTime(build.uploadedAt);
+    if (at === undefined) throw new UnreadableUploadTimeError(index, build.id, build.uploadedAt);
+    if (newest === undefined || at > newest.at || (at === newest.at && largerId(build.id, newest.build.id))) {
+      newest = { build, at };
+    }
   }
-  return newest;
+  return newest?.build;
 }
 
-function isNewer(
-  a: Pick<MobileBuild, 'id' | 'uploadedAt'>,
-  b: Pick<MobileBuild, 'id' | 'uploadedAt'>,
-): boolean {
-  const at = typeof a.uploadedAt === 'string' ? a.uploadedAt : '';
-  const bt = typeof b.uploadedAt === 'string' ? b.uploadedAt : '';
-  if (at !== bt) return at > bt;
-  const an = Number(a.id);
-  const bn = Number(b.id);
+function largerId(a: Id, b: Id): boolean {
+  const an = Number(a);
+  const bn = Number(b);
   if (Number.isFinite(an) && Number.isFinite(bn)) return an > bn;
-  return String(a.id) > String(b.id);
+  return String(a) > String(b);
 }
 
 function splitTags(text: string): string[] {

@@ -10,9 +10,10 @@ import {
   type DownloadResult,
 } from '../core/files.ts';
 import { headerValue } from '../core/retry.ts';
-import { id, list, optional, record } from '../core/shape.ts';
+import { SERVICE_TIME_FORMS } from '../core/service-time.ts';
+import { id, list, optional, record, ResponseShapeError } from '../core/shape.ts';
 import { segment, type HttpTransport } from '../core/transport.ts';
-import { newestBuild, type NewestBuildFilter } from './build-fields.ts';
+import { newestBuild, UnreadableUploadTimeError, type NewestBuildFilter } from './build-fields.ts';
 import { callMobile, commaList, mobileFailureOf, sendMobile } from './request.ts';
 import type {
   MobileBuild,
@@ -56,8 +57,26 @@ export class MobileBuilds {
     filter: NewestBuildFilter = {},
     options?: CallOptions,
   ): Promise<MobileBuild | undefined> {
-    const { builds } = await this.listV1(projectId, options);
-    return newestBuild(builds, filter);
+    const request = {
+      operation: 'listBuildsV1',
+      method: 'GET',
+      url: `/api/1/projects/${segment(projectId)}/builds/`,
+    };
+    const answer = await this.listV1(projectId, options);
+    try {
+      return newestBuild(answer.builds, filter);
+    } catch (error) {
+      if (!(error instanceof UnreadableUploadTimeError)) throw error;
+      throw new ResponseShapeError({
+        ...request,
+        mismatch: {
+          field: `builds[${error.index}].uploadedAt`,
+          expected: `a time (${SERVICE_TIME_FORMS}) that tells whether build ${error.buildId} is the newest`,
+          got: error.value,
+        },
+        answer,
+      });
+    }
   }
 
   /** GET /api/1/projects/{projectId}/builds/{buildId}: one build. */

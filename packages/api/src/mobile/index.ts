@@ -16,7 +16,13 @@ import { MobileWebhooks } from './webhooks.ts';
 export * from './types.ts';
 export { MobileAudits, MOBILE_AUDITS_MAX_PER_PAGE, mobileAuditDate } from './audits.ts';
 export { MobileBuilds } from './builds.ts';
-export { buildMetadataOf, buildTagsOf, newestBuild, type NewestBuildFilter } from './build-fields.ts';
+export {
+  buildMetadataOf,
+  buildTagsOf,
+  newestBuild,
+  UnreadableUploadTimeError,
+  type NewestBuildFilter,
+} from './build-fields.ts';
 export { MobileFeedbacks } from './feedbacks.ts';
 export {
   MobileGroups,

@@ -3,7 +3,7 @@
  * (`status: fail` with a code, whatever the HTTP status), and errors must not echo a secret.
  */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { redact, secretsOf } from '../core/credentials.ts';
+import { redact, secretsOf, type Credentials } from '../core/credentials.ts';
 import { ApiError, serviceErrorOf } from '../core/errors.ts';
 import { paginatePages, type PageInfo } from '../core/pagination.ts';
 import { checkAnswer, type Shape } from '../core/shape.ts';
@@ -33,8 +33,19 @@ export async function sendMobile<T>(
     return await http.send<T>({ ...spec, ...callSpec(options), failureOf: mobileFailureOf });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    throw redactedApiError(error, [...extraSecrets, ...secretsOf(http.credentials)]);
+    const redacted = redactedApiError(error, [...extraSecrets, ...secretsOf(http.credentials)]);
+    throw withRefusedToken(redacted, http.credentials);
   }
+}
+
+/**
+ * A refusal of the credentials (401, or code 5 whatever the status) when they were an OIDC bearer
+ * token says so, with the token's claims: the caller must not word it as a refused API key.
+ */
+function withRefusedToken(error: ApiError, credentials: Credentials | undefined): ApiError {
+  if (credentials?.type !== 'bearer' || error.unusable !== undefined) return error;
+  if (error.status !== 401 && String(error.code) !== '5') return error;
+  return new ApiError({ ...error.details, refusedToken: { claims: credentials.claims() } });
 }
 
 /**

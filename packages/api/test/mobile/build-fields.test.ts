@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildMetadataOf, buildTagsOf, newestBuild } from '../../src/mobile/build-fields.ts';
+import {
+  buildMetadataOf,
+  buildTagsOf,
+  newestBuild,
+  UnreadableUploadTimeError,
+} from '../../src/mobile/build-fields.ts';
 import { MOBILE_ORIGIN, mockClient, type MockSetup } from '../support/mock.ts';
 import { onlyRequest } from './helpers.ts';
 
@@ -65,6 +70,38 @@ describe('the newest build', () => {
     [{ tags: ['main'], except: ['8', 10] }, '7'],
   ])('with %o is %s: the latest upload, then the larger id', (filter, id) => {
     expect(newestBuild(builds, filter)?.id).toBe(id);
+  });
+
+  it('orders upload times as instants, whatever their form', () => {
+    const mixed = [
+      { id: 1, uploadedAt: '2026-11-20 09:00:00', tags: ['a'] },
+      { id: 2, uploadedAt: '2026-11-20T10:30:00+02:00', tags: ['a'] },
+      { id: 3, uploadedAt: '2026-11-20 10:15:00', tags: ['b'] },
+      { id: 4, uploadedAt: '2026-11-20 9:45:00', tags: ['b'] },
+    ];
+    expect(newestBuild(mixed, { tags: ['a'] })?.id).toBe(1);
+    expect(newestBuild(mixed, { tags: ['b'] })?.id).toBe(3);
+  });
+
+  it('throws naming the build when a candidate has no readable upload time, and not for others', () => {
+    const listed = [
+      { id: 1, uploadedAt: '2026-11-20 09:00:00', tags: ['a'] },
+      { id: 2, uploadedAt: 'soon', tags: ['b'] },
+    ];
+    expect(newestBuild(listed, { tags: ['a'] })?.id).toBe(1);
+    expect(newestBuild(listed, { except: [2] })?.id).toBe(1);
+    const error = (() => {
+      try {
+        return newestBuild(listed);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(UnreadableUploadTimeError);
+    expect(error).toMatchObject({ index: 1, buildId: 2, value: 'soon' });
+    expect((error as Error).message).toBe(
+      'build 2 has no upload time to order it by (`YYYY-MM-DD HH:MM:SS` (UTC) or ISO 8601)',
+    );
   });
 
   it('of none is none', () => {

@@ -45,17 +45,26 @@ export function filterCommon<T extends Listable>(items: readonly T[], query: Com
   const to = query.endDate === undefined ? undefined : endBound(query.endDate);
   const userId = query.userId?.toLowerCase();
   const teamId = query.teamId?.toLowerCase();
-  return items
-    .filter((item) => {
-      const created = Date.parse(item.creationDate);
-      if (search && !item.name.toLowerCase().includes(search)) return false;
-      if (from !== undefined && created < from) return false;
-      if (to !== undefined && created > to) return false;
-      if (userId && item.creatorUserId.toLowerCase() !== userId) return false;
-      if (teamId && item.teamId.toLowerCase() !== teamId) return false;
-      return true;
-    })
-    .sort((a, b) => b.creationDate.localeCompare(a.creationDate) || a.id.localeCompare(b.id));
+  return (
+    items
+      .filter((item) => {
+        const created = Date.parse(item.creationDate);
+        if (search && !item.name.toLowerCase().includes(search)) return false;
+        if (from !== undefined && created < from) return false;
+        if (to !== undefined && created > to) return false;
+        if (userId && item.creatorUserId.toLowerCase() !== userId) return false;
+        if (teamId && item.teamId.toLowerCase() !== teamId) return false;
+        return true;
+      })
+      // As instants: a seed's times may carry offsets, which order wrongly as text.
+      .sort((a, b) => instant(b.creationDate) - instant(a.creationDate) || a.id.localeCompare(b.id))
+  );
+}
+
+/** A time's instant; one that is none sorts last. */
+function instant(time: string): number {
+  const parsed = Date.parse(time);
+  return Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
 }
 
 /** One page: `limit` 0 answers only the total; a `limit` over the maximum is lowered to it. */
