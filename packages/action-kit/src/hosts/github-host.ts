@@ -12,6 +12,7 @@ import {
   type ActionInputs,
   type PostDefinition,
   type StepDeps,
+  type StepState,
   type ToolCache,
 } from '../deps.ts';
 import { runnerIdToken } from '../inputs/id-token.ts';
@@ -37,49 +38,78 @@ import { optionalProperty } from '../values/optional-property.ts';
 import { githubApiTarget } from './github-api.ts';
 import { githubArtifacts } from './github-artifacts.ts';
 import { runDefinition } from './run-definition.ts';
+import { failureNote, runnerFiles, type StepFiles } from './runner-files.ts';
 
-/** Set by the main step: the runner runs the same bundle again as the post step, with this state. */
-const IS_POST = 'isPost';
-
-/** Runs the main step, or the post step when the runner hands the bundle back after the job. */
-export async function runOnGitHub<I extends ActionInputs, O extends Outputs, P extends ActionInputs>(
+/**
+ * The runner's main step: the action's `runs.main` bundle. An action with a post step names a
+ * bundle of its own for it (`runOnGitHubPost`), so that the post step knows itself without any
+ * state, which a runner file that cannot be written would lose.
+ */
+export async function runOnGitHub<I extends ActionInputs, O extends Outputs>(
   main: ActionDefinition<I, O>,
-  post?: PostDefinition<P>,
 ): Promise<void> {
-  if (post && core.getState(IS_POST) === 'true') {
-    await runPostStep(post);
-    return;
-  }
-  if (post) core.saveState(IS_POST, 'true');
-  await runMainStep(main);
+  onSecret(maskOnRunner);
+  await runStep(main, runnerFiles(process.env, toolkitFiles()));
+}
+
+/** The runner's post step, its `runs.post` bundle: with the state the main step saved. */
+export async function runOnGitHubPost<P extends ActionInputs>(post: PostDefinition<P>): Promise<void> {
+  onSecret(maskOnRunner);
+  await runPost(post, runnerFiles(process.env, toolkitFiles()));
 }
 
 /**
  * The main step alone, for a host that calls each step's entry itself (`@github/local-action`
- * imports an entry and calls its `run()`, then the post entry's, in one process).
+ * imports an entry and calls its `run()`, then the post entry's, in one process): outputs and
+ * state go through `@actions/core`, which that host replaces with its own.
  */
 export async function runMainStep<I extends ActionInputs, O extends Outputs>(
   main: ActionDefinition<I, O>,
 ): Promise<void> {
   onSecret(maskOnRunner);
-  await runStep(main);
+  await runStep(main, toolkitFiles());
 }
 
 /** The post step alone, with the state the main step saved: it does nothing when that left no work. */
 export async function runPostStep<P extends ActionInputs>(post: PostDefinition<P>): Promise<void> {
   onSecret(maskOnRunner);
-  if (!post.hasWork(githubState)) {
+  await runPost(post, toolkitFiles());
+}
+
+async function runPost<P extends ActionInputs>(post: PostDefinition<P>, files: StepFiles): Promise<void> {
+  if (!post.hasWork(files.state)) {
     githubLogger.info('Nothing to clean up.');
     return;
   }
-  await runStep(post);
+  await runStep(post, files);
 }
 
 /** One masker however many steps run in the process: the kit keeps each registered function once. */
 const maskOnRunner = (secret: string): void => core.setSecret(secret);
 
+/** Through `@actions/core`, which `@github/local-action` replaces; a summary that fails is a warning. */
+function toolkitFiles(): StepFiles {
+  return {
+    failures: [],
+    setOutputs: (outputs) => {
+      for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+    },
+    appendSummary: async (text) => {
+      const file = process.env.GITHUB_STEP_SUMMARY;
+      if (!file) return;
+      try {
+        await appendFile(file, text, 'utf8');
+      } catch (error) {
+        githubLogger.warning(`Could not write the step summary: ${(error as Error).message}`);
+      }
+    },
+    state: { save: core.saveState, get: core.getState },
+  };
+}
+
 async function runStep<I extends ActionInputs, O extends Outputs>(
   definition: ActionDefinition<I, O>,
+  files: StepFiles,
 ): Promise<void> {
   const cancel = cancelOnSignals();
   // Each step has its own 10 warnings, also when one process runs the main and the post step.
@@ -91,11 +121,11 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
     const eventRead = readEvent(process.env.GITHUB_EVENT_PATH);
     // An event file that cannot be read leaves only what the variables say (the comment warns of it).
     const event = await eventRead.catch(() => undefined);
-    const deps = stepDeps(cancel.signal, event);
+    const deps = stepDeps(cancel.signal, event, files.state);
     const { result, inputs } = await runDefinition(definition, githubInputs, deps);
     const { comment, check } = result;
     const token = inputs?.githubToken;
-    await publish(definition.title, result, async () => {
+    await publish(definition.title, result, files, async () => {
       if (comment) await commentOnPullRequest(comment, token, cancel.signal, inputs?.pullRequest, eventRead);
       if (check) await checkRunOnGitHub(check, token, cancel.signal, event);
     });
@@ -113,27 +143,37 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
 async function publish(
   title: string,
   result: ActionResult,
+  files: StepFiles,
   afterAnnotations: () => Promise<void>,
 ): Promise<void> {
   const { outputs, notes } = boundOutputs(result.outputs);
-  for (const [name, value] of Object.entries(outputs)) {
-    core.setOutput(name, redactSecrets(outputText(value)));
-  }
+  const texts = Object.fromEntries(
+    Object.entries(outputs).map(([name, value]) => [name, redactSecrets(outputText(value))]),
+  );
+  files.setOutputs(texts);
   for (const note of notes) githubLogger.info(note);
-  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
-    const summary = summaryWithFailure(title, result);
-    try {
-      if (summary !== '') await appendFile(summaryFile, summary, 'utf8');
-    } catch (error) {
-      githubLogger.warning(`Could not write the step summary: ${(error as Error).message}`);
-    }
+  const summary = summaryWithFailure(title, result);
+  if (summary !== '') await files.appendSummary(summary);
+  const failed = files.failures;
+  // What the files would have told later steps and the reader, in the log instead.
+  if (failed.some((failure) => failure.variable === 'GITHUB_OUTPUT')) {
+    githubLogger.info(`The step's outputs, not written to GITHUB_OUTPUT:`);
+    for (const [name, value] of Object.entries(texts))
+      githubLogger.info(`${name}=${value.replace(/\r?\n/g, '\\n')}`);
+  }
+  if (summary !== '' && failed.some((failure) => failure.variable === 'GITHUB_STEP_SUMMARY')) {
+    await githubLogger.group('The step summary, not written to GITHUB_STEP_SUMMARY', async () => {
+      for (const line of summary.trimEnd().split('\n')) githubLogger.info(line);
+    });
   }
   if (result.failure) core.setFailed(result.failure.message);
+  // Each file that could not be written fails the step, after its own failure: the work is done.
+  for (const failure of failed) core.error(redactSecrets(failureNote(failure)));
+  if (failed.length > 0) process.exitCode = 1;
   const plan = planAnnotations({
     annotations: result.annotations,
     failure: result.failure !== undefined,
-    used: { warning: logWarnings.annotated },
+    used: { warning: logWarnings.annotated, error: failed.length },
     // A warning is kept for the comment and one for the check run, which may fail after the annotations.
     reserve: { warning: (result.comment ? 1 : 0) + (result.check ? 1 : 0) },
     loggedOnly: logWarnings.loggedOnly,
@@ -290,9 +330,7 @@ const githubInputs: InputSource = {
   workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
 };
 
-const githubState = { save: core.saveState, get: core.getState };
-
-function stepDeps(signal: AbortSignal, event: unknown): StepDeps {
+function stepDeps(signal: AbortSignal, event: unknown, state: StepState): StepDeps {
   const env = process.env;
   return {
     logger: githubLogger,
@@ -300,7 +338,7 @@ function stepDeps(signal: AbortSignal, event: unknown): StepDeps {
     clock: systemClock,
     workspace: githubInputs.workspace,
     tempDir: env.RUNNER_TEMP || os.tmpdir(),
-    state: githubState,
+    state,
     workflow: {
       ...(env.GITHUB_RUN_NUMBER ? { runNumber: env.GITHUB_RUN_NUMBER } : {}),
       ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),

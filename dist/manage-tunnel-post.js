@@ -1,0 +1,3 @@
+import { createRequire as __sauceCreateRequire } from 'node:module';
+const require = __sauceCreateRequire(import.meta.url);
+import{a as t}from"./chunks/chunk-2U5J2YYE.js";import"./chunks/chunk-K3D5RFA3.js";import"./chunks/chunk-F7KYT5BN.js";import{b as o}from"./chunks/chunk-N5N5PF7W.js";import"./chunks/chunk-LN2DV4YF.js";import"./chunks/chunk-ASUHDJUC.js";import"./chunks/chunk-UU5UUVGT.js";import"./chunks/chunk-RVAE47MI.js";import"./chunks/chunk-KJBND4MI.js";import"./chunks/chunk-ZVTK6A4E.js";import"./chunks/chunk-YE3PJPS7.js";import"./chunks/chunk-FC5NRJ7C.js";import"./chunks/chunk-7DOOPZ4R.js";import"./chunks/chunk-WP4UVMJV.js";import"./chunks/chunk-XBPPTJU7.js";await o(t);
