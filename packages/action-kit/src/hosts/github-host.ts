@@ -5,6 +5,7 @@
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import * as core from '@actions/core';
 import {
   systemClock,
@@ -13,7 +14,6 @@ import {
   type PostDefinition,
   type StepDeps,
   type StepState,
-  type ToolCache,
 } from '../deps.ts';
 import { runnerIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
@@ -37,6 +37,7 @@ import { onSecret, redactSecrets } from '../step/secrets.ts';
 import { optionalProperty } from '../values/optional-property.ts';
 import { githubApiTarget } from './github-api.ts';
 import { githubArtifacts } from './github-artifacts.ts';
+import { githubToolCache } from './github-tool-cache.ts';
 import { runDefinition } from './run-definition.ts';
 import { failureNote, runnerFiles, type StepFiles } from './runner-files.ts';
 
@@ -49,13 +50,22 @@ export async function runOnGitHub<I extends ActionInputs, O extends Outputs>(
   main: ActionDefinition<I, O>,
 ): Promise<void> {
   onSecret(maskOnRunner);
-  await runStep(main, runnerFiles(process.env, toolkitFiles()));
+  await runStep(main, runnerFiles(process.env, toolkitFiles()), runnerWorkspace());
 }
 
 /** The runner's post step, its `runs.post` bundle: with the state the main step saved. */
 export async function runOnGitHubPost<P extends ActionInputs>(post: PostDefinition<P>): Promise<void> {
   onSecret(maskOnRunner);
-  await runPost(post, runnerFiles(process.env, toolkitFiles()));
+  await runPost(post, runnerFiles(process.env, toolkitFiles()), runnerWorkspace());
+}
+
+/**
+ * A step on a developer's machine: `root`, the repository's, is the workspace when `GITHUB_WORKSPACE`
+ * is unset, and resolves a relative one or a relative `GITHUB_STEP_SUMMARY`, so that a `.env` file
+ * means the same whichever folder the tool is started in.
+ */
+export interface LocalStep {
+  root: string;
 }
 
 /**
@@ -65,38 +75,54 @@ export async function runOnGitHubPost<P extends ActionInputs>(post: PostDefiniti
  */
 export async function runMainStep<I extends ActionInputs, O extends Outputs>(
   main: ActionDefinition<I, O>,
+  local: LocalStep,
 ): Promise<void> {
   onSecret(maskOnRunner);
-  await runStep(main, toolkitFiles());
+  await runStep(main, toolkitFiles(local.root), localWorkspace(local.root));
 }
 
 /** The post step alone, with the state the main step saved: it does nothing when that left no work. */
-export async function runPostStep<P extends ActionInputs>(post: PostDefinition<P>): Promise<void> {
+export async function runPostStep<P extends ActionInputs>(
+  post: PostDefinition<P>,
+  local: LocalStep,
+): Promise<void> {
   onSecret(maskOnRunner);
-  await runPost(post, toolkitFiles());
+  await runPost(post, toolkitFiles(local.root), localWorkspace(local.root));
 }
 
-async function runPost<P extends ActionInputs>(post: PostDefinition<P>, files: StepFiles): Promise<void> {
+async function runPost<P extends ActionInputs>(post: PostDefinition<P>, files: StepFiles, workspace: string) {
   if (!post.hasWork(files.state)) {
     githubLogger.info('Nothing to clean up.');
     return;
   }
-  await runStep(post, files);
+  await runStep(post, files, workspace);
 }
+
+const runnerWorkspace = (): string => process.env.GITHUB_WORKSPACE || process.cwd();
+const localWorkspace = (root: string): string => path.resolve(root, process.env.GITHUB_WORKSPACE || '.');
 
 /** One masker however many steps run in the process: the kit keeps each registered function once. */
 const maskOnRunner = (secret: string): void => core.setSecret(secret);
 
-/** Through `@actions/core`, which `@github/local-action` replaces; a summary that fails is a warning. */
-function toolkitFiles(): StepFiles {
+/**
+ * Through `@actions/core`, which `@github/local-action` replaces; a summary that fails is a warning.
+ * That host shows no summary and sets no `GITHUB_STEP_SUMMARY`: without one, the summary is logged.
+ */
+function toolkitFiles(root = process.cwd()): StepFiles {
   return {
     failures: [],
     setOutputs: (outputs) => {
       for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
     },
     appendSummary: async (text) => {
-      const file = process.env.GITHUB_STEP_SUMMARY;
-      if (!file) return;
+      const named = process.env.GITHUB_STEP_SUMMARY;
+      if (!named) {
+        await githubLogger.group('Step summary', async () => {
+          for (const line of text.trimEnd().split('\n')) githubLogger.info(line);
+        });
+        return;
+      }
+      const file = path.resolve(root, named);
       try {
         await appendFile(file, text, 'utf8');
       } catch (error) {
@@ -110,6 +136,7 @@ function toolkitFiles(): StepFiles {
 async function runStep<I extends ActionInputs, O extends Outputs>(
   definition: ActionDefinition<I, O>,
   files: StepFiles,
+  workspace: string,
 ): Promise<void> {
   const cancel = cancelOnSignals();
   // Each step has its own 10 warnings, also when one process runs the main and the post step.
@@ -121,8 +148,8 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
     const eventRead = readEvent(process.env.GITHUB_EVENT_PATH);
     // An event file that cannot be read leaves only what the variables say (the comment warns of it).
     const event = await eventRead.catch(() => undefined);
-    const deps = stepDeps(cancel.signal, event, files.state);
-    const { result, inputs } = await runDefinition(definition, githubInputs, deps);
+    const deps = stepDeps(cancel.signal, event, files.state, workspace);
+    const { result, inputs } = await runDefinition(definition, githubInputs(workspace), deps);
     const { comment, check } = result;
     const token = inputs?.githubToken;
     await publish(definition.title, result, files, async () => {
@@ -152,7 +179,7 @@ async function publish(
   );
   files.setOutputs(texts);
   for (const note of notes) githubLogger.info(note);
-  const summary = summaryWithFailure(title, result);
+  const summary = redactSecrets(summaryWithFailure(title, result));
   if (summary !== '') await files.appendSummary(summary);
   const failed = files.failures;
   // What the files would have told later steps and the reader, in the log instead.
@@ -324,19 +351,19 @@ const githubLogger: Logger = {
   group: (name, body) => core.group(commandFreeText(redactSecrets(name)), body),
 };
 
-const githubInputs: InputSource = {
+const githubInputs = (workspace: string): InputSource => ({
   input: (name) => core.getInput(name),
   env: (name) => process.env[name],
-  workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
-};
+  workspace,
+});
 
-function stepDeps(signal: AbortSignal, event: unknown, state: StepState): StepDeps {
+function stepDeps(signal: AbortSignal, event: unknown, state: StepState, workspace: string): StepDeps {
   const env = process.env;
   return {
     logger: githubLogger,
     signal,
     clock: systemClock,
-    workspace: githubInputs.workspace,
+    workspace,
     tempDir: env.RUNNER_TEMP || os.tmpdir(),
     state,
     workflow: {
@@ -350,30 +377,10 @@ function stepDeps(signal: AbortSignal, event: unknown, state: StepState): StepDe
     tools: githubToolCache,
     env,
     ci: githubContext(env, event),
-    git: localGitHistory(githubInputs.workspace, env, signal),
+    git: localGitHistory(workspace, env, signal),
     // Its HTTP client loads only for a step that signs in with the job's ID token.
     idToken: runnerIdToken(env, async (url, requestToken, audience) =>
       (await import('./github-id-token.ts')).requestIdToken(url, requestToken, audience),
     ),
   };
 }
-
-/** The runner's tool cache, loaded on first use: only starting Sauce Connect needs it. */
-const githubToolCache: ToolCache = {
-  find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version),
-  // The toolkit's download takes no signal: the step stops waiting for it on a cancel or deadline.
-  downloadTool: async (url, signal) => {
-    const download = (await import('@actions/tool-cache')).downloadTool(url);
-    if (!signal) return download;
-    signal.throwIfAborted();
-    return Promise.race([
-      download,
-      new Promise<never>((_, reject) =>
-        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
-      ),
-    ]);
-  },
-  extractTar: async (file) => (await import('@actions/tool-cache')).extractTar(file),
-  extractZip: async (file) => (await import('@actions/tool-cache')).extractZip(file),
-  cacheDir: async (dir, tool, version) => (await import('@actions/tool-cache')).cacheDir(dir, tool, version),
-};
