@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'dist/**', 'packages/cli/dist/**', 'coverage/**', '**/.tmp/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'dist/**',
+      'packages/cli/dist/**',
+      'coverage/**',
+      '**/.tmp/**',
+      '**/sauce-actions-output/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -1,8 +1,9 @@
 /**
  * Bundles every action in one esbuild build with code splitting: `actions/<name>/src/main.ts`
- * becomes `dist/<name>.js`, and the code actions share (the action kit, the API client, undici,
- * the runner toolkit) is stored once, in `dist/chunks/`. Parts only some runs need (the artifact
- * client, the tool cache, the XML writer, the YAML parser) are chunks loaded on first use. The
+ * becomes `dist/<name>.js` (and a post step's `main-post.ts`, `dist/<name>-post.js`), and the
+ * code actions share (the action kit, the API client, undici, the runner toolkit) is stored once,
+ * in `dist/chunks/`. Parts only some runs need (the artifact client, the tool cache, the XML
+ * writer, the YAML parser) are chunks loaded on first use. The
  * runner runs the bundles from a checkout without `npm ci`, so every dependency is inside. The
  * output depends only on the sources, so a fresh build can be compared with the committed one.
  * The command line, `src/cli.ts`, is one more entry of the same build, `dist/cli.js`: it shares the
@@ -114,6 +115,12 @@ export function esbuildOptions(names: readonly string[]): BuildOptions {
     absWorkingDir: ROOT,
     entryPoints: {
       ...Object.fromEntries(names.map((name) => [name, path.join(ACTIONS_DIR, name, 'src', 'main.ts')])),
+      // A post step's own bundle, `dist/<name>-post.js`, for the actions that have one.
+      ...Object.fromEntries(
+        names
+          .filter((name) => existsSync(path.join(ACTIONS_DIR, name, 'src', 'main-post.ts')))
+          .map((name) => [`${name}-post`, path.join(ACTIONS_DIR, name, 'src', 'main-post.ts')]),
+      ),
       [CLI_NAME]: CLI_ENTRY,
     },
     outdir: DIST_DIR,

@@ -3,17 +3,16 @@
  * `@github/local-action`, the main step and then, for an action with a post step, the post step in
  * the same process with the state the main step saved. The tool reads the inputs (`INPUT_<NAME>`)
  * and the rest of the environment from the `.env` file, stands in for `@actions/core` and prints
- * the log and the outputs; this script finds the action's entries and prints the step summary the
- * action wrote (to a fresh file, unless the `.env` names one with `GITHUB_STEP_SUMMARY`).
+ * the log and the outputs; the step logs its summary (or adds it to the file the `.env` names in
+ * `GITHUB_STEP_SUMMARY`). This script finds the action's entries, from any folder of the checkout.
  *
  * Usage: node scripts/local-action.ts <action> <.env file>
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseEnv } from 'node:util';
 import { parse } from 'yaml';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -35,9 +34,15 @@ async function main(args: string[]): Promise<number> {
   if (!actions.includes(actionName)) {
     return usageError(`No action named "${name}". Actions: ${actions.join(', ')}.\n${USAGE}`);
   }
-  // `npm run` starts scripts in the repository's root: the file is relative to where it was typed.
-  const envFile = path.resolve(process.env.INIT_CWD ?? process.cwd(), envArg);
-  if (!existsSync(envFile)) return usageError(`No such .env file: ${envFile}\n${USAGE}`);
+  // `npm run` starts scripts in the repository's root: the file is relative to where it was typed,
+  // or, as CONTRIBUTING.md writes the examples, to the root.
+  const typedIn = process.env.INIT_CWD ?? process.cwd();
+  const envFile = [path.resolve(typedIn, envArg), path.resolve(ROOT, envArg)].find((file) =>
+    existsSync(file),
+  );
+  if (envFile === undefined) {
+    return usageError(`No such .env file: ${envArg} (in ${typedIn} or in ${ROOT})\n${USAGE}`);
+  }
 
   const actionDir = path.join(ACTIONS_DIR, actionName);
   const metadata = parse(await readFile(path.join(actionDir, 'action.yml'), 'utf8')) as {
@@ -45,24 +50,14 @@ async function main(args: string[]): Promise<number> {
   };
   const work = await mkdtemp(path.join(os.tmpdir(), 'local-action-'));
   try {
-    const env = parseEnv(await readFile(envFile, 'utf8'));
-    const summaryFile = env.GITHUB_STEP_SUMMARY
-      ? path.resolve(ROOT, env.GITHUB_STEP_SUMMARY)
-      : path.join(work, 'summary.md');
-    const summaryStart = await sizeOf(summaryFile);
-    const code = await runTool(
-      [
-        'run',
-        path.relative(ROOT, actionDir),
-        MAIN_ENTRY,
-        await spaceFreePath(envFile, work),
-        // Absolute: the tool reads `--post` before the action's path, so it would resolve it from the root.
-        ...(metadata.runs?.post ? ['--post', path.join(actionDir, POST_ENTRY)] : []),
-      ],
-      summaryFile,
-    );
-    await printSummary(summaryFile, summaryStart, env.GITHUB_STEP_SUMMARY);
-    return code;
+    return await runTool([
+      'run',
+      path.relative(ROOT, actionDir),
+      MAIN_ENTRY,
+      await spaceFreePath(envFile, work),
+      // Absolute: the tool reads `--post` before the action's path, so it would resolve it from the root.
+      ...(metadata.runs?.post ? ['--post', path.join(actionDir, POST_ENTRY)] : []),
+    ]);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -82,14 +77,13 @@ async function actionNames(): Promise<string[]> {
  * <entrypoint>]`, with this Node first on `PATH`: the tool starts `tsx` through `npm exec`, which
  * runs the first `node` it finds.
  */
-function runTool(args: string[], summaryFile: string): Promise<number> {
+function runTool(args: string[]): Promise<number> {
   const child = spawn(process.execPath, [TOOL, ...args], {
     cwd: ROOT,
     stdio: 'inherit',
     env: {
       ...process.env,
       PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
-      GITHUB_STEP_SUMMARY: summaryFile,
     },
   });
   return new Promise((resolve, reject) => {
@@ -105,26 +99,6 @@ async function spaceFreePath(file: string, work: string): Promise<string> {
   const copy = path.join(work, 'step.env');
   await copyFile(file, copy);
   return copy;
-}
-
-async function sizeOf(file: string): Promise<number> {
-  try {
-    return (await stat(file)).size;
-  } catch {
-    return 0;
-  }
-}
-
-/** What this run added to the summary file: the action appends to it, as on the runner. */
-async function printSummary(file: string, start: number, named: string | undefined): Promise<void> {
-  let text = '';
-  try {
-    text = (await readFile(file)).subarray(start).toString('utf8');
-  } catch {
-    // No file: the step wrote no summary.
-  }
-  console.log(named ? `\nStep summary (added to ${named}):\n` : '\nStep summary:\n');
-  console.log(text.trim() === '' ? '(none written)' : text.trimEnd());
 }
 
 function usageError(message: string): number {

@@ -216,7 +216,7 @@ describe.each(Object.keys(CONTRACT))('%s', (name) => {
     const meta = await readActionMetadata(dir);
     expect(meta.runs.using).toBe('node24');
     expect(meta.runs.main).toBe(`../../dist/${name}.js`);
-    expect(meta.runs.post).toBe(contract.post ? `../../dist/${name}.js` : undefined);
+    expect(meta.runs.post).toBe(contract.post ? `../../dist/${name}-post.js` : undefined);
     expect(Object.keys(meta.inputs)).toEqual(expect.arrayContaining(contract.inputs));
     expect(Object.keys(meta.outputs)).toEqual(expect.arrayContaining(contract.outputs));
   });

@@ -156,7 +156,7 @@ describe('committed bundles', () => {
       const entry = meta.entryPoint;
       if (
         entry === undefined ||
-        /^actions\/[^/]+\/src\/main\.ts$/.test(entry) ||
+        /^actions\/[^/]+\/src\/main(-post)?\.ts$/.test(entry) ||
         COMMAND_LINE_ENTRIES.test(entry)
       ) {
         return [];

@@ -1,45 +1,91 @@
 /**
- * `npm run local-action -- <action> <.env file>`, as CONTRIBUTING.md shows it: each action's
- * TypeScript sources under `@github/local-action` (tsx, its stand-in for `@actions/core`), with the
- * `.env.example` the action ships pointed at this file's emulator. The outputs are read from the
- * table the tool prints, the summary from what the script prints after it; the post step must run
- * the post definition once, after the main step and with its state, not the main step again.
+ * CONTRIBUTING.md's "Debugging an action locally": each action's TypeScript sources under
+ * `@github/local-action` (tsx, its stand-in for `@actions/core`), with the `.env.example` the
+ * action ships pointed at this file's emulator. Both documented commands are run, each from the
+ * repository's root and from an action's folder: `npm run local-action -- <action> <.env file>`
+ * and the tool's own `npx local-action <action path> src/local-action.ts <.env file> [--post
+ * src/local-action-post.ts]`. The workspace is the root unless the run names one; the summary is
+ * read from the log, where the step shows it; the post step must run the post definition once,
+ * after the main step and with its state, not the main step again.
+ *
+ * Each run is a few processes (npm, the tool, tsx, `npm ls`) and most of a CPU second: the five
+ * runs are independent of each other (invite-testers invites to a build this file uploads itself)
+ * and run side by side, and each waits for its process to end.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './support/lab.ts';
+import { MOBILE, ROOT } from './support/lab.ts';
 
 /** The address every `.env.example` names: the emulator as CONTRIBUTING.md starts it. */
 const DOCUMENTED_URL = 'http://127.0.0.1:4545';
-const TIMEOUT_MS = 90_000;
+/** A safety net only: the runs end on their own, and each test waits for its run's exit. */
+const TIMEOUT_MS = 300_000;
+const MAIN_ENTRY = 'src/local-action.ts';
+const POST_ENTRY = 'src/local-action-post.ts';
 
 let emulator: RunningEmulator;
 let work: string;
-/** The runs' workspace (`GITHUB_WORKSPACE`): the sample APK, the JUnit reports, the results files. */
+/** The workspace the runs that name one use (`GITHUB_WORKSPACE`): their JUnit reports. */
 let workspace: string;
+/** A folder of this file's own under the root's `.tmp/`, where a run that names no workspace looks. */
+let inRoot: string;
+/** The build invite-testers invites to. */
+let build: { projectId: string; buildId: string };
+const running = new Set<ChildProcess>();
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, jobDurationMs: 300 });
   work = await mkdtemp(path.join(os.tmpdir(), 'local-action-'));
   workspace = path.join(work, 'workspace');
   await mkdir(path.join(workspace, '.tmp'), { recursive: true });
-  await createSampleApk(path.join(workspace, '.tmp', 'app-release.apk'), {
+  await mkdir(path.join(ROOT, '.tmp'), { recursive: true });
+  inRoot = await mkdtemp(path.join(ROOT, '.tmp', 'local-action-'));
+  const apk = path.join(inRoot, 'app-release.apk');
+  await createSampleApk(apk, {
     packageId: 'com.example.local',
     name: 'Local Shop',
     version: '4.5.6',
     versionCode: 456,
   });
+  const sauce = new SauceClient({
+    email: MOBILE.email,
+    apiKey: MOBILE['api-key'],
+    mobileUrl: emulator.url,
+    uploadUrl: emulator.url,
+  });
+  const uploaded = await sauce.mobile.upload(apk);
+  build = { projectId: String(uploaded.project_id), buildId: String(uploaded.build_id) };
 });
 
 afterAll(async () => {
+  // A run cut short by the safety net leaves nothing running: each is a process group of its own.
+  for (const child of running) if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
   await emulator?.close();
   if (work) await rm(work, { recursive: true, force: true });
+  if (inRoot) await rm(inRoot, { recursive: true, force: true });
 });
+
+/** `npm run local-action -- <action> <.env file>`. */
+const npmRun = (action: string, envFile: string): string[] => [
+  'npm',
+  'run',
+  '--silent',
+  'local-action',
+  '--',
+  action,
+  envFile,
+];
+
+/** The tool's own command, as its README writes it: the entries relative to the action's folder. */
+function npxLocalAction(actionPath: string, envFile: string, post: boolean): string[] {
+  return ['npx', 'local-action', actionPath, MAIN_ENTRY, envFile, ...(post ? ['--post', POST_ENTRY] : [])];
+}
 
 interface LocalRun {
   code: number | null;
@@ -50,34 +96,69 @@ interface LocalRun {
   post: string;
   /** The tool's table of outputs. */
   outputs: Record<string, string>;
-  /** What the script printed as the step summary. */
+  /** The steps' `Step summary` groups in the log, one after the other. */
   summary: string;
 }
 
-/** Runs `npm run local-action -- <action> <.env>` with the action's `.env.example`, plus `extra` lines. */
-async function localAction(action: string, extra: Record<string, string> = {}): Promise<LocalRun> {
+interface Launch {
+  action: string;
+  /** The command, given the `.env` file as it is to be typed. */
+  command: (envFile: string) => string[];
+  /** Where it is typed, relative to the root. */
+  cwd: string;
+  /** Lines that replace the example's own of the same names. */
+  set?: Record<string, string>;
+  /** The `.env` file in the root's `.tmp/`, typed relative to the root rather than absolute. */
+  envFromRoot?: boolean;
+  /** Whether the run names this file's workspace; else the root is the workspace. */
+  namesWorkspace?: boolean;
+}
+
+/** Runs a documented command with the action's `.env.example`, pointed at this file's emulator. */
+async function localAction(launch: Launch): Promise<LocalRun> {
+  const { action, set = {} } = launch;
   const example = await readFile(path.join(ROOT, 'actions', action, '.env.example'), 'utf8');
   expect(example, `${action}/.env.example points at the documented emulator`).toContain(DOCUMENTED_URL);
-  const envFile = path.join(work, `${action}.env`);
-  const lines = Object.entries(extra).map(([name, value]) => `${name}=${value}`);
-  await writeFile(envFile, [example.replaceAll(DOCUMENTED_URL, emulator.url), ...lines, ''].join('\n'));
-  const child = spawn('npm', ['run', '--silent', 'local-action', '--', action, envFile], {
-    cwd: ROOT,
+  const lines = example
+    .replaceAll(DOCUMENTED_URL, emulator.url)
+    .split('\n')
+    .filter((line) => !Object.keys(set).some((name) => line.startsWith(`${name}=`)));
+  const envFile = path.join(launch.envFromRoot ? inRoot : work, `${action}.env`);
+  await writeFile(
+    envFile,
+    [...lines, ...Object.entries(set).map(([name, value]) => `${name}=${value}`), ''].join('\n'),
+  );
+  const [command, ...args] = launch.command(launch.envFromRoot ? path.relative(ROOT, envFile) : envFile);
+  const child = spawn(command as string, args, {
+    cwd: path.join(ROOT, launch.cwd),
+    detached: true,
     env: {
-      ...process.env,
+      ...runnerFreeEnv(),
       PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
-      GITHUB_WORKSPACE: workspace,
+      ...(launch.namesWorkspace ? { GITHUB_WORKSPACE: workspace } : {}),
       RUNNER_TEMP: work,
       FORCE_COLOR: '0',
     },
   });
+  running.add(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', resolve);
-  });
+  }).finally(() => running.delete(child));
+  return parseRun(code, output);
+}
+
+/** This process's environment without a runner's: the test may itself run in a GitHub job. */
+function runnerFreeEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(GITHUB_|INPUT_|STATE_|ACTIONS_|RUNNER_)/.test(name)),
+  );
+}
+
+function parseRun(code: number | null, output: string): LocalRun {
   const section = (title: string): string => {
     const start = output.indexOf(title);
     if (start === -1) return '';
@@ -86,18 +167,21 @@ async function localAction(action: string, extra: Record<string, string> = {}): 
     return end === -1 ? rest : rest.slice(0, end);
   };
   const outputs: Record<string, string> = {};
-  const table = output.slice(output.indexOf('Action Outputs'), output.indexOf('\nStep summary'));
-  for (const [, name, value] of table.matchAll(/^│ \d+\s+│ '([^']+)'\s+│ '(.*)'\s+│$/gm)) {
+  for (const [, name, value] of output
+    .slice(output.indexOf('Action Outputs'))
+    .matchAll(/^│ \d+\s+│ '([^']+)'\s+│ '(.*)'\s+│$/gm)) {
     outputs[name as string] = value as string;
   }
-  const summaryAt = output.indexOf('\nStep summary');
+  const summary = [...output.matchAll(/::group::Step summary\n([\s\S]*?)::endgroup::/g)]
+    .map((match) => (match[1] as string).replace(/^::info::/gm, ''))
+    .join('');
   return {
     code,
     output,
     main: section('Running Action'),
     post: section('Running Post Step'),
     outputs,
-    summary: summaryAt === -1 ? '' : output.slice(summaryAt),
+    summary,
   };
 }
 
@@ -105,11 +189,29 @@ function occurrences(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
-describe.concurrent('npm run local-action', () => {
+it('CONTRIBUTING.md writes the commands this file runs', async () => {
+  const contributing = await readFile(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+  const example = 'actions/run-js-tests/.env.example';
+  for (const command of [
+    npmRun('run-js-tests', example),
+    npxLocalAction('actions/run-js-tests', example, true),
+    npxLocalAction('.', '.env.example', true),
+  ]) {
+    expect(contributing).toContain(command.filter((arg) => arg !== '--silent').join(' '));
+  }
+  expect(contributing).toMatch(/^cd actions\/run-js-tests$/m);
+});
+
+describe.concurrent('@github/local-action', () => {
   it(
-    'upload-build uploads the workspace APK, then invite-testers invites to that build with its outputs',
+    "upload-build, the tool started in the action's folder with no workspace named, uploads the root's APK and logs its summary",
     async () => {
-      const upload = await localAction('upload-build');
+      const upload = await localAction({
+        action: 'upload-build',
+        command: (envFile) => npxLocalAction('.', envFile, false),
+        cwd: 'actions/upload-build',
+        set: { INPUT_FILE: path.relative(ROOT, path.join(inRoot, 'app-release.apk')) },
+      });
       expect(upload.code, upload.output).toBe(0);
       expect(upload.outputs, upload.output).toMatchObject({
         'app-name': 'Local Shop',
@@ -117,12 +219,21 @@ describe.concurrent('npm run local-action', () => {
         'build-id': expect.stringMatching(/^\d+$/),
         'project-id': expect.stringMatching(/^\d+$/),
       });
-      expect(upload.summary).toContain('Uploaded Local Shop 4.5.6');
+      expect(upload.summary, upload.output).toContain('<h2>Uploaded Local Shop 4.5.6</h2>');
       expect(upload.output).not.toContain('demo-api-key');
+    },
+    TIMEOUT_MS,
+  );
 
-      const invite = await localAction('invite-testers', {
-        'INPUT_PROJECT-ID': upload.outputs['project-id'] as string,
-        'INPUT_BUILD-ID': upload.outputs['build-id'] as string,
+  it(
+    "invite-testers, npm run typed in the action's folder with the .env file as CONTRIBUTING.md writes it, invites to a build",
+    async () => {
+      const invite = await localAction({
+        action: 'invite-testers',
+        command: (envFile) => npmRun('invite-testers', envFile),
+        cwd: 'actions/invite-testers',
+        envFromRoot: true,
+        set: { 'INPUT_PROJECT-ID': build.projectId, 'INPUT_BUILD-ID': build.buildId },
       });
       expect(invite.code, invite.output).toBe(0);
       expect(invite.outputs, invite.output).toMatchObject({
@@ -130,13 +241,13 @@ describe.concurrent('npm run local-action', () => {
         'added-testers': 'ana@example.com,ben@example.com',
         'refused-testers': '',
       });
-      expect(invite.summary).toContain(`Invited testers to build ${upload.outputs['build-id']}`);
+      expect(invite.summary, invite.output).toContain(`Invited testers to build ${build.buildId}`);
     },
     TIMEOUT_MS,
   );
 
   it(
-    'manage-tunnel waits for a running tunnel, and its post step deletes it (stop-on-exit: true)',
+    "manage-tunnel, the tool started in the action's folder, waits for a running tunnel, and its post step deletes it (stop-on-exit: true)",
     async () => {
       const created = await fetch(`${emulator.url}/_emulator/tunnels`, {
         method: 'POST',
@@ -145,9 +256,12 @@ describe.concurrent('npm run local-action', () => {
       });
       const { id } = (await created.json()) as { id: string };
 
-      const run = await localAction('manage-tunnel', {
-        'INPUT_TUNNEL-NAME': 'local-action-tunnel',
-        'INPUT_STOP-ON-EXIT': 'true',
+      const run = await localAction({
+        action: 'manage-tunnel',
+        command: (envFile) => npxLocalAction('.', envFile, true),
+        cwd: 'actions/manage-tunnel',
+        namesWorkspace: true,
+        set: { 'INPUT_TUNNEL-NAME': 'local-action-tunnel', 'INPUT_STOP-ON-EXIT': 'true' },
       });
       expect(run.code, run.output).toBe(0);
       expect(run.outputs, run.output).toMatchObject({ 'tunnel-id': id, 'log-file': '' });
@@ -157,7 +271,7 @@ describe.concurrent('npm run local-action', () => {
       expect(run.main).toContain(`Tunnel ${id} ("local-action-tunnel") is running.`);
       expect(run.post).toContain(`Deleted tunnel ${id} ("local-action-tunnel")`);
       expect(occurrences(run.output, 'is running.'), 'the post step ran the main step again').toBe(1);
-      expect(run.summary).toContain('Tunnel local-action-tunnel is running');
+      expect(run.summary, run.output).toContain('Tunnel local-action-tunnel is running');
       expect(run.summary).toContain(`Deleted tunnel ${id}.`);
       const { tunnels } = (await (await fetch(`${emulator.url}/_emulator/tunnels`)).json()) as {
         tunnels: { id: string; status: string }[];
@@ -168,9 +282,14 @@ describe.concurrent('npm run local-action', () => {
   );
 
   it(
-    'run-js-tests runs the QUnit page on two platforms and writes its JUnit report; the post step has nothing to stop',
+    'run-js-tests, the tool started in the root with --post relative to the action, runs the QUnit page on two platforms; the post step has nothing to stop',
     async () => {
-      const run = await localAction('run-js-tests');
+      const run = await localAction({
+        action: 'run-js-tests',
+        command: (envFile) => npxLocalAction('actions/run-js-tests', envFile, true),
+        cwd: '.',
+        namesWorkspace: true,
+      });
       expect(run.code, run.output).toBe(0);
       expect(run.outputs, run.output).toMatchObject({ total: '2', passed: '2', failed: '0', flaky: '0' });
       expect(JSON.parse(run.outputs['job-ids'] ?? '[]')).toHaveLength(2);
@@ -178,7 +297,7 @@ describe.concurrent('npm run local-action', () => {
         1,
       );
       expect(run.post).toContain('Nothing to clean up.');
-      expect(run.summary).toContain('JS unit tests (qunit): all passed');
+      expect(run.summary, run.output).toContain('JS unit tests (qunit): all passed');
       const junit = await readFile(path.join(workspace, '.tmp', 'js-tests.xml'), 'utf8');
       expect(junit).toMatch(/<testsuites[^>]* tests="2" failures="0"/);
     },
@@ -186,9 +305,14 @@ describe.concurrent('npm run local-action', () => {
   );
 
   it(
-    'run-suite-and-wait runs the Smoke suite through the tunnel, fails on its failing case with the JUnit report written; the post step has nothing to stop',
+    'run-suite-and-wait, npm run in the root, fails on its failing case with the JUnit report written; the post step has nothing to stop',
     async () => {
-      const run = await localAction('run-suite-and-wait');
+      const run = await localAction({
+        action: 'run-suite-and-wait',
+        command: (envFile) => npmRun('run-suite-and-wait', envFile),
+        cwd: '.',
+        namesWorkspace: true,
+      });
       expect(run.code, run.output).toBe(0);
       expect(run.outputs, run.output).toMatchObject({ total: '3', passed: '2', failed: '1' });
       expect(run.outputs['build-name']).toMatch(/^Smoke /);
@@ -197,7 +321,7 @@ describe.concurrent('npm run local-action', () => {
         1,
       );
       expect(run.post).toContain('Nothing to clean up.');
-      expect(run.summary).toContain('Suite Smoke: 2 of 3 jobs passed');
+      expect(run.summary, run.output).toContain('Suite Smoke: 2 of 3 jobs passed');
       expect(run.summary).toContain('Run suite and wait: failed');
       const junit = await readFile(path.join(workspace, '.tmp', 'smoke.xml'), 'utf8');
       expect(junit).toMatch(/<testsuites[^>]* tests="3" failures="1"/);

@@ -1,5 +1,5 @@
-/** Both steps on the GitHub runner: the host runs the post step when the runner hands the bundle back. */
+/** The main step on the GitHub runner; `main-post.ts` is the post step's bundle. */
 import { runOnGitHub } from '@sauce-actions/action-kit/hosts/github-host';
-import { action, post } from './definition.ts';
+import { action } from './definition.ts';
 
-await runOnGitHub(action, post);
+await runOnGitHub(action);

@@ -24,7 +24,13 @@ export {
   type IdTokenRequest,
   type IdTokenStandIn,
 } from './id-token-service.ts';
-export { runStep, type PhaseResult, type StepOptions, type StepResult } from './run-step.ts';
+export {
+  runStep,
+  type FileCommand,
+  type PhaseResult,
+  type StepOptions,
+  type StepResult,
+} from './run-step.ts';
 export { sourceAction } from './source-action.ts';
 export {
   applyMasks,

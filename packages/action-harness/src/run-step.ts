@@ -47,7 +47,16 @@ export interface StepOptions {
    * post phase is left to clean up.
    */
   cancelSignal?: 'SIGINT' | 'SIGTERM' | 'SIGKILL';
+  /**
+   * Paths given instead of a phase's fresh file-command files (`/dev/full`, a read-only file, a
+   * missing folder), to see how the step copes; the harness neither makes nor reads them, so the
+   * phase's outputs, state or summary read back empty.
+   */
+  fileCommands?: Partial<Record<PhaseResult['phase'], Partial<Record<FileCommand, string>>>>;
 }
+
+/** The file commands a test may point elsewhere. */
+export type FileCommand = 'output' | 'state' | 'summary';
 
 export interface PhaseResult {
   phase: 'pre' | 'main' | 'post';
@@ -251,6 +260,11 @@ async function runPhase(
     path: path.join(dir, `add_path_${id}`),
   };
   await Promise.all(Object.values(files).map((file) => writeFile(file, '')));
+  const given = options.fileCommands?.[phase] ?? {};
+  Object.assign(files, given);
+  /** A given file is not read back: `/dev/full` or a pipe would never end. */
+  const readBack = async (name: FileCommand): Promise<string> =>
+    given[name] !== undefined ? '' : readFile(files[name], 'utf8');
   const child = spawn(options.node ?? process.execPath, [entry], {
     cwd: workspace,
     env: {
@@ -312,9 +326,9 @@ async function runPhase(
     annotations: printed.annotations,
     masks: printed.masks,
     commands: printed.commands,
-    outputs: parseKeyValueFile(await readFile(files.output, 'utf8')),
-    state: parseKeyValueFile(await readFile(files.state, 'utf8')),
-    summary: await readFile(files.summary, 'utf8'),
+    outputs: parseKeyValueFile(await readBack('output')),
+    state: parseKeyValueFile(await readBack('state')),
+    summary: await readBack('summary'),
     files,
   };
 }

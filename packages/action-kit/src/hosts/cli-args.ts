@@ -66,7 +66,8 @@ export function parseActionArgs(
     const arg = args[at] as string;
     if (!arg.startsWith('--') || arg === '--') {
       throw new UsageError(
-        `Unexpected argument ${JSON.stringify(arg)} for ${command}: every input is a flag, \`--<input> <value>\` or \`--<input>=<value>\`.`,
+        dashedFlag(command, arg) ??
+          `Unexpected argument ${JSON.stringify(arg)} for ${command}: every input is a flag, \`--<input> <value>\` or \`--<input>=<value>\`.`,
       );
     }
     const eq = arg.indexOf('=');
@@ -99,6 +100,24 @@ export function parseActionArgs(
     inputs.set(name, before === undefined ? (value as string) : `${before}\n${value as string}`);
   }
   return { inputs, options };
+}
+
+/**
+ * Dashes that are not two hyphens, as an editor or a chat turns `--` into (an en dash `–`, an em
+ * dash `—`, a minus sign), and a hyphen mixed with them.
+ */
+const TYPOGRAPHIC_DASHES =
+  /^[-\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]*[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D][-\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]*(?=[^-\u2010-\u2015\u2212\uFE58\uFE63\uFF0D])/u;
+
+/**
+ * The refusal of `—suite` or `–access-key=…`: "did you mean --suite?", naming the flag only (a
+ * value after `=` may be a secret). Undefined for an argument without such dashes.
+ */
+function dashedFlag(command: string, arg: string): string | undefined {
+  const dashes = TYPOGRAPHIC_DASHES.exec(arg)?.[0];
+  if (dashes === undefined) return undefined;
+  const name = arg.slice(dashes.length).split('=')[0] as string;
+  return `Unexpected argument ${JSON.stringify(`${dashes}${name}`)} for ${command}: it starts with ${JSON.stringify(dashes)}, a dash, not two hyphens. Did you mean --${name}? Type the two hyphens again (an editor or a chat may have turned \`--\` into a dash).`;
 }
 
 function setHostOption(options: HostOptions, name: string, value: string | undefined): void {

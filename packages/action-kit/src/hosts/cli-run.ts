@@ -107,7 +107,7 @@ export async function runAction(
 }
 
 /** Where the files a run leaves for the CI system to keep go, unless SAUCE_ACTIONS_OUTPUT_DIR says. */
-const OUTPUT_FOLDER = 'sauce-actions-output';
+export const OUTPUT_FOLDER = 'sauce-actions-output';
 
 interface RunFolder {
   path: string;

@@ -5,6 +5,7 @@
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import * as core from '@actions/core';
 import {
   systemClock,
@@ -12,7 +13,7 @@ import {
   type ActionInputs,
   type PostDefinition,
   type StepDeps,
-  type ToolCache,
+  type StepState,
 } from '../deps.ts';
 import { runnerIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
@@ -36,50 +37,106 @@ import { onSecret, redactSecrets } from '../step/secrets.ts';
 import { optionalProperty } from '../values/optional-property.ts';
 import { githubApiTarget } from './github-api.ts';
 import { githubArtifacts } from './github-artifacts.ts';
+import { githubToolCache } from './github-tool-cache.ts';
 import { runDefinition } from './run-definition.ts';
+import { failureNote, runnerFiles, type StepFiles } from './runner-files.ts';
 
-/** Set by the main step: the runner runs the same bundle again as the post step, with this state. */
-const IS_POST = 'isPost';
-
-/** Runs the main step, or the post step when the runner hands the bundle back after the job. */
-export async function runOnGitHub<I extends ActionInputs, O extends Outputs, P extends ActionInputs>(
+/**
+ * The runner's main step: the action's `runs.main` bundle. An action with a post step names a
+ * bundle of its own for it (`runOnGitHubPost`), so that the post step knows itself without any
+ * state, which a runner file that cannot be written would lose.
+ */
+export async function runOnGitHub<I extends ActionInputs, O extends Outputs>(
   main: ActionDefinition<I, O>,
-  post?: PostDefinition<P>,
 ): Promise<void> {
-  if (post && core.getState(IS_POST) === 'true') {
-    await runPostStep(post);
-    return;
-  }
-  if (post) core.saveState(IS_POST, 'true');
-  await runMainStep(main);
+  onSecret(maskOnRunner);
+  await runStep(main, runnerFiles(process.env, toolkitFiles()), runnerWorkspace());
+}
+
+/** The runner's post step, its `runs.post` bundle: with the state the main step saved. */
+export async function runOnGitHubPost<P extends ActionInputs>(post: PostDefinition<P>): Promise<void> {
+  onSecret(maskOnRunner);
+  await runPost(post, runnerFiles(process.env, toolkitFiles()), runnerWorkspace());
+}
+
+/**
+ * A step on a developer's machine: `root`, the repository's, is the workspace when `GITHUB_WORKSPACE`
+ * is unset, and resolves a relative one or a relative `GITHUB_STEP_SUMMARY`, so that a `.env` file
+ * means the same whichever folder the tool is started in.
+ */
+export interface LocalStep {
+  root: string;
 }
 
 /**
  * The main step alone, for a host that calls each step's entry itself (`@github/local-action`
- * imports an entry and calls its `run()`, then the post entry's, in one process).
+ * imports an entry and calls its `run()`, then the post entry's, in one process): outputs and
+ * state go through `@actions/core`, which that host replaces with its own.
  */
 export async function runMainStep<I extends ActionInputs, O extends Outputs>(
   main: ActionDefinition<I, O>,
+  local: LocalStep,
 ): Promise<void> {
   onSecret(maskOnRunner);
-  await runStep(main);
+  await runStep(main, toolkitFiles(local.root), localWorkspace(local.root));
 }
 
 /** The post step alone, with the state the main step saved: it does nothing when that left no work. */
-export async function runPostStep<P extends ActionInputs>(post: PostDefinition<P>): Promise<void> {
+export async function runPostStep<P extends ActionInputs>(
+  post: PostDefinition<P>,
+  local: LocalStep,
+): Promise<void> {
   onSecret(maskOnRunner);
-  if (!post.hasWork(githubState)) {
+  await runPost(post, toolkitFiles(local.root), localWorkspace(local.root));
+}
+
+async function runPost<P extends ActionInputs>(post: PostDefinition<P>, files: StepFiles, workspace: string) {
+  if (!post.hasWork(files.state)) {
     githubLogger.info('Nothing to clean up.');
     return;
   }
-  await runStep(post);
+  await runStep(post, files, workspace);
 }
+
+const runnerWorkspace = (): string => process.env.GITHUB_WORKSPACE || process.cwd();
+const localWorkspace = (root: string): string => path.resolve(root, process.env.GITHUB_WORKSPACE || '.');
 
 /** One masker however many steps run in the process: the kit keeps each registered function once. */
 const maskOnRunner = (secret: string): void => core.setSecret(secret);
 
+/**
+ * Through `@actions/core`, which `@github/local-action` replaces; a summary that fails is a warning.
+ * That host shows no summary and sets no `GITHUB_STEP_SUMMARY`: without one, the summary is logged.
+ */
+function toolkitFiles(root = process.cwd()): StepFiles {
+  return {
+    failures: [],
+    setOutputs: (outputs) => {
+      for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+    },
+    appendSummary: async (text) => {
+      const named = process.env.GITHUB_STEP_SUMMARY;
+      if (!named) {
+        await githubLogger.group('Step summary', async () => {
+          for (const line of text.trimEnd().split('\n')) githubLogger.info(line);
+        });
+        return;
+      }
+      const file = path.resolve(root, named);
+      try {
+        await appendFile(file, text, 'utf8');
+      } catch (error) {
+        githubLogger.warning(`Could not write the step summary: ${(error as Error).message}`);
+      }
+    },
+    state: { save: core.saveState, get: core.getState },
+  };
+}
+
 async function runStep<I extends ActionInputs, O extends Outputs>(
   definition: ActionDefinition<I, O>,
+  files: StepFiles,
+  workspace: string,
 ): Promise<void> {
   const cancel = cancelOnSignals();
   // Each step has its own 10 warnings, also when one process runs the main and the post step.
@@ -91,11 +148,11 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
     const eventRead = readEvent(process.env.GITHUB_EVENT_PATH);
     // An event file that cannot be read leaves only what the variables say (the comment warns of it).
     const event = await eventRead.catch(() => undefined);
-    const deps = stepDeps(cancel.signal, event);
-    const { result, inputs } = await runDefinition(definition, githubInputs, deps);
+    const deps = stepDeps(cancel.signal, event, files.state, workspace);
+    const { result, inputs } = await runDefinition(definition, githubInputs(workspace), deps);
     const { comment, check } = result;
     const token = inputs?.githubToken;
-    await publish(definition.title, result, async () => {
+    await publish(definition.title, result, files, async () => {
       if (comment) await commentOnPullRequest(comment, token, cancel.signal, inputs?.pullRequest, eventRead);
       if (check) await checkRunOnGitHub(check, token, cancel.signal, event);
     });
@@ -113,27 +170,37 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
 async function publish(
   title: string,
   result: ActionResult,
+  files: StepFiles,
   afterAnnotations: () => Promise<void>,
 ): Promise<void> {
   const { outputs, notes } = boundOutputs(result.outputs);
-  for (const [name, value] of Object.entries(outputs)) {
-    core.setOutput(name, redactSecrets(outputText(value)));
-  }
+  const texts = Object.fromEntries(
+    Object.entries(outputs).map(([name, value]) => [name, redactSecrets(outputText(value))]),
+  );
+  files.setOutputs(texts);
   for (const note of notes) githubLogger.info(note);
-  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
-    const summary = summaryWithFailure(title, result);
-    try {
-      if (summary !== '') await appendFile(summaryFile, summary, 'utf8');
-    } catch (error) {
-      githubLogger.warning(`Could not write the step summary: ${(error as Error).message}`);
-    }
+  const summary = redactSecrets(summaryWithFailure(title, result));
+  if (summary !== '') await files.appendSummary(summary);
+  const failed = files.failures;
+  // What the files would have told later steps and the reader, in the log instead.
+  if (failed.some((failure) => failure.variable === 'GITHUB_OUTPUT')) {
+    githubLogger.info(`The step's outputs, not written to GITHUB_OUTPUT:`);
+    for (const [name, value] of Object.entries(texts))
+      githubLogger.info(`${name}=${value.replace(/\r?\n/g, '\\n')}`);
+  }
+  if (summary !== '' && failed.some((failure) => failure.variable === 'GITHUB_STEP_SUMMARY')) {
+    await githubLogger.group('The step summary, not written to GITHUB_STEP_SUMMARY', async () => {
+      for (const line of summary.trimEnd().split('\n')) githubLogger.info(line);
+    });
   }
   if (result.failure) core.setFailed(result.failure.message);
+  // Each file that could not be written fails the step, after its own failure: the work is done.
+  for (const failure of failed) core.error(redactSecrets(failureNote(failure)));
+  if (failed.length > 0) process.exitCode = 1;
   const plan = planAnnotations({
     annotations: result.annotations,
     failure: result.failure !== undefined,
-    used: { warning: logWarnings.annotated },
+    used: { warning: logWarnings.annotated, error: failed.length },
     // A warning is kept for the comment and one for the check run, which may fail after the annotations.
     reserve: { warning: (result.comment ? 1 : 0) + (result.check ? 1 : 0) },
     loggedOnly: logWarnings.loggedOnly,
@@ -284,23 +351,21 @@ const githubLogger: Logger = {
   group: (name, body) => core.group(commandFreeText(redactSecrets(name)), body),
 };
 
-const githubInputs: InputSource = {
+const githubInputs = (workspace: string): InputSource => ({
   input: (name) => core.getInput(name),
   env: (name) => process.env[name],
-  workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
-};
+  workspace,
+});
 
-const githubState = { save: core.saveState, get: core.getState };
-
-function stepDeps(signal: AbortSignal, event: unknown): StepDeps {
+function stepDeps(signal: AbortSignal, event: unknown, state: StepState, workspace: string): StepDeps {
   const env = process.env;
   return {
     logger: githubLogger,
     signal,
     clock: systemClock,
-    workspace: githubInputs.workspace,
+    workspace,
     tempDir: env.RUNNER_TEMP || os.tmpdir(),
-    state: githubState,
+    state,
     workflow: {
       ...(env.GITHUB_RUN_NUMBER ? { runNumber: env.GITHUB_RUN_NUMBER } : {}),
       ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),
@@ -312,30 +377,10 @@ function stepDeps(signal: AbortSignal, event: unknown): StepDeps {
     tools: githubToolCache,
     env,
     ci: githubContext(env, event),
-    git: localGitHistory(githubInputs.workspace, env, signal),
+    git: localGitHistory(workspace, env, signal),
     // Its HTTP client loads only for a step that signs in with the job's ID token.
     idToken: runnerIdToken(env, async (url, requestToken, audience) =>
       (await import('./github-id-token.ts')).requestIdToken(url, requestToken, audience),
     ),
   };
 }
-
-/** The runner's tool cache, loaded on first use: only starting Sauce Connect needs it. */
-const githubToolCache: ToolCache = {
-  find: async (tool, version) => (await import('@actions/tool-cache')).find(tool, version),
-  // The toolkit's download takes no signal: the step stops waiting for it on a cancel or deadline.
-  downloadTool: async (url, signal) => {
-    const download = (await import('@actions/tool-cache')).downloadTool(url);
-    if (!signal) return download;
-    signal.throwIfAborted();
-    return Promise.race([
-      download,
-      new Promise<never>((_, reject) =>
-        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
-      ),
-    ]);
-  },
-  extractTar: async (file) => (await import('@actions/tool-cache')).extractTar(file),
-  extractZip: async (file) => (await import('@actions/tool-cache')).extractZip(file),
-  cacheDir: async (dir, tool, version) => (await import('@actions/tool-cache')).cacheDir(dir, tool, version),
-};

@@ -153,7 +153,17 @@ function checkOidcInputs(
 export function readSauceConnection(read: InputReader): SauceConnection {
   const region = read.enum('region', AUTOMATION_REGIONS, 'us-west-1');
   const apiUrl = readApiUrl(read);
-  const username = read.string('username') ?? read.env('SAUCE_USERNAME');
+  const given = read.string('username');
+  const username = given ?? read.env('SAUCE_USERNAME');
+  // Basic authentication ends the user name at its first `:`: the rest would be taken as the key.
+  if (username?.includes(':')) {
+    throw new InputError(
+      'username',
+      // Not quoted: what follows the `:` may be the access key, pasted with it.
+      `${given === undefined ? '(from SAUCE_USERNAME) ' : ''}holds a \`:\`, which no Sauce Labs user name has, and which Basic authentication cannot carry in one`,
+      'the Sauce Labs user name alone, without `:` or the access key (that goes in `access-key`)',
+    );
+  }
   const accessKey = read.secret('access-key', 'SAUCE_ACCESS_KEY');
   if (username === undefined) {
     throw new InputError(

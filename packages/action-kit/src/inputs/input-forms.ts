@@ -59,6 +59,10 @@ export function pathFormHint(value: string, platform: NodeJS.Platform = process.
   }
   if (platform === 'win32') return '';
   const system = platform === 'darwin' ? 'macOS' : 'Linux';
+  // `\\server\share`: with its backslashes turned, `//server/share` would be a local path here.
+  if (/^[\\/]{2}[^\\/]/.test(text) && text.includes('\\')) {
+    return `: ${text.slice(0, 2)}… is a Windows network share (UNC path), which a ${system} runner cannot open; copy the file into the workspace first (or mount the share) and name it there`;
+  }
   if (/^[A-Za-z]:[\\/]/.test(text)) {
     return `: a drive letter (${text.slice(0, 2)}) is a Windows path, and this runner is ${system}; use a path relative to the workspace`;
   }
@@ -66,6 +70,25 @@ export function pathFormHint(value: string, platform: NodeJS.Platform = process.
     return `: \\ is not a folder separator on ${system}; write ${quoteValue(text.replaceAll('\\', '/'))}`;
   }
   return '';
+}
+
+/**
+ * Refuses a path to write that holds `\\` on a runner that is not Windows, where the `\\` would
+ * become part of a file's name (`reports\\junit.xml` in the workspace) instead of a folder; `/`
+ * works on every runner, Windows included.
+ */
+export function checkPathToWrite(
+  input: string,
+  value: string,
+  platform: NodeJS.Platform = process.platform,
+): void {
+  const hint = platform === 'win32' || !value.includes('\\') ? '' : pathFormHint(value, platform);
+  if (hint === '') return;
+  throw new InputError(
+    input,
+    `names ${quoteValue(value)}, a path for Windows${hint}`,
+    'a path relative to the workspace with `/` between folders, which every runner reads, such as `reports/junit.xml`',
+  );
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 import { optionalProperty } from '../values/optional-property.ts';
 import { formatSize, formatSizeBounds, parseSize, SIZE_FORM, type SizeBounds } from '../values/size.ts';
 import { checkId, EMAIL_FORM, idAllowed, isEmail, pathFormHint, type IdForm } from './input-forms.ts';
+import { checkPathToWrite } from './input-forms.ts';
 
 export * from './input-forms.ts';
 
@@ -323,7 +324,10 @@ export class InputReader {
     const value = this.#read(name, options.required, 'a path to a file, relative to the workspace');
     if (value === undefined) return undefined;
     const resolved = path.resolve(this.workspace, value);
-    if (options.mustExist === false) return resolved;
+    if (options.mustExist === false) {
+      checkPathToWrite(name, value);
+      return resolved;
+    }
     if (!existsSync(resolved)) {
       throw new InputError(
         name,

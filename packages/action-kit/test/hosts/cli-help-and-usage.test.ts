@@ -99,9 +99,21 @@ describe('parseActionArgs', () => {
     [['--verbose=1'], '--verbose takes no value.'],
     [['--acces-key', 'k'], 'Unknown flag --acces-key for sample. Did you mean --access-key?'],
     [['--zzz', 'k'], 'Unknown flag --zzz for sample. Run'],
+    // Dashes an editor or a chat made of `--`.
+    [['\u2014name', 'x'], 'starts with "\u2014", a dash, not two hyphens. Did you mean --name?'],
+    [['\u2013name', 'x'], 'starts with "\u2013", a dash, not two hyphens. Did you mean --name?'],
+    [['\u2013\u2013name=x'], 'Did you mean --name?'],
+    [['-\u2013name', 'x'], 'Did you mean --name?'],
+    [['\u2212json'], 'Did you mean --json?'],
+    [['--name', 'a', '\u2014items', 'b'], 'Did you mean --items?'],
   ])('%j is refused', (args, message) => {
     expect(() => parse(...args)).toThrow(UsageError);
     expect(() => parse(...args)).toThrow(message);
+  });
+
+  it('names a dashed flag without the value after its `=`, which may be a secret', () => {
+    expect(() => parse('\u2014access-key=s3cr3t-key')).toThrow(/Did you mean --access-key\?/);
+    expect(() => parse('\u2014access-key=s3cr3t-key')).not.toThrow(/s3cr3t/);
   });
 });
 

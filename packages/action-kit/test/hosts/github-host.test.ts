@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGitHubApi, type GitHubApiStandIn } from '@sauce-actions/action-harness';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { runOnGitHub } from '../../src/hosts/github-host.ts';
+import { runOnGitHub, runOnGitHubPost } from '../../src/hosts/github-host.ts';
 import { stubGitHubRunner } from './github-runner.ts';
 import {
   abortReasonOf,
@@ -130,7 +130,7 @@ describe('runOnGitHub', () => {
     expect(process.listenerCount('SIGTERM')).toBe(0);
   });
 
-  it('runs the post step when the main step marked it, and only when there is work', async () => {
+  it('runs the post step with the state the main step saved, and only when there is work', async () => {
     const post: PostDefinition<Inputs> = {
       title: 'Cleanup',
       hasWork: (state) => state.get('jobs') !== '',
@@ -149,17 +149,15 @@ describe('runOnGitHub', () => {
         return { outputs: {}, summary: '', annotations: [] };
       },
     };
-    await runOnGitHub(main, post);
-    expect(read('state')).toContain('isPost');
-    expect(read('state')).toContain('j1');
+    await runOnGitHub(main);
+    expect(read('state')).toMatch(/^jobs<<(ghadelimiter_[-0-9a-f]+)\nj1\n\1\n$/);
 
-    vi.stubEnv('STATE_isPost', 'true');
-    await runOnGitHub(main, post);
+    await runOnGitHubPost(post);
     expect(stdout.join('')).toContain('Nothing to clean up.');
     expect(read('summary')).toBe('');
 
     vi.stubEnv('STATE_jobs', 'j1');
-    await runOnGitHub(main, post);
+    await runOnGitHubPost(post);
     expect(read('summary')).toBe('<p>stopped j1</p>\n');
   });
 });

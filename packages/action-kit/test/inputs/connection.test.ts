@@ -146,6 +146,27 @@ describe('readSauceConnection', () => {
     expect(connection).toMatchObject({ username: 'me', accessKey: 'mine', apiUrl: 'http://127.0.0.1:1' });
   });
 
+  it.each<[string, Record<string, string>, Record<string, string>]>([
+    ['name:key', { username: 'demo:k3y-x1', 'access-key': 'k' }, {}],
+    ['a trailing colon', { username: 'demo:', 'access-key': 'k' }, {}],
+    ['a leading colon', { username: ':d3mo', 'access-key': 'k' }, {}],
+    ['SAUCE_USERNAME', { 'access-key': 'k' }, { SAUCE_USERNAME: 'demo:pasted-k3y' }],
+  ])(
+    'refuses a username with a colon (%s), naming the input, not what follows the colon',
+    (_case, inputs, env) => {
+      let message = '';
+      try {
+        readSauceConnection(reader(inputs, env));
+      } catch (error) {
+        expect(error).toBeInstanceOf(InputError);
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^Input "username" .*holds a `:`.*Allowed: the Sauce Labs user name alone/);
+      const afterColon = (inputs.username ?? env.SAUCE_USERNAME ?? '').split(':')[1] ?? '';
+      if (afterColon !== '') expect(message).not.toContain(afterColon);
+    },
+  );
+
   it('requires a username', () => {
     expect(() => readSauceConnection(reader({ 'access-key': 'k' }))).toThrow(/Input "username" is required/);
   });

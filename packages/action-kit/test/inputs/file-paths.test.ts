@@ -39,6 +39,20 @@ describe('paths in a form the runner does not read', () => {
     ['~', 'darwin', ': `~` is not expanded'],
     ['~x/app.apk', 'linux', ''],
     ['build/app.apk', 'linux', ''],
+    // A network share: turned into `//server/share/…` it would name a local path.
+    [
+      '\\\\server\\share\\app.apk',
+      'linux',
+      ': \\\\… is a Windows network share (UNC path), which a Linux runner cannot open;',
+    ],
+    [
+      '\\\\server\\share\\app.apk',
+      'darwin',
+      ': \\\\… is a Windows network share (UNC path), which a macOS runner cannot open;',
+    ],
+    ['//server/share\\app.apk', 'linux', ': //… is a Windows network share (UNC path)'],
+    ['\\\\server\\share\\app.apk', 'win32', ''],
+    ['//server/share/app.apk', 'linux', ''],
   ])('%s on %s', (value, platform, hint) => {
     const said = pathFormHint(value, platform);
     if (hint === '') expect(said).toBe('');
@@ -55,4 +69,25 @@ describe('paths in a form the runner does not read', () => {
       expect(pathFormHint(value)).not.toBe('');
     },
   );
+});
+
+describe('a file to write, named with Windows separators on another runner', () => {
+  it.runIf(process.platform !== 'win32').each<[string, string]>([
+    ['reports\\junit.xml', 'write "reports/junit.xml"'],
+    ['.\\out\\junit.xml', 'write "./out/junit.xml"'],
+    ['C:\\reports\\junit.xml', 'a drive letter (C:) is a Windows path'],
+    ['\\\\server\\share\\junit.xml', 'Windows network share (UNC path)'],
+  ])('%s is refused, naming the input and the form every runner reads (%s)', (value, hint) => {
+    setInput('junit-file', value);
+    const message = errorOf(() => read.filePath('junit-file', { mustExist: false })).message;
+    expect(message).toContain('junit-file');
+    expect(message).toContain(hint);
+    expect(message).toContain('with `/` between folders');
+  });
+
+  it.each(['reports/junit.xml', 'junit.xml', 'a b/junit (1).xml'])('%s is taken as it is', (value) => {
+    setWorkspace(os.tmpdir());
+    setInput('junit-file', value);
+    expect(read.filePath('junit-file', { mustExist: false })).toBe(path.resolve(os.tmpdir(), value));
+  });
 });

@@ -7,8 +7,11 @@ import { pipeline } from 'node:stream/promises';
 import { headerValue } from './retry.ts';
 import type { Headers } from './transport.ts';
 
-/** Names Windows keeps for devices, whatever the extension: `NUL.txt` opens the null device. */
-const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i;
+/**
+ * Names Windows keeps for devices, whatever the extension, and with spaces before it: `NUL.txt`
+ * and `nul .txt` open the null device.
+ */
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]) *(\.|$)/i;
 
 /**
  * Reduces a file name that came from the service to a base name that cannot leave the target

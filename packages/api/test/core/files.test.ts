@@ -218,6 +218,13 @@ describe('safeBaseName', () => {
     ['lpt9', '_lpt9'],
     ['console.log', 'console.log'],
     ['nullable.txt', 'nullable.txt'],
+    // Windows drops the spaces before the extension: still the device.
+    ['nul .txt', '_nul .txt'],
+    ['CON .log', '_CON .log'],
+    ['com1   .txt', '_com1   .txt'],
+    ['Aux . log', '_Aux . log'],
+    ['nul x.txt', 'nul x.txt'],
+    ['con-sole .log', 'con-sole .log'],
   ])('%j becomes %j: a name every runner OS and the artifact service accept', (name, expected) => {
     expect(safeBaseName(name)).toBe(expected);
   });
@@ -283,6 +290,8 @@ describe('pathInFolder', () => {
     '.hidden',
     'CON',
     'nul.txt',
+    'nul .txt',
+    'CON .log',
     'a:b',
     'a*b',
     'x'.repeat(201),

@@ -1,0 +1,3 @@
+import { createRequire as __sauceCreateRequire } from 'node:module';
+const require = __sauceCreateRequire(import.meta.url);
+import{a as t}from"./chunks/chunk-DKTAMSEH.js";import"./chunks/chunk-K3D5RFA3.js";import"./chunks/chunk-B5MY6YA4.js";import"./chunks/chunk-CMG3DWNG.js";import"./chunks/chunk-QEKXAAUP.js";import{b as o}from"./chunks/chunk-7W3C4SYI.js";import"./chunks/chunk-2I67XP2D.js";import"./chunks/chunk-26TJW63T.js";import"./chunks/chunk-NSEGEPDF.js";import"./chunks/chunk-RVAE47MI.js";import"./chunks/chunk-XTLSWGKH.js";import"./chunks/chunk-WP4UVMJV.js";import"./chunks/chunk-ZVTK6A4E.js";import"./chunks/chunk-YE3PJPS7.js";import"./chunks/chunk-FC5NRJ7C.js";import"./chunks/chunk-7DOOPZ4R.js";import"./chunks/chunk-XBPPTJU7.js";await o(t);
