@@ -32,6 +32,7 @@ import { githubContext, triggeringRunOf } from '../step/ci-context.ts';
 import { CancelledError } from '../step/failure.ts';
 import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
+import { runIdentityOf } from '../step/run-identity.ts';
 import { onSecret, redactSecrets } from '../step/secrets.ts';
 import { optionalProperty } from '../values/optional-property.ts';
 import { githubApiTarget } from './github-api.ts';
@@ -302,11 +303,9 @@ function stepDeps(signal: AbortSignal, event: unknown): StepDeps {
     tempDir: env.RUNNER_TEMP || os.tmpdir(),
     state: githubState,
     workflow: {
-      ...(env.GITHUB_RUN_NUMBER ? { runNumber: env.GITHUB_RUN_NUMBER } : {}),
-      ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),
+      ...runIdentityOf(env, event),
       ...(env.GITHUB_JOB ? { job: env.GITHUB_JOB } : {}),
       ...(env.GITHUB_ACTION ? { step: env.GITHUB_ACTION } : {}),
-      ...optionalProperty('triggeredBy', triggeringRunOf(env, event)),
     },
     artifacts: githubArtifacts(env),
     tools: githubToolCache,
