@@ -37,10 +37,7 @@ export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<Act
   return runPlatforms(build !== undefined ? { ...inputs, build } : inputs, deps);
 }
 
-async function runPlatforms(
-  inputs: JsTestsInputs,
-  deps: JsTestsDeps,
-): Promise<ActionResult<TestRunOutputs>> {
+async function runPlatforms(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<TestRunOutputs>> {
   const options = {
     ...stepOptions('run-js-tests', inputs),
     retries: inputs.retries,
