@@ -3,12 +3,7 @@
  * in the service, by the build names its steps used (as `rerun-failed` finds an earlier attempt's),
  * and publishes them as one run's results: one summary, one JUnit file, one comment, one check run.
  */
-import {
-  InputError,
-  optionalProperty,
-  type ActionResult,
-  type StepDeps,
-} from '@sauce-actions/action-kit';
+import { InputError, optionalProperty, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
 import type {
   ExpectedItem,
   GatherAdapter,

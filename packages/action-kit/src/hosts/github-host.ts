@@ -34,7 +34,6 @@ import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
 import { runIdentityOf } from '../step/run-identity.ts';
 import { onSecret, redactSecrets } from '../step/secrets.ts';
-import { optionalProperty } from '../values/optional-property.ts';
 import { githubApiTarget } from './github-api.ts';
 import { githubArtifacts } from './github-artifacts.ts';
 import { runDefinition } from './run-definition.ts';

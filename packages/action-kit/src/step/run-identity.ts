@@ -66,7 +66,8 @@ function githubIdentity(env: Env, event: unknown): Partial<RunIdentity> & { trig
   const key = githubRunKey(env.GITHUB_SERVER_URL, env.GITHUB_REPOSITORY, env.GITHUB_RUN_ID);
   const triggering = triggeringRunOf(env, event);
   // A `workflow_run` event's run is of the same repository as the run it starts.
-  const triggeringKey = triggering && githubRunKey(env.GITHUB_SERVER_URL, env.GITHUB_REPOSITORY, triggering.id);
+  const triggeringKey =
+    triggering && githubRunKey(env.GITHUB_SERVER_URL, env.GITHUB_REPOSITORY, triggering.id);
   const triggeredBy = triggering && (triggeringKey ? { ...triggering, key: triggeringKey } : triggering);
   return {
     ...identity(key, wholeNumber(env.GITHUB_RUN_NUMBER), wholeNumber(env.GITHUB_RUN_ATTEMPT) ?? '1'),
