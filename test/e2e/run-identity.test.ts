@@ -4,15 +4,24 @@
  * jobs its own run started, never the other repository's, although both use the default build
  * names: the bundles run through the harness with each run's `GITHUB_*` variables.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outputLines, runCli, SAUCE_ENV } from './support/cli.ts';
 import { closeLabs, errorsOf, openLab, SAUCE, type Lab } from './support/lab.ts';
 
 let lab: Lab;
+let workspace: string;
 
 beforeAll(async () => {
   lab = await openLab({ jobDurationMs: 300 });
+  workspace = await mkdtemp(path.join(os.tmpdir(), 'e2e-run-identity-'));
 });
-afterAll(closeLabs);
+afterAll(async () => {
+  await closeLabs();
+  if (workspace) await rm(workspace, { recursive: true, force: true });
+});
 
 interface Run {
   repository: string;
@@ -101,3 +110,45 @@ describe('one account, two repositories, the same run number', { timeout: 180_00
     expect(report.log).toMatch(/in build\(s\) "JS tests #44\.1 · [a-z2-7]{8}"/);
   });
 });
+
+describe(
+  'the command line in GitLab pipelines of two projects, the same pipeline number',
+  { timeout: 180_000 },
+  () => {
+    const gitlab = (project: string, pipelineId: string) => ({
+      ...SAUCE_ENV,
+      GITLAB_CI: 'true',
+      CI_SERVER_URL: 'https://gitlab.example.com',
+      CI_PROJECT_ID: project,
+      CI_PIPELINE_ID: pipelineId,
+      CI_PIPELINE_IID: '45',
+    });
+    const cli = (args: readonly string[], env: Record<string, string>) =>
+      runCli(
+        ['run-suite-and-wait', '--api-url', lab.url, '--suite', 'Smoke', '--poll-interval', '1s', ...args],
+        {
+          cwd: workspace,
+          env,
+          timeoutMs: 60_000,
+        },
+      );
+
+    it("a report without --build-name finds its pipeline's shards, and another project's report finds none", async () => {
+      const app = gitlab('311', '90210');
+      const shards = await Promise.all(['1/2', '2/2'].map((shard) => cli(['--shard', shard], app)));
+      // One default build name for both, which the service makes unique per case run (` - N`).
+      for (const shard of shards) {
+        expect(outputLines(shard.stdout)['build-name']).toMatch(/^Smoke #45 · [a-z2-7]{8}( - \d+)?$/);
+      }
+      const report = await cli(['--operation', 'report'], app);
+      expect(report.code, report.stderr).toBe(1);
+      expect(outputLines(report.stdout)).toMatchObject({ total: '3', passed: '2', failed: '1' });
+
+      const other = await cli(['--operation', 'report'], gitlab('312', '90300'));
+      expect(outputLines(other.stdout)).toMatchObject({ total: '3', passed: '0', failed: '3' });
+      expect(other.stderr).toMatch(
+        /No job of the 3 cases of suite "Smoke" was found in build\(s\) "Smoke #45 · [a-z2-7]{8}"/,
+      );
+    });
+  },
+);
