@@ -120,7 +120,7 @@ describe('pr-comment', { timeout: 90_000 }, () => {
     // The Smoke suite's "Checkout fails" case fails: the step fails, as it would without a comment.
     for (const run of runs) {
       expect(run.success, run.log).toBe(false);
-      expect(errorsOf(run)[0]).toMatch(/^1 of 3 job\(s\) failed in build "Smoke #1\d\.1"/);
+      expect(errorsOf(run)[0]).toMatch(/^1 of 3 job\(s\) failed in build "Smoke #1\d\.1 · [a-z2-7]{8}"/);
       expect(warningsOf(run).filter((warning) => /comment/i.test(warning))).toEqual([]);
     }
     expect(runs[0]!.log).toMatch(/Created the comment on pull request #7: https:\/\/github\.com\//);
@@ -232,7 +232,7 @@ describe('pr-comment', { timeout: 90_000 }, () => {
     github.fault({ method: 'POST', status: 403, message: 'Resource not accessible by integration' });
     const result = await suiteStep({ suite: 'Smoke' }, { event: pullRequestEvent(12) });
     expect(result.success).toBe(false);
-    expect(errorsOf(result)[0]).toMatch(/^1 of 3 job\(s\) failed in build "Smoke #1\.1"/);
+    expect(errorsOf(result)[0]).toMatch(/^1 of 3 job\(s\) failed in build "Smoke #1\.1 · [a-z2-7]{8}"/);
     expect(warningsOf(result).some((message) => message.includes('pull-request comment'))).toBe(true);
   });
 

@@ -45,7 +45,14 @@ afterAll(async () => {
 
 async function suiteStep(
   inputs: Record<string, string>,
-  options: { event: unknown; eventName?: string; runNumber: string; runAttempt?: string; job: string },
+  options: {
+    event: unknown;
+    eventName?: string;
+    runId?: string;
+    runNumber: string;
+    runAttempt?: string;
+    job: string;
+  },
 ): Promise<StepResult> {
   const result = await lab.step(
     'run-suite-and-wait',
@@ -57,6 +64,8 @@ async function suiteStep(
         repository: REPOSITORY,
         eventName: options.eventName ?? 'pull_request',
         token: TOKEN,
+        // The run's id, which its jobs and attempts share: each run number a run of its own.
+        runId: options.runId ?? `90${options.runNumber}`,
         runNumber: options.runNumber,
         runAttempt: options.runAttempt ?? '1',
         job: options.job,
@@ -219,7 +228,8 @@ describe('operation: report', { timeout: 180_000 }, () => {
     };
     const report = await suiteStep(
       { ...reportInputs('reports/fork.xml'), 'pull-request': '23' },
-      { event: workflowRun, eventName: 'workflow_run', runNumber: '7', job: 'report' },
+      // A run of its own, whose event names the shards' run.
+      { event: workflowRun, eventName: 'workflow_run', runId: '9107', runNumber: '7', job: 'report' },
     );
     expect(report.outputs).toMatchObject({ total: '12', passed: '11', failed: '1', flaky: '1' });
     expect(github.commentsOf(23)).toHaveLength(1);
@@ -264,7 +274,7 @@ describe('operation: report on the command line', { timeout: 120_000 }, () => {
   it('reports the shards of a build name, and without one refuses before any request (exit 2)', async () => {
     const refused = await cli(['--operation', 'report']);
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toMatch(/build-name.*is empty, and without a workflow run number/);
+    expect(refused.stderr).toMatch(/build-name.*is empty, and without the run's identity/);
 
     const build = ['--build-name', 'nightly 901', '--retries', '1', '--poll-interval', '1s'];
     await Promise.all(['1/3', '2/3', '3/3'].map((shard) => cli([...build, '--shard', shard])));

@@ -4,13 +4,14 @@
  * publishes them as one run's results. A platform's verdict is its job's status: the page's own
  * report (test counts) is in each shard's results file.
  */
-import { optionalProperty, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
+import { InputError, optionalProperty, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
 import type {
   ExpectedItem,
   GatherAdapter,
   Gathered,
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
+import { searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import {
   findBuildJobs,
@@ -29,6 +30,7 @@ import type { JsTestsInputs } from './inputs.ts';
 import { reportedJob, type PlatformResult } from './judge.ts';
 import { platformName } from './platforms.ts';
 import { junitSuites, resultsData, type JsTestsReport } from './report.ts';
+import { reportBuilds } from './requests.ts';
 import { jsTestsSummary } from './summary.ts';
 
 type Result = PlatformResult | undefined;
@@ -42,9 +44,17 @@ export async function reportPlatforms(
   inputs: JsTestsInputs,
   deps: ReportDeps,
 ): Promise<ActionResult<TestRunOutputs>> {
+  const builds = reportBuilds(inputs.build, deps.workflow);
+  if (builds === undefined) {
+    throw new InputError(
+      'build',
+      "is empty, and without the run's identity (a CI system's run or pipeline id) the builds of the shards cannot be known",
+      'the `build` every shard was given, unique to the workflow run, such as `js-${{ github.run_id }}`',
+    );
+  }
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  return gatherTests(reportAdapter(inputs, deps), stepOptions('run-js-tests', inputs), deps);
+  return gatherTests(reportAdapter(inputs, builds, deps), stepOptions('run-js-tests', inputs), deps);
 }
 
 /** The inputs that only a run uses, and whether the step set them. */
@@ -60,9 +70,12 @@ export function runInputsGiven(inputs: JsTestsInputs): Record<string, boolean> {
 
 function reportAdapter(
   inputs: JsTestsInputs,
+  builds: readonly string[],
   deps: ReportDeps,
 ): GatherAdapter<Gathered<Result>, Result, TestRunOutputs> {
-  const build = inputs.build ?? '';
+  // The summary and the comment name the first build: the one of every attempt, or the first attempt's.
+  const build = builds[0] ?? '';
+  const searched = `build(s) ${searchedBuilds(builds)}`;
   const expected = inputs.platforms.map((platform, place): ExpectedItem => ({
     item: String(place),
     name: platformName(platform),
@@ -71,7 +84,7 @@ function reportAdapter(
     gather: async (signal, startedAtMs) => {
       // The search ends a page after every platform showed.
       const found = await findBuildJobs(deps.client.automation.jobs, {
-        isOfBuilds: (job) => job.build === build,
+        builds,
         itemOf: (job) => {
           const placed = placeOf(job, inputs.platforms);
           return placed !== undefined ? String(placed.place) : undefined;
@@ -97,7 +110,7 @@ function reportAdapter(
         ];
       });
       deps.logger.info(
-        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in build "${build}" (${jobs.length - runs.length} on other platforms)${found.capped ? '; the search stopped at its page limit: older jobs may be missing' : ''}.`,
+        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in ${searched} (${jobs.length - runs.length} on other platforms)${found.capped ? '; the search stopped at its page limit: older jobs may be missing' : ''}.`,
       );
       return { runs, expected };
     },
@@ -122,13 +135,13 @@ function reportAdapter(
         gatheredFailure(notRun, tally, {
           itemsName: 'platforms',
           where: '`platforms`',
-          searched: `build "${build}"`,
+          searched,
           buildInput: 'build',
         }) ??
         (failed.length > 0 && inputs.failOnFailure
           ? {
               kind: 'tests-failed' as const,
-              message: `${tally.failed} of ${tally.total} platforms failed the JS tests in build "${build}": ${failed.map((job) => `${job.name}${job.url ? ` (${job.url})` : ''}`).join('; ')}. Open the job links to see the test page's results.`,
+              message: `${tally.failed} of ${tally.total} platforms failed the JS tests in ${searched}: ${failed.map((job) => `${job.name}${job.url ? ` (${job.url})` : ''}`).join('; ')}. Open the job links to see the test page's results.`,
             }
           : undefined);
       return {

@@ -79,7 +79,7 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
   const operation = read.enum('operation', ['run', 'report'], 'run');
   const shard = read.shard('shard');
   const build = read.string('build');
-  if (operation === 'report') checkReportInputs(shard, build);
+  if (operation === 'report') checkReportInputs(shard);
   const split = shard !== undefined && shard.total > 1;
   return {
     connection,
@@ -106,23 +106,13 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
   };
 }
 
-/**
- * `operation: report` reports every shard at once, and finds their jobs by their `build`: the
- * service keeps no other trace of which JS tests a workflow run started.
- */
-function checkReportInputs(shard: Shard | undefined, build: string | undefined): void {
+/** `operation: report` reports every shard at once. */
+function checkReportInputs(shard: Shard | undefined): void {
   if (shard !== undefined) {
     throw new InputError(
       'shard',
       'is set with `operation: report`, which reports every shard at once',
       'empty in the report step (give it the `platforms` and `build` of the shards)',
-    );
-  }
-  if (build === undefined) {
-    throw new InputError(
-      'build',
-      'is empty, and `operation: report` finds the jobs of the shards by their build',
-      'the `build` every shard was given, unique to the workflow run, such as `js-${{ github.run_id }}`',
     );
   }
 }

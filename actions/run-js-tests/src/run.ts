@@ -15,6 +15,7 @@ import { reportPlatforms } from './gather.ts';
 import type { JsTestsInputs } from './inputs.ts';
 import type { PlatformResult } from './judge.ts';
 import { jsTestsFailure, jsTestsReport, junitSuites, resultsData } from './report.ts';
+import { runBuild } from './requests.ts';
 import { STATE_KEY } from './state.ts';
 import { jsTestsSummary, unmatchedStartResult } from './summary.ts';
 
@@ -32,6 +33,11 @@ interface JsTestsPlan extends TestPlan<PlacedPlatform> {
 
 export async function run(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<TestRunOutputs>> {
   if (inputs.operation === 'report') return reportPlatforms(inputs, deps);
+  const build = runBuild(inputs.build, deps.workflow);
+  return runPlatforms(build !== undefined ? { ...inputs, build } : inputs, deps);
+}
+
+async function runPlatforms(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<ActionResult<TestRunOutputs>> {
   const options = {
     ...stepOptions('run-js-tests', inputs),
     retries: inputs.retries,

@@ -3,19 +3,14 @@
  * in the service, by the build names its steps used (as `rerun-failed` finds an earlier attempt's),
  * and publishes them as one run's results: one summary, one JUnit file, one comment, one check run.
  */
-import {
-  InputError,
-  optionalProperty,
-  type ActionResult,
-  type StepDeps,
-  type WorkflowRun,
-} from '@sauce-actions/action-kit';
+import { InputError, optionalProperty, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
 import type {
   ExpectedItem,
   GatherAdapter,
   Gathered,
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
+import { reportedRun, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { gatheredFailure, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
@@ -48,12 +43,12 @@ export async function reportShards(
   inputs: SuiteInputs,
   deps: ReportDeps,
 ): Promise<ActionResult<SuiteOutputs>> {
-  // Without a run number (another CI system) the shards' default build names hold the time each started.
-  if (inputs.buildName === undefined && !reportedRun(deps.workflow).runNumber) {
+  // Without the run's identity (a terminal) the shards' default build names hold the time each started.
+  if (inputs.buildName === undefined && reportedRun(deps.workflow).key === undefined) {
     throw new InputError(
       'build-name',
-      'is empty, and without a workflow run number the build names of the shards cannot be known',
-      'the `build-name` every shard was given, unique to the pipeline, such as `nightly 42`',
+      "is empty, and without the run's identity (a CI system's run or pipeline id) the build names of the shards cannot be known",
+      'the `build-name` every shard was given, unique to the pipeline, such as `nightly $CI_PIPELINE_ID`',
     );
   }
   const warning = runInputsWarning(runInputsGiven(inputs));
@@ -75,17 +70,6 @@ export function runInputsGiven(inputs: SuiteInputs): Record<string, boolean> {
   };
 }
 
-/**
- * The run whose shards are reported: this one, or with a `workflow_run` event the one that
- * triggered it (a fork's pull request is reported from a workflow that has the base repository's
- * token), whose run number and attempt name the builds.
- */
-function reportedRun(workflow: WorkflowRun): WorkflowRun {
-  const triggering = workflow.triggeredBy;
-  if (triggering === undefined) return workflow;
-  return { ...workflow, runNumber: triggering.runNumber, runAttempt: triggering.runAttempt };
-}
-
 function reportAdapter(
   inputs: SuiteInputs,
   deps: ReportDeps,
@@ -100,9 +84,8 @@ function reportAdapter(
           ? await listSuiteCases(client.authoring, suite, signal)
           : (inputs.testCases ?? []);
       const label = suite?.name ?? 'Test cases';
-      const run = reportedRun(deps.workflow);
-      // Never none: `reportShards` checked that there is a run number or a `build-name`.
-      const builds = reportBuildNames(label, inputs.buildName, run, new Date(startedAtMs)) ?? [];
+      // Never none: `reportShards` checked that there is an identity of the run or a `build-name`.
+      const builds = reportBuildNames(label, inputs.buildName, reportedRun(deps.workflow)) ?? [];
       const finder = new CaseFinder(cases);
       const found = await findCaseJobs(client.automation.jobs, {
         finder,
@@ -121,7 +104,7 @@ function reportAdapter(
         createdAt: job.creation_time,
       }));
       logger.info(
-        `Found ${runs.length} job(s) of ${cases.length} case(s) in build(s) "${builds.join('", "')}"${found.capped ? ' (the search stopped at its page limit: older jobs may be missing)' : ''}.`,
+        `Found ${runs.length} job(s) of ${cases.length} case(s) in build(s) ${searchedBuilds(builds)}${found.capped ? ' (the search stopped at its page limit: older jobs may be missing)' : ''}.`,
       );
       const expected = cases.map((testCase): ExpectedItem => ({
         item: testCase.id,
@@ -140,7 +123,7 @@ function reportAdapter(
         jobs: results.jobs,
         seen,
         complete: tally.finished === tally.total,
-        note: `Every shard and attempt of this run, gathered from the service (${seen.length} job(s)).${gathered.capped ? ' The search stopped at its page limit: older jobs may be missing.' : ''}`,
+        note: `Every shard and attempt of this run, gathered from the service (${seen.length} job(s) of build(s) ${searchedBuilds(gathered.builds)}).${gathered.capped ? ' The search stopped at its page limit: older jobs may be missing.' : ''}`,
       };
       const label = gathered.suite?.name ?? 'Test cases';
       const where = gathered.suite !== undefined ? `suite "${gathered.suite.name}"` : '`test-cases`';
@@ -148,7 +131,7 @@ function reportAdapter(
         gatheredFailure(notRun, tally, {
           itemsName: 'cases',
           where,
-          searched: `build(s) "${gathered.builds.join('", "')}"`,
+          searched: `build(s) ${searchedBuilds(gathered.builds)}`,
           buildInput: 'build-name',
         }) ??
         suiteFailure(suiteReport, undefined, tally, {

@@ -5,11 +5,12 @@
  */
 import { shareOf, type Logger, type Shard, type WorkflowRun } from '@sauce-actions/action-kit';
 import type { TestPlan } from '@sauce-actions/action-kit/test-run/adapter';
+import { defaultBuildName, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import type { KnownCase } from './attempts.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { earlierBuildNames, findEarlierResults, type EarlierResults } from './rerun.ts';
-import { defaultBuildName, type CaseSelection } from './selection.ts';
+import type { CaseSelection } from './selection.ts';
 import {
   emptySuite,
   findSuite,
@@ -86,12 +87,11 @@ async function earlierAttempts(
   context: { label: string; plan: Plan; startedAtMs: number },
 ): Promise<EarlierResults | undefined> {
   if (!inputs.rerunFailed || plannedCases(context.plan) === 0) return undefined;
-  const now = new Date(context.startedAtMs);
-  const earlier = earlierBuildNames(context.label, inputs.buildName, workflow, now);
+  const earlier = earlierBuildNames(context.label, inputs.buildName, workflow);
   if (earlier === undefined) {
     if (Number(workflow.runAttempt ?? '1') > 1) {
       logger.warning(
-        'This is a re-run, but without the run number the build names of the earlier attempts cannot be known: every case runs.',
+        "This is a re-run, but without the run's identity (the CI system's run id) the build names of the earlier attempts cannot be known: every case runs.",
       );
     }
     return undefined;
@@ -106,7 +106,7 @@ async function earlierAttempts(
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
     });
     logger.info(
-      `Attempt ${earlier.attempt}: ${results.found} job(s) of earlier attempts found in build(s) "${earlier.builds.join('", "')}"; ${results.passed.length} of ${plannedCases(context.plan)} case(s) passed there and are not run again.`,
+      `Attempt ${earlier.attempt}: ${results.found} job(s) of earlier attempts found in build(s) ${searchedBuilds(earlier.builds)}; ${results.passed.length} of ${plannedCases(context.plan)} case(s) passed there and are not run again.`,
     );
     return results;
   } catch (error) {

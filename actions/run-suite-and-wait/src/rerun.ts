@@ -1,17 +1,18 @@
 /**
  * "Re-run failed jobs": an attempt of a workflow run after the first runs only the cases that did
  * not pass in the attempts before. Their results are the service's own jobs, found by the build
- * names those attempts used (the default name has the attempt in it; a `build-name` of the user's
- * is the same in every attempt), so no artifact and no extra permission is needed.
+ * names those attempts used (the default name has the run's identity and the attempt in it; a
+ * `build-name` of the user's is the same in every attempt), so no artifact and no extra permission
+ * is needed.
  */
 import type { WorkflowRun } from '@sauce-actions/action-kit';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
+import { attemptBuildNames } from '@sauce-actions/action-kit/test-run/build-names';
 import { findBuildJobs } from '@sauce-actions/action-kit/test-run/gather';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
 import { platformOf } from './jobs.ts';
-import { defaultBuildName } from './selection.ts';
 
 /** A job of an earlier attempt, for the summary's links. */
 interface EarlierJob {
@@ -35,49 +36,31 @@ export interface EarlierResults {
 
 /**
  * The build names of the attempts before this one; none on a first attempt, or when they cannot be
- * known (no run number: the default name then has a time in it).
+ * known (no identity of the run: the default name then has a time in it).
  */
 export function earlierBuildNames(
   label: string,
   buildName: string | undefined,
   workflow: WorkflowRun,
-  now: Date,
 ): { attempt: number; builds: string[] } | undefined {
   const attempt = Number(workflow.runAttempt ?? '1');
   if (!Number.isInteger(attempt) || attempt < 2) return undefined;
   if (buildName !== undefined) return { attempt, builds: [buildName] };
-  if (!workflow.runNumber) return undefined;
-  const builds = Array.from({ length: attempt - 1 }, (_, k) =>
-    defaultBuildName(label, { ...workflow, runAttempt: String(k + 1) }, now),
-  );
-  return { attempt, builds };
+  const builds = attemptBuildNames(label, workflow);
+  return builds === undefined ? undefined : { attempt, builds: builds.slice(0, -1) };
 }
 
 /**
  * The build names a report gathers: `build-name` when given (the same in every attempt), else the
- * default name of every attempt of the workflow run so far; none without a run number, since the
- * default name then holds the time each shard started.
+ * default name of every attempt of the workflow run so far; none without an identity of the run,
+ * since the default name then holds the time each shard started.
  */
 export function reportBuildNames(
   label: string,
   buildName: string | undefined,
   workflow: WorkflowRun,
-  now: Date,
 ): string[] | undefined {
-  if (buildName !== undefined) return [buildName];
-  if (!workflow.runNumber) return undefined;
-  const attempt = Number(workflow.runAttempt ?? '1');
-  const attempts = Number.isInteger(attempt) && attempt >= 1 ? attempt : 1;
-  return Array.from({ length: attempts }, (_, k) =>
-    defaultBuildName(label, { ...workflow, runAttempt: String(k + 1) }, now),
-  );
-}
-
-/** Whether the service's build name is one of the names asked for, with or without its ` - N` suffixes. */
-export function buildMatcher(builds: readonly string[]): (build: string | null) => boolean {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^(?:${builds.map(escape).join('|')})(?: - \\d+)*$`);
-  return (build) => build !== null && pattern.test(build);
+  return buildName !== undefined ? [buildName] : attemptBuildNames(label, workflow);
 }
 
 /**
@@ -125,10 +108,9 @@ export async function findCaseJobs(
   },
 ): Promise<{ jobs: Job[]; capped: boolean }> {
   const { finder } = request;
-  const matches = buildMatcher(request.builds);
   const judged = new Set(request.judged.map((testCase) => testCase.id));
   return findBuildJobs(jobs, {
-    isOfBuilds: (job) => matches(job.build),
+    builds: request.builds,
     itemOf: (job) => {
       const caseId = finder.caseOf(job);
       return caseId !== undefined && judged.has(caseId) ? caseId : undefined;

@@ -1,9 +1,9 @@
 /**
- * What to run: parsing of `test-cases` and `targets`, and the default build name. Both inputs are
+ * What to run: parsing of `test-cases` and `targets`. Both inputs are
  * YAML (JSON is YAML too), so a workflow can write them as a block or as one line. The YAML parser
  * loads on first use: most runs name a suite and never need it.
  */
-import { checkId, InputError, type WorkflowRun } from '@sauce-actions/action-kit';
+import { checkId, InputError } from '@sauce-actions/action-kit';
 import type { AuthoringRunTarget } from '@sauce-actions/api';
 
 export interface CaseSelection {
@@ -111,14 +111,4 @@ async function parseYaml(
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The default build name: recognisable (the suite) and unique per workflow run and attempt. */
-export function defaultBuildName(label: string, workflow: WorkflowRun, now: Date): string {
-  const run = workflow.runNumber;
-  const attempt = workflow.runAttempt ?? '1';
-  const suffix = run ? `#${run}.${attempt}` : now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  // Case-run build names are capped at 100 characters: shorten the label, keep the suffix.
-  const room = 100 - suffix.length - 1 - 6;
-  return `${label.length > room ? `${label.slice(0, room - 1)}…` : label} ${suffix}`;
 }

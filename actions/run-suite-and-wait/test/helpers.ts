@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { SauceConnection } from '@sauce-actions/action-kit';
+import { runToken, type SauceConnection, type WorkflowRun } from '@sauce-actions/action-kit';
 import { testStepDeps, type TestStepDeps } from '@sauce-actions/action-kit/testing';
 import { SauceClient } from '@sauce-actions/api';
 import type { RunningEmulator } from '@sauce-actions/emulator';
@@ -102,6 +102,25 @@ export function clientFor(emulator: RunningEmulator): SauceClient {
 
 type StepOverrides = Parameters<typeof testStepDeps>[0];
 
+/** The key of GitHub workflow run number `runNumber` of the tests' repository. */
+function keyOf(runNumber: string): string {
+  return `github:https://github.com/example/sauce-app/runs/${9000 + Number(runNumber)}`;
+}
+
+/** Attempt `runAttempt` of the tests' workflow run number `runNumber`, as the GitHub host reads it. */
+export function workflowRun(
+  runNumber: string,
+  runAttempt: string,
+  extra: Partial<WorkflowRun> = {},
+): WorkflowRun {
+  return { key: keyOf(runNumber), runNumber, runAttempt, ...extra };
+}
+
+/** The default build name of `label` in attempt `runAttempt` of run `runNumber` (see `workflowRun`). */
+export function buildOf(label: string, runNumber: string, runAttempt: string): string {
+  return `${label} #${runNumber}.${runAttempt} · ${runToken(keyOf(runNumber))}`;
+}
+
 /** Deps with a real client, files under `folder`, and the workflow run 7, attempt 2 unless told. */
 export function suiteDeps(
   emulator: RunningEmulator,
@@ -112,7 +131,7 @@ export function suiteDeps(
     ...testStepDeps({
       tempDir: path.join(folder, 'temp'),
       workspace: path.join(folder, 'workspace'),
-      workflow: { runNumber: '7', runAttempt: '2', job: 'e2e' },
+      workflow: workflowRun('7', '2', { job: 'e2e' }),
       ...overrides,
     }),
     client: clientFor(emulator),

@@ -20,6 +20,8 @@ import {
   suiteDeps,
   suiteInputs,
   withEmulators,
+  buildOf,
+  workflowRun,
 } from './helpers.ts';
 import { FAILING_CASE, TWELVE_CASES, TWELVE_SUITE } from './seed.ts';
 
@@ -54,12 +56,12 @@ describe('run-suite-and-wait retries', () => {
   it('retries: 1 on the 12-case suite passes with one flaky case, run again in the build of its first run', async () => {
     const before = (await journal(emulator)).length;
     const junitFile = path.join(folder, 'workspace', 'junit.xml');
-    const deps = flakyCase(suiteDeps(emulator, folder, { workflow: { runNumber: '32', runAttempt: '1' } }));
+    const deps = flakyCase(suiteDeps(emulator, folder, { workflow: workflowRun('32', '1') }));
     const result = await run(suiteInputs(emulator, { suite: 'Twelve', retries: 1, junitFile }), deps);
 
     expect(result.failure).toBeUndefined();
     expect(result.outputs).toMatchObject({
-      'build-name': 'Twelve #32.1',
+      'build-name': buildOf('Twelve', '32', '1'),
       total: 12,
       passed: 12,
       failed: 0,
@@ -75,7 +77,7 @@ describe('run-suite-and-wait retries', () => {
     );
     expect(casesRun(requests)).toEqual([FAILING_CASE]);
     expect((await buildsOf(emulator, ids)).sort()).toEqual(
-      [...Array(12).fill('Twelve #32.1'), 'Twelve #32.1 - 1'].sort(),
+      [...Array(12).fill(buildOf('Twelve', '32', '1')), `${buildOf('Twelve', '32', '1')} - 1`].sort(),
     );
 
     expect(wholeText(result.summary)).toContain('12 jobs, 12 passed, 0 failed, 1 flaky');
@@ -163,14 +165,14 @@ describe('run-suite-and-wait retries', () => {
     );
     const result = await run(
       suiteInputs(emulator, { suite: 'Twelve', shard: { index: flakyShard ?? 0, total: 3 }, retries: 2 }),
-      flakyCase(suiteDeps(emulator, folder, { workflow: { runNumber: '33', runAttempt: '1' } })),
+      flakyCase(suiteDeps(emulator, folder, { workflow: workflowRun('33', '1') })),
     );
     expect(result.failure).toBeUndefined();
     expect(result.outputs).toMatchObject({ total: 4, passed: 4, failed: 0, flaky: 1 });
     const builds = await buildsOf(emulator, JSON.parse(result.outputs['job-ids']) as string[]);
     expect(builds).toHaveLength(5);
     // The retry was asked in the build its first run got; the service made that name unique in turn.
-    for (const build of builds) expect(build).toMatch(/^Twelve #33\.1( - \d+)*$/);
+    for (const build of builds) expect(build.replace(/( - \d+)*$/, '')).toBe(buildOf('Twelve', '33', '1'));
   });
 
   it('reads retries from 0 to 5, default 0, and refuses others by name', async () => {
@@ -203,7 +205,7 @@ describe.skipIf(!hasRegression)("the default seed's Regression suite", () => {
   it('retries: 1 passes with flaky=1 and total=12; Smoke still fails with failed=1', async () => {
     const regression = await run(
       suiteInputs(plain, { suite: 'Regression', retries: 1 }),
-      suiteDeps(plain, folder, { workflow: { runNumber: '51', runAttempt: '1' } }),
+      suiteDeps(plain, folder, { workflow: workflowRun('51', '1') }),
     );
     expect(regression.failure).toBeUndefined();
     expect(regression.outputs).toMatchObject({ total: 12, passed: 12, failed: 0, flaky: 1 });
@@ -217,7 +219,7 @@ describe.skipIf(!hasRegression)("the default seed's Regression suite", () => {
   });
 
   it('three shards with retries: 1 run every case once, and the flaky one again in its shard', async () => {
-    const workflow = { runNumber: '52', runAttempt: '1' };
+    const workflow = workflowRun('52', '1');
     const results = await Promise.all(
       [1, 2, 3].map((index) =>
         run(
@@ -236,14 +238,19 @@ describe.skipIf(!hasRegression)("the default seed's Regression suite", () => {
       run(
         suiteInputs(plain, { suite: 'Regression', retries: n - 1, rerunFailed: true }),
         suiteDeps(plain, path.join(folder, `attempt-${n}`), {
-          workflow: { runNumber: '53', runAttempt: String(n) },
+          workflow: workflowRun('53', String(n)),
         }),
       );
     const first = await attempt(1);
     expect(first.outputs).toMatchObject({ total: 12, passed: 11, failed: 1 });
     const second = await attempt(2);
     expect(second.failure).toBeUndefined();
-    expect(second.outputs).toMatchObject({ 'build-name': 'Regression #53.2', total: 1, passed: 1, flaky: 1 });
+    expect(second.outputs).toMatchObject({
+      'build-name': buildOf('Regression', '53', '2'),
+      total: 1,
+      passed: 1,
+      flaky: 1,
+    });
     expect(wholeText(second.summary)).toContain('11 case(s) passed in an earlier attempt');
   });
 });

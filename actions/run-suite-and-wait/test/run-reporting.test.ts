@@ -13,7 +13,7 @@ import type { Job } from '@sauce-actions/api';
 import type { RunningEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/run.ts';
-import { hooked, journal, suiteInputs as inputs, withEmulators } from './helpers.ts';
+import { buildOf, hooked, journal, suiteInputs as inputs, withEmulators, workflowRun } from './helpers.ts';
 import { GREEN_CASES, GREEN_SUITE } from './seed.ts';
 
 let fast: RunningEmulator, folder: string;
@@ -29,13 +29,18 @@ describe('run-suite-and-wait run', () => {
     const result = await run(inputs(fast, { suite: GREEN_SUITE, junitFile }), deps);
 
     expect(result.failure).toBeUndefined();
-    expect(result.outputs).toMatchObject({ 'build-name': 'Green #7.2', total: 3, passed: 3, failed: 0 });
+    expect(result.outputs).toMatchObject({
+      'build-name': buildOf('Green', '7', '2'),
+      total: 3,
+      passed: 3,
+      failed: 0,
+    });
     const ids = JSON.parse(result.outputs['job-ids']) as string[];
     expect(ids).toHaveLength(3);
     expect(result.annotations).toEqual([]);
 
     expect(wholeText(result.summary)).toContain('<h2>Suite Green: 3 of 3 jobs passed</h2>');
-    expect(wholeText(result.summary)).toContain('Build: <code>Green #7.2</code>');
+    expect(wholeText(result.summary)).toContain(`Build: <code>${buildOf('Green', '7', '2')}</code>`);
     expect(wholeText(result.summary)).toContain('3 jobs, 3 passed, 0 failed');
     expect(wholeText(result.summary)).toContain('<table>');
     for (const id of ids) expect(wholeText(result.summary)).toContain(`href="${fast.url}/tests/${id}"`);
@@ -50,16 +55,16 @@ describe('run-suite-and-wait run', () => {
       buildName: string;
       jobs: { id: string; status: string; service: { id: string } | null }[];
     };
-    expect(results).toMatchObject({ complete: true, buildName: 'Green #7.2' });
+    expect(results).toMatchObject({ complete: true, buildName: buildOf('Green', '7', '2') });
     expect(results.jobs.map((job) => job.status)).toEqual(['passed', 'passed', 'passed']);
     expect(results.jobs.map((job) => job.service?.id).sort()).toEqual([...ids].sort());
 
     const junit = await readFile(junitFile, 'utf8');
     expect(junit).toContain('tests="3" failures="0" errors="0"');
-    expect(junit).toContain('<property name="build" value="Green #7.2"/>');
+    expect(junit).toContain(`<property name="build" value="${buildOf('Green', '7', '2')}"/>`);
 
     const log = deps.logger.lines('info');
-    expect(log[0]).toBe('Started suite "Green" in build "Green #7.2": 3 job(s) expected.');
+    expect(log[0]).toBe(`Started suite "Green" in build "${buildOf('Green', '7', '2')}": 3 job(s) expected.`);
     expect(log.some((line) => /^3 of 3 jobs: .* 3 passed, 0 failed/.test(line))).toBe(true);
     expect(log).toContain('Jobs: 3, passed 3, failed 0.');
     expect(log).toContain(`JUnit report written to ${junitFile}.`);
@@ -87,7 +92,7 @@ describe('run-suite-and-wait run', () => {
     const runAs = (step: string) =>
       run(
         inputs(fast, { suite: GREEN_SUITE }),
-        depsFor(fast, { workflow: { runNumber: '7', runAttempt: '2', job: 'e2e', step } }),
+        depsFor(fast, { workflow: workflowRun('7', '2', { job: 'e2e', step }) }),
       );
     const first = await runAs('regression');
     const second = await runAs('smoke');

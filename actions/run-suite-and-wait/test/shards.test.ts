@@ -11,7 +11,17 @@ import type { RunningEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
 import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
-import { buildsOf, casesRun, clientFor, journal, suiteDeps, suiteInputs, withEmulators } from './helpers.ts';
+import {
+  buildOf,
+  buildsOf,
+  casesRun,
+  clientFor,
+  journal,
+  suiteDeps,
+  suiteInputs,
+  withEmulators,
+  workflowRun,
+} from './helpers.ts';
 import { GREEN_CASES, GREEN_SUITE, TWELVE_CASES, TWELVE_SUITE } from './seed.ts';
 
 let emulator: RunningEmulator, folder: string;
@@ -24,7 +34,7 @@ withEmulators(
 describe('run-suite-and-wait shards', () => {
   it('three shards of a 12-case suite, run side by side, run every case exactly once, four each, from one build name; each summary links its builds', async () => {
     const before = (await journal(emulator)).length;
-    const workflow = { runNumber: '31', runAttempt: '1', job: 'suite' };
+    const workflow = workflowRun('31', '1', { job: 'suite' });
     const results = await Promise.all(
       [1, 2, 3].map((index) =>
         run(
@@ -48,7 +58,7 @@ describe('run-suite-and-wait shards', () => {
     expect(results.map((result) => result.outputs.failed).sort()).toEqual([0, 0, 1]);
     // One build name for every shard; the service tells apart the runs of each case with a suffix.
     for (const build of await buildsOf(emulator, ids.flat()))
-      expect(build).toMatch(/^Twelve #31\.1( - \d+)?$/);
+      expect(build.replace(/ - \d+$/, '')).toBe(buildOf('Twelve', '31', '1'));
     const all = await clientFor(emulator).automation.jobs.list({ full: true, limit: 1000 });
     for (const [n, result] of results.entries()) {
       expect(wholeText(result.summary)).toContain(`<h2>Suite Twelve, shard ${n + 1}/3: `);

@@ -37,7 +37,14 @@ export function memoryState(initial: Readonly<Record<string, string>> = {}): Ste
 
 /** What the host knows of the workflow run, for names that must be unique per run and attempt. */
 export interface WorkflowRun {
+  /**
+   * Unique to the run across CI systems, repositories and workflows, the same in its every job
+   * and attempt (`runIdentityOf`); absent where no CI system is known (a terminal).
+   */
+  key?: string;
+  /** The run's number as the CI system shows it; absent without `key`. */
   runNumber?: string;
+  /** GitHub's attempt of the run; other systems have none. */
   runAttempt?: string;
   /** The job's id in the workflow. */
   job?: string;
@@ -45,7 +52,7 @@ export interface WorkflowRun {
   step?: string;
   /**
    * With a `workflow_run` event: the run that triggered this one, whose results a report gathers
-   * and publishes (its run number and attempt, head commit and pull request).
+   * and publishes (its key, run number and attempt, head commit and pull request).
    */
   triggeredBy?: TriggeringRun;
 }

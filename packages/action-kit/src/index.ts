@@ -1,4 +1,5 @@
 export * from './step/ci-context.ts';
+export * from './step/run-identity.ts';
 export * from './inputs/connection.ts';
 export * from './deps.ts';
 export * from './values/duration.ts';

@@ -6,6 +6,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_CONTEXT } from '@sauce-actions/action-harness';
+import { githubRunKey, runToken } from '@sauce-actions/action-kit';
 import { SauceClient } from '@sauce-actions/api';
 // The sample writers are not among the emulator's package exports.
 import { createSampleApk } from '@sauce-actions/emulator/samples';
@@ -24,7 +26,10 @@ import {
   type StepRun,
 } from './lab.ts';
 
-export const SMOKE_BUILD = 'Smoke #1.1';
+/** Smoke's default build in the harness's run: run 1, attempt 1, and the token of the run's identity. */
+export const SMOKE_BUILD = `Smoke #1.1 · ${runToken(
+  githubRunKey(DEFAULT_CONTEXT.serverUrl, DEFAULT_CONTEXT.repository, DEFAULT_CONTEXT.runId)!,
+)}`;
 export {
   CASES,
   GROUPS,

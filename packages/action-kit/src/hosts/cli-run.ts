@@ -16,6 +16,7 @@ import {
   type Artifacts,
   type StepDeps,
   type StepState,
+  type WorkflowRun,
 } from '../deps.ts';
 import { noIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
@@ -31,6 +32,7 @@ import {
   type OutputValue,
 } from '../reporting/result.ts';
 import { ciContextOf, ciSystemOf, type CiContext } from '../step/ci-context.ts';
+import { runIdentityOf } from '../step/run-identity.ts';
 import { ActionError, CancelledError, describeFailure, type Failure } from '../step/failure.ts';
 import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
@@ -78,8 +80,8 @@ export async function runAction(
   reportEnvironmentFallbacks(command.metadata, given, io, logger);
   const state = memoryState();
   const summary = summaryWriter(options.summaryFile, io, logger);
-  const ci = await ciContext(io.env);
-  const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, runFolder.path, io, logger, ci);
+  const run = await ciContext(io.env);
+  const deps = (signal: AbortSignal): StepDeps => stepDeps(signal, state, runFolder.path, io, logger, run);
   try {
     const main = await runStep(action, source, deps(signals.phase()));
     const { outputs, notes } = boundOutputs(main.outputs);
@@ -352,17 +354,17 @@ const noArtifacts: Artifacts = {
 };
 
 /**
- * What the CI system running the command says of the run: GitLab CI, Jenkins, CircleCI, or GitHub
- * Actions (a `run:` step, whose event file is read as the action's host reads it).
+ * What the CI system running the command says of the run, and which run it is: GitLab CI, Jenkins,
+ * CircleCI, or GitHub Actions (a `run:` step, whose event file is read as the action's host reads it).
  */
-async function ciContext(env: CliIo['env']): Promise<CiContext> {
+async function ciContext(env: CliIo['env']): Promise<{ ci: CiContext; workflow: WorkflowRun }> {
   const eventFile = ciSystemOf(env) === 'github' ? env.GITHUB_EVENT_PATH : undefined;
   const event = eventFile
     ? await readFile(eventFile, 'utf8')
         .then((text) => JSON.parse(text) as unknown)
         .catch(() => undefined)
     : undefined;
-  return ciContextOf(env, event);
+  return { ci: ciContextOf(env, event), workflow: runIdentityOf(env, event) };
 }
 
 function stepDeps(
@@ -371,7 +373,7 @@ function stepDeps(
   tempDir: string,
   io: CliIo,
   logger: Logger,
-  ci: CiContext,
+  { ci, workflow }: { ci: CiContext; workflow: WorkflowRun },
 ): StepDeps {
   return {
     logger,
@@ -380,7 +382,7 @@ function stepDeps(
     workspace: io.cwd,
     tempDir,
     state,
-    workflow: {},
+    workflow,
     artifacts: noArtifacts,
     // Downloads and their unpacking are no output: the system's temporary folder.
     tools: localToolCache(io.env, os.tmpdir(), io.cwd),

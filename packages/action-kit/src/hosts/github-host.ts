@@ -33,8 +33,8 @@ import { githubContext, triggeringRunOf } from '../step/ci-context.ts';
 import { CancelledError } from '../step/failure.ts';
 import { localGitHistory } from '../step/git-history.ts';
 import type { Logger } from '../step/logger.ts';
+import { runIdentityOf } from '../step/run-identity.ts';
 import { onSecret, redactSecrets } from '../step/secrets.ts';
-import { optionalProperty } from '../values/optional-property.ts';
 import { githubApiTarget } from './github-api.ts';
 import { githubArtifacts } from './github-artifacts.ts';
 import { githubToolCache } from './github-tool-cache.ts';
@@ -367,11 +367,9 @@ function stepDeps(signal: AbortSignal, event: unknown, state: StepState, workspa
     tempDir: env.RUNNER_TEMP || os.tmpdir(),
     state,
     workflow: {
-      ...(env.GITHUB_RUN_NUMBER ? { runNumber: env.GITHUB_RUN_NUMBER } : {}),
-      ...(env.GITHUB_RUN_ATTEMPT ? { runAttempt: env.GITHUB_RUN_ATTEMPT } : {}),
+      ...runIdentityOf(env, event),
       ...(env.GITHUB_JOB ? { job: env.GITHUB_JOB } : {}),
       ...(env.GITHUB_ACTION ? { step: env.GITHUB_ACTION } : {}),
-      ...optionalProperty('triggeredBy', triggeringRunOf(env, event)),
     },
     artifacts: githubArtifacts(env),
     tools: githubToolCache,

@@ -113,6 +113,8 @@ export function githubContext(env: Env, event: unknown): CiContext {
  */
 export interface TriggeringRun {
   id: string;
+  /** Its identity's key (`runIdentityOf`), which names the builds of its test runs. */
+  key?: string;
   runNumber: string;
   runAttempt: string;
   /** Its head commit: the check run goes there. */

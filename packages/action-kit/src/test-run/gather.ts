@@ -6,6 +6,7 @@
  */
 import type { Job } from '@sauce-actions/api';
 import type { Failure } from '../step/failure.ts';
+import { buildMatcher } from './build-names.ts';
 import type { ExpectedItem, GatheredRun, Run } from './adapter.ts';
 import type { JobLister } from './job-follower.ts';
 import type { JobTally, ReportedJob } from './job-report.ts';
@@ -23,8 +24,11 @@ const SEARCH_PAGE_SIZE = 100;
 const SEARCH_MAX_PAGES = 50;
 
 export interface BuildJobsSearch {
-  /** Whether a job is of the builds searched. */
-  isOfBuilds: (job: Job) => boolean;
+  /**
+   * The build names of this run: only jobs of these builds (with the service's ` - N` suffixes)
+   * are kept, whatever else the account ran.
+   */
+  builds: readonly string[];
   /** The awaited item a job of the builds ran, if any (a case, a platform). */
   itemOf: (job: Job) => string | undefined;
   /** How many items are awaited. */
@@ -48,6 +52,7 @@ export async function findBuildJobs(
   const from = Math.floor((search.nowMs - SEARCH_WINDOW_MS) / 1000);
   const found: Job[] = [];
   const shown = new Set<string>();
+  const isOfBuilds = buildMatcher(search.builds);
   for (let page = 0; page < SEARCH_MAX_PAGES; page++) {
     await pacer.take(search.signal);
     const listed = await jobs.list(
@@ -55,7 +60,7 @@ export async function findBuildJobs(
       { signal: search.signal },
     );
     const allShownBefore = shown.size >= search.items;
-    const matched = listed.filter(search.isOfBuilds);
+    const matched = listed.filter((job) => isOfBuilds(job.build));
     for (const job of matched) {
       const item = search.itemOf(job);
       if (item !== undefined) shown.add(item);

@@ -170,7 +170,7 @@ describe('findBuildJobs', () => {
     return { jobs: { list }, skips };
   }
   const search = {
-    isOfBuilds: (job: Job) => job.build!.startsWith('nightly'),
+    builds: ['nightly', 'nightly x'],
     itemOf: (job: Job) => (job.build === 'nightly' ? job.name!.split('-')[1] : undefined),
     items: 2,
     nowMs: 0,

@@ -1,0 +1,161 @@
+/**
+ * Which CI run a step belongs to: a key unique across CI systems, servers, repositories and
+ * workflows, the same in every job of the run (its shards, its report) and in every attempt of it,
+ * with the number and attempt people know the run by. Test runs are found again in the service by
+ * build names made from it, so a run number alone (which every repository and workflow counts from
+ * 1) must never be enough. Each host reads it once; a pure function of the environment and the
+ * event, tested by tables.
+ */
+import { createHash } from 'node:crypto';
+import { ciSystemOf, REPOSITORY_SLUG_FORM, triggeringRunOf, type TriggeringRun } from './ci-context.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface RunIdentity {
+  /** Unique to the run, whichever system, server, repository or workflow: `github:https://github.com/acme/app/runs/123`. */
+  key: string;
+  /** The run's number as its system shows it (GitHub's run number, GitLab's pipeline IID, Jenkins' build number). */
+  runNumber?: string;
+  /** GitHub's attempt of the run; systems that run a pipeline again as a new one have none. */
+  runAttempt?: string;
+}
+
+/** The run's identity, and with a `workflow_run` event the triggering run's key; empty when none is known (a terminal). */
+export function runIdentityOf(
+  env: Env,
+  event?: unknown,
+): Partial<RunIdentity> & { triggeredBy?: TriggeringRun } {
+  switch (ciSystemOf(env)) {
+    case 'github':
+      return githubIdentity(env, event);
+    case 'gitlab':
+      return identity(
+        gitlabPipelineKey(env.CI_SERVER_URL, gitlabProject(env), env.CI_PIPELINE_ID),
+        wholeNumber(env.CI_PIPELINE_IID) ?? wholeNumber(env.CI_PIPELINE_ID),
+      );
+    case 'jenkins':
+      return identity(
+        jenkinsBuildKey(env.JENKINS_URL, env.JOB_NAME, env.BUILD_NUMBER),
+        wholeNumber(env.BUILD_NUMBER),
+      );
+    case 'circleci': {
+      // Every job of a workflow (its parallel runs too) shares the workflow's id; no number does.
+      const workflow = value(env.CIRCLE_WORKFLOW_ID);
+      return identity(workflow && /^[\w-]+$/.test(workflow) ? `circleci:workflow/${workflow}` : undefined);
+    }
+    default:
+      return {};
+  }
+}
+
+/** A GitHub workflow run: the server, the repository (`owner/name`) and the run's id, which its attempts share. */
+export function githubRunKey(
+  server: string | undefined,
+  repository: string | undefined,
+  runId: string | undefined,
+): string | undefined {
+  const origin = serverOf(server);
+  const slug = value(repository);
+  const id = wholeNumber(runId);
+  if (!origin || !slug || !REPOSITORY_SLUG_FORM.test(slug) || !id) return undefined;
+  // GitHub's names are case-insensitive: one repository, one key.
+  return `github:${origin}/${slug.toLowerCase()}/runs/${id}`;
+}
+
+function githubIdentity(env: Env, event: unknown): Partial<RunIdentity> & { triggeredBy?: TriggeringRun } {
+  const key = githubRunKey(env.GITHUB_SERVER_URL, env.GITHUB_REPOSITORY, env.GITHUB_RUN_ID);
+  const triggering = triggeringRunOf(env, event);
+  // A `workflow_run` event's run is of the same repository as the run it starts.
+  const triggeringKey =
+    triggering && githubRunKey(env.GITHUB_SERVER_URL, env.GITHUB_REPOSITORY, triggering.id);
+  const triggeredBy = triggering && (triggeringKey ? { ...triggering, key: triggeringKey } : triggering);
+  return {
+    ...identity(key, wholeNumber(env.GITHUB_RUN_NUMBER), wholeNumber(env.GITHUB_RUN_ATTEMPT) ?? '1'),
+    ...(triggeredBy ? { triggeredBy } : {}),
+  };
+}
+
+/** The project by its id (`projects/311`), which a rename keeps, else by its path (`group/app`). */
+function gitlabProject(env: Env): string | undefined {
+  const id = wholeNumber(env.CI_PROJECT_ID);
+  return id !== undefined ? `projects/${id}` : value(env.CI_PROJECT_PATH);
+}
+
+/** A GitLab pipeline: pipeline ids are unique to the instance; the project makes the key readable. */
+function gitlabPipelineKey(
+  server: string | undefined,
+  project: string | undefined,
+  pipelineId: string | undefined,
+): string | undefined {
+  const origin = serverOf(server);
+  const projectName = value(project);
+  const id = wholeNumber(pipelineId);
+  if (!origin || !projectName || /\s/.test(projectName) || !id) return undefined;
+  return `gitlab:${origin}/${projectName}/pipelines/${id}`;
+}
+
+/** A Jenkins build: the server, the job's full name (folders included) and the build's number. */
+function jenkinsBuildKey(
+  server: string | undefined,
+  job: string | undefined,
+  build: string | undefined,
+): string | undefined {
+  const origin = serverOf(server);
+  const jobName = value(job);
+  const number = wholeNumber(build);
+  if (!origin || !jobName || !number) return undefined;
+  return `jenkins:${origin}/job/${jobName}/${number}`;
+}
+
+function identity(key: string | undefined, runNumber?: string, runAttempt?: string): Partial<RunIdentity> {
+  if (key === undefined) return {};
+  return {
+    key,
+    ...(runNumber !== undefined ? { runNumber } : {}),
+    ...(runAttempt !== undefined ? { runAttempt } : {}),
+  };
+}
+
+/** Characters of the run's token in a build name. */
+export const RUN_TOKEN_LENGTH = 8;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/**
+ * A short token of the run's key, the same wherever it is computed: the first 40 bits of its
+ * SHA-256 in lowercase base 32 (`k3f9x2ab`), which tells apart runs of one number in different
+ * repositories, workflows or systems.
+ */
+export function runToken(key: string): string {
+  const digest = createHash('sha256').update(key, 'utf8').digest();
+  let token = '';
+  for (let bit = 0; token.length < RUN_TOKEN_LENGTH; bit += 5) {
+    const byte = bit >> 3;
+    const pair = ((digest[byte] ?? 0) << 8) | (digest[byte + 1] ?? 0);
+    token += BASE32[(pair >> (11 - (bit & 7))) & 31];
+  }
+  return token;
+}
+
+/** A server's address as its origin (`https://gitlab.example.com`, with a path for a server under one); undefined for anything else. */
+function serverOf(raw: string | undefined): string | undefined {
+  const text = value(raw);
+  if (text === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
+}
+
+function wholeNumber(raw: string | undefined): string | undefined {
+  const text = value(raw);
+  return text !== undefined && /^[1-9]\d{0,18}$/.test(text) ? text : undefined;
+}
+
+function value(raw: string | undefined): string | undefined {
+  const text = raw?.trim();
+  return text ? text : undefined;
+}
