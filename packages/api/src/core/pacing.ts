@@ -25,7 +25,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Credentials } from './credentials.ts';
-import { headerValue, resetDelayMs } from './retry.ts';
+import { headerValue, resetDelayMs, serviceNowOf } from './retry.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -47,7 +47,8 @@ export function rateWindowOf(headers: Headers, now: number): RateWindow | undefi
   if (![limit, remaining, reset].every(Number.isFinite) || limit <= 0 || remaining < 0 || reset < 0) {
     return undefined;
   }
-  const resetInMs = resetDelayMs(reset, now);
+  // A reset given as a Unix time is the service's: reckoned from the answer's own Date header.
+  const resetInMs = resetDelayMs(reset, serviceNowOf(headers, now));
   return { limit, remaining: Math.floor(remaining), resetAt: now + resetInMs, resetInMs };
 }
 

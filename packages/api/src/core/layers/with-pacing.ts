@@ -2,6 +2,7 @@
  * Pacing by the account's rate window (`pacing.ts`): each attempt starts when the account's
  * budget allows, and each answer's rate headers tell the window, as they come.
  */
+import { monotonicNow } from '../deadline.ts';
 import type { PacingDecision, RatePacer } from '../pacing.ts';
 import type { Logger } from '../request.ts';
 import { formatMs, type RetryPolicy } from '../retry.ts';
@@ -35,7 +36,10 @@ export function withPacing(pacer: RatePacer, policy: PacingPolicy, logger: Logge
  * would wait when asked by the service, nor past the call's deadline.
  */
 export function pacedStart(pacer: RatePacer, policy: PacingPolicy, call: Call): PacingDecision {
+  // The windows are on the wall clock (their resets come as Unix times); the deadline is on the
+  // monotonic one: only the time left until it crosses over.
   const now = Date.now();
-  const latestStart = Math.min(call.deadline ?? Infinity, now + policy.maxServerDelayMs);
+  const leftMs = call.deadline === undefined ? Infinity : call.deadline - monotonicNow();
+  const latestStart = now + Math.min(leftMs, policy.maxServerDelayMs);
   return pacer.schedule(call.rateKey, { now, random: policy.random, latestStart });
 }
