@@ -177,5 +177,5 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** A wait as logs tell it: milliseconds under a second, else seconds to a tenth. */
 export function formatMs(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)}s`;
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)}s`;
 }

@@ -36,10 +36,7 @@ export function withPacing(pacer: RatePacer, policy: PacingPolicy, logger: Logge
  * would wait when asked by the service, nor past the call's deadline.
  */
 export function pacedStart(pacer: RatePacer, policy: PacingPolicy, call: Call): PacingDecision {
-  // The windows are on the wall clock (their resets come as Unix times); the deadline is on the
-  // monotonic one: only the time left until it crosses over.
-  const now = Date.now();
-  const leftMs = call.deadline === undefined ? Infinity : call.deadline - monotonicNow();
-  const latestStart = now + Math.min(leftMs, policy.maxServerDelayMs);
+  const now = monotonicNow();
+  const latestStart = Math.min(call.deadline ?? Infinity, now + policy.maxServerDelayMs);
   return pacer.schedule(call.rateKey, { now, random: policy.random, latestStart });
 }
