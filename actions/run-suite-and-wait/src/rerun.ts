@@ -123,7 +123,7 @@ export async function findCaseJobs(
     finder: CaseFinder;
     judged: readonly KnownCase[];
   },
-): Promise<{ jobs: Job[]; capped: boolean }> {
+): Promise<{ jobs: Job[]; capped: boolean; failure?: string }> {
   const { finder } = request;
   const matches = buildMatcher(request.builds);
   const judged = new Set(request.judged.map((testCase) => testCase.id));
