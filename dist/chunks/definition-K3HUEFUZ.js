@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a,b}from"./chunk-4NFSHAOO.js";import"./chunk-ROPBKLJV.js";import"./chunk-GSVTJ2GY.js";import"./chunk-UMRDKENQ.js";import"./chunk-DENFQJJY.js";import"./chunk-SK2YFNFO.js";import"./chunk-YE3PJPS7.js";import"./chunk-FC5NRJ7C.js";import"./chunk-7DOOPZ4R.js";import"./chunk-KJBND4MI.js";import"./chunk-XBPPTJU7.js";export{b as action,a as post};
