@@ -70,9 +70,9 @@ export async function stopProcess(pid: number, options: StopProcessOptions): Pro
   const { clock } = options;
   signalGroup(pid, 'SIGINT');
   const check = options.checkMs ?? 100;
-  const deadline = clock.now() + options.graceMs;
+  const deadline = clock.monotonic() + options.graceMs;
   // No signal: stopping goes on even when the step is cancelled, since that is when it matters.
-  while (clock.now() < deadline) {
+  while (clock.monotonic() < deadline) {
     await clock.sleep(check);
     if (!isRunning(pid)) return 'stopped';
   }

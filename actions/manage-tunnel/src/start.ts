@@ -286,7 +286,7 @@ async function waitUntilReady(
   const { statusAddress } = inputs.start;
   const readyz = readinessUrl(statusAddress);
   const within = formatDuration(inputs.timeoutMs);
-  const deadline = clock.now() + inputs.timeoutMs;
+  const deadline = clock.monotonic() + inputs.timeoutMs;
   let exit: Exit | undefined;
   void exited.then((value) => (exit = value));
   let locallyReady = false;
@@ -341,7 +341,7 @@ async function waitUntilReady(
     } else if (locallyReady) {
       lastStatus = 'Sauce Connect does not tell its tunnel id at /info yet';
     }
-    const remaining = deadline - clock.now();
+    const remaining = deadline - clock.monotonic();
     if (remaining <= 0) {
       return locallyReady
         ? `Sauce Connect was ready but the tunnel was not running at Sauce Labs within ${within} (${lastStatus})`

@@ -26,7 +26,7 @@ export async function waitForTunnel(options: WaitOptions): Promise<Tunnel> {
   const what = describeTarget(options.target);
   const candidates = (tunnels: readonly Tunnel[]): Tunnel[] =>
     matching(tunnels, options.username, options.target);
-  const deadline = clock.now() + options.timeoutMs;
+  const deadline = clock.monotonic() + options.timeoutMs;
   let lastReport = '';
   const notRunning = (): ActionError =>
     new ActionError(
@@ -61,7 +61,7 @@ export async function waitForTunnel(options: WaitOptions): Promise<Tunnel> {
       return newest;
     }
     // A check at the deadline itself still counts: the sleep below ends exactly there.
-    const remaining = deadline - clock.now();
+    const remaining = deadline - clock.monotonic();
     if (remaining <= 0) throw notRunning();
     await clock.sleep(Math.min(options.intervalMs, remaining), signal).catch((error: unknown) => {
       throw abortReasonOf(signal) === 'timeout' ? notRunning() : error;

@@ -233,6 +233,7 @@ describe('start through run', () => {
       {
         clock: {
           now: () => Date.now(),
+          monotonic: () => performance.now(),
           // The pause between two tries: another run's start of the name comes up meanwhile.
           sleep: async () => {
             other = await admin(setup.emulator.url, 'POST', 'tunnels', {

@@ -43,7 +43,7 @@ import { startRequest, type StartInputs } from './requests.ts';
 import { stopJsTestJobs, type StopJsTestsResult } from './stop.ts';
 import { waitForResults } from './wait.ts';
 
-export type JsTestsClient = Pick<SauceClient, 'jobUrl'> & {
+export type JsTestsClient = Pick<SauceClient, 'jobUrl' | 'serviceClock'> & {
   automation: {
     jsTests: Pick<AutomationJsTests, 'start' | 'getStatus'>;
     jobs: Pick<AutomationJobs, 'stop'> & JobLister;
@@ -274,7 +274,8 @@ export class JsTestsBatch implements Batch<PlatformResult> {
     const changed = key !== this.#progressKey;
     this.#progressKey = key;
     const finished = runs.filter(({ record }) => record.status !== 'running' && record.status !== 'queued');
-    const elapsed = Math.round((this.#options.clock.now() - this.#options.startedAtMs) / 1000);
+    // For display only: a wall clock set back shows no time below nothing.
+    const elapsed = Math.max(0, Math.round((this.#options.clock.now() - this.#options.startedAtMs) / 1000));
     return {
       runs,
       changed,

@@ -81,7 +81,7 @@ function reportAdapter(
     name: platformName(platform),
   }));
   return {
-    gather: async (signal, startedAtMs) => {
+    gather: async (signal) => {
       // The search ends a page after every platform showed.
       const found = await findBuildJobs(deps.client.automation.jobs, {
         builds,
@@ -90,7 +90,7 @@ function reportAdapter(
           return placed !== undefined ? String(placed.place) : undefined;
         },
         items: inputs.platforms.length,
-        nowMs: startedAtMs,
+        nowMs: deps.client.serviceClock.now(),
         signal,
       });
       const jobs = found.jobs;
@@ -112,7 +112,7 @@ function reportAdapter(
       deps.logger.info(
         `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in ${searched} (${jobs.length - runs.length} on other platforms)${found.capped ? '; the search stopped at its page limit: older jobs may be missing' : ''}.`,
       );
-      return { runs, expected };
+      return { runs, expected, incomplete: found.failure };
     },
     report: (_gathered, results, notRun) => {
       const report: JsTestsReport = {

@@ -41,6 +41,7 @@ type JsTestsCalls = JsTestsDeps['client']['automation']['jsTests'];
 export function withJsTests(real: SauceClient, calls: Partial<JsTestsCalls>): JsTestsDeps['client'] {
   return {
     jobUrl: (id) => real.jobUrl(id),
+    serviceClock: real.serviceClock,
     automation: {
       jobs: real.automation.jobs,
       jsTests: {

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { wholeText } from '@sauce-actions/action-kit';
 import type { RunningEmulator } from '@sauce-actions/emulator';
+import { SauceClient } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import { run, type JsTestsDeps } from '../src/run.ts';
 import { clientOf, resultsOf, withEmulators } from './helpers.ts';
@@ -156,6 +157,7 @@ describe('run-js-tests run', () => {
   it('fails as service trouble when the start answers with the wrong number of test ids', async () => {
     const client: JsTestsDeps['client'] = {
       jobUrl: (id) => `https://app.example.com/tests/${id}`,
+      serviceClock: new SauceClient().serviceClock,
       automation: {
         jobs: {
           stop: async () => {

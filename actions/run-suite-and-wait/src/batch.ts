@@ -22,7 +22,7 @@ import {
 } from '@sauce-actions/action-kit/test-run/job-follower';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import { START_GRACE_MS } from '@sauce-actions/action-kit/test-run/rounds';
-import type { Job } from '@sauce-actions/api';
+import type { Job, ServiceClock } from '@sauce-actions/api';
 import { CaseFinder } from './attempts.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { reportedJobs, reportJob } from './jobs.ts';
@@ -40,6 +40,8 @@ export interface SuiteClient {
   authoring: StartClient;
   automation: { jobs: JobLister & JobStopper; assets: AssetSource };
   jobUrl(jobId: string): string;
+  /** The service's clock, from its answers' `Date` header: the job searches' windows are on it. */
+  serviceClock: Pick<ServiceClock, 'now' | 'fromLocal'>;
 }
 
 /**
@@ -91,7 +93,8 @@ export class SuiteBatch implements Batch<Job | undefined> {
   constructor(options: SuiteBatchOptions) {
     this.#options = options;
     this.#finder = new CaseFinder(knownCases(options.plan.runs), this.queued.caseOfJob);
-    this.#work = new RunWork(options.plan.startedAtMs);
+    // On the service's clock (known from the plan's answers), as the post step lists jobs by it.
+    this.#work = new RunWork(options.client.serviceClock.fromLocal(options.plan.startedAtMs));
   }
 
   get started(): boolean {
@@ -146,7 +149,8 @@ export class SuiteBatch implements Batch<Job | undefined> {
       jobIds: queued.jobIds,
       ...(expected !== undefined ? { expectedCount: expected } : {}),
       ...(queued.minimumCount !== undefined ? { minimumCount: queued.minimumCount } : {}),
-      startedAtMs: plan.startedAtMs,
+      startedAtMs: client.serviceClock.fromLocal(plan.startedAtMs),
+      serviceNow: () => client.serviceClock.now(),
       intervalMs: inputs.pollIntervalMs,
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       signal,
@@ -157,7 +161,7 @@ export class SuiteBatch implements Batch<Job | undefined> {
         const runs = this.seen.map((job) => this.#runOf(job, reportJob(job, jobUrl, new Set())));
         onProgress({ runs, changed: poll.changed, line: progressLine(poll, expected) });
       },
-      now: () => clock.now(),
+      now: () => clock.monotonic(),
       sleep: (ms, sleepSignal) => clock.sleep(ms, sleepSignal),
       warn: (message) => logger.warning(message),
     });
@@ -193,12 +197,12 @@ export class SuiteBatch implements Batch<Job | undefined> {
       seen: this.seen,
       ...(queued.expectedCount !== undefined ? { expectedCount: queued.expectedCount } : {}),
       ...(queued.minimumCount !== undefined ? { minimumCount: queued.minimumCount } : {}),
-      startedAtMs: this.#options.plan.startedAtMs,
+      startedAtMs: client.serviceClock.fromLocal(this.#options.plan.startedAtMs),
       stop,
       graceMs,
       intervalMs: 500,
       maxRequestsPerSecond: Math.max(MAX_REQUESTS_PER_SECOND, 8),
-      now: () => clock.now(),
+      now: () => clock.monotonic(),
     });
     if (found.error !== undefined) logger.warning(`Listing the jobs of the run failed: ${found.error}`);
     if (stop) {

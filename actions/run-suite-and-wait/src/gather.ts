@@ -91,7 +91,7 @@ function reportAdapter(
         finder,
         judged: cases,
         builds,
-        nowMs: startedAtMs,
+        nowMs: client.serviceClock.now(),
         signal,
         maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       });
@@ -110,7 +110,7 @@ function reportAdapter(
         item: testCase.id,
         name: testCase.name ?? testCase.id,
       }));
-      return { runs, expected, suite, builds, capped: found.capped };
+      return { runs, expected, suite, builds, capped: found.capped, incomplete: found.failure };
     },
     report: (gathered, results, notRun, signal) => {
       const { tally } = results;

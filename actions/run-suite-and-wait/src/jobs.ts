@@ -1,4 +1,5 @@
 /** The service's jobs as the report shows them: name, platform, status, duration, link, why they failed. */
+import { byServiceTime } from '@sauce-actions/action-kit/test-run/gather';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import type { ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import type { Job } from '@sauce-actions/api';
@@ -48,7 +49,7 @@ export function reportedJobs(
   stopped: ReadonlySet<string>,
   endedEarly: boolean,
 ): ReportedJob[] {
-  const ordered = [...seen].sort((a, b) => a.creation_time - b.creation_time);
+  const ordered = [...seen].sort((a, b) => byServiceTime(a.creation_time, b.creation_time));
   const jobs = ordered.map((job) => reportJob(job, jobUrl, stopped));
   const seenIds = new Set(seen.map((job) => job.id));
   for (const id of started.jobIds) {

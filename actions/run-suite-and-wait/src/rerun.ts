@@ -106,7 +106,7 @@ export async function findCaseJobs(
     finder: CaseFinder;
     judged: readonly KnownCase[];
   },
-): Promise<{ jobs: Job[]; capped: boolean }> {
+): Promise<{ jobs: Job[]; capped: boolean; failure?: string }> {
   const { finder } = request;
   const judged = new Set(request.judged.map((testCase) => testCase.id));
   return findBuildJobs(jobs, {

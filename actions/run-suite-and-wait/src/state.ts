@@ -24,7 +24,7 @@ export interface RunState extends WorkPlace {
   builds: string[];
   /** Job ids known so far (case runs answer theirs; polls show the others). */
   jobIds: string[];
-  /** When the run was started (ms): the post step lists jobs created since then. */
+  /** When the run was started (ms, on the service's clock): the post step lists jobs created since then. */
   startedAtMs: number;
   expectedCount?: number;
   minimumCount?: number;

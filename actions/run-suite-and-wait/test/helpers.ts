@@ -200,6 +200,7 @@ export function hooked(deps: TestStepDeps & SuiteDeps, hooks: Hooks): TestStepDe
       assets: real.automation.assets,
     },
     jobUrl: (id) => real.jobUrl(id),
+    serviceClock: real.serviceClock,
   };
   return { ...deps, client };
 }

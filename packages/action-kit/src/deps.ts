@@ -3,7 +3,7 @@
  * input, checked, into one typed object) and `run(inputs, deps)`, whose every effect goes through
  * `deps`; the host (the GitHub runner, the command line) builds the deps and publishes the result.
  */
-import { sleep, type SauceClient } from '@sauce-actions/api';
+import { monotonicNow, sleep, type SauceClient } from '@sauce-actions/api';
 import type { Connection } from './inputs/connection.ts';
 import type { IdTokenSource } from './inputs/id-token.ts';
 import type { InputReader } from './inputs/inputs.ts';
@@ -13,12 +13,18 @@ import type { GitHistory } from './step/git-history.ts';
 import type { Logger } from './step/logger.ts';
 
 export interface Clock {
+  /** The wall clock (ms since the epoch): for what is shown and named, never for a deadline. */
   now(): number;
+  /**
+   * A clock that only moves forward (ms, from an arbitrary start): deadlines and intervals are
+   * reckoned on it, so that a wall clock set back or forward moves none of them.
+   */
+  monotonic(): number;
   /** Resolves after `ms`, rejects when the signal aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => Date.now(), sleep };
+export const systemClock: Clock = { now: () => Date.now(), monotonic: monotonicNow, sleep };
 
 /** Values a step saves for its post step (which may run in another process). */
 export interface StepState {

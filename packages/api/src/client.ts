@@ -16,6 +16,7 @@ import {
 } from './core/regions.ts';
 import type { RetryPolicy } from './core/retry.ts';
 import { ConnectionPools } from './core/pools.ts';
+import type { ServiceClock } from './core/service-clock.ts';
 import { DEFAULT_TIMEOUTS, HttpTransport, type Logger, type Timeouts } from './core/transport.ts';
 import { MobileClient } from './mobile/index.ts';
 
@@ -73,6 +74,7 @@ export class SauceClient {
     this.#pools = new ConnectionPools({
       dispatcher: options.dispatcher,
       connectMs: options.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
+      logger: options.logger,
     });
     this.#region = options.region ?? 'us-west-1';
     this.#dashboardUrl = options.dashboardUrl ?? options.apiUrl;
@@ -120,6 +122,14 @@ export class SauceClient {
         ...shared,
       }),
     });
+  }
+
+  /**
+   * The service's clock, from the `Date` header of its answers: windows over the service's
+   * records (jobs created since a run started) are reckoned on it, not on this machine's clock.
+   */
+  get serviceClock(): ServiceClock {
+    return this.#pools.serviceClock;
   }
 
   /** Link to a job on the dashboard of the account's region. */

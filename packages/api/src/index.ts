@@ -17,7 +17,8 @@ export {
 } from './core/errors.ts';
 export { ResponseShapeError } from './core/shape.ts';
 export { parseServiceTime, SERVICE_TIME_FORMS } from './core/service-time.ts';
-export { anySignal, markDeadline } from './core/deadline.ts';
+export { anySignal, markDeadline, monotonicNow } from './core/deadline.ts';
+export { SKEW_WARNING_MS, serviceDateOf, type ServiceClock } from './core/service-clock.ts';
 export { downloadFile, type DownloadFileOptions } from './core/download.ts';
 export { DownloadLimitError, pathInFolder, safeBaseName, type DownloadResult } from './core/files.ts';
 export type { UploadProgress } from './core/multipart.ts';

@@ -13,7 +13,8 @@ interface ProgressOptions {
 type ProgressReporter = (progress: { sentBytes: number; totalBytes: number }) => void;
 
 export function createProgressReporter(options: ProgressOptions): ProgressReporter {
-  const now = options.now ?? Date.now;
+  // Intervals and rates on the monotonic clock: a wall clock set back would silence the lines.
+  const now = options.now ?? (() => performance.now());
   const interval = options.intervalMs ?? 5000;
   const started = now();
   let lastLine = started;

@@ -3,7 +3,7 @@
  * with a reason that tells the two apart (`abortReasonOf`). The runner kills a cancelled step
  * within seconds, so aborting is all the listeners do: the action then stops what it started.
  */
-import { markDeadline } from '@sauce-actions/api';
+import { markDeadline, monotonicNow } from '@sauce-actions/api';
 import { StepTimeoutError } from './failure.ts';
 
 interface Deadline {
@@ -23,9 +23,10 @@ export function withDeadline(cancel: AbortSignal, timeoutMs: number, input = 'ti
   else cancel.addEventListener('abort', onCancel, { once: true });
 
   let timer: NodeJS.Timeout | undefined;
-  const endsAt = Date.now() + timeoutMs;
+  // On the monotonic clock: a wall clock set back must not put the deadline off.
+  const endsAt = monotonicNow() + timeoutMs;
   const arm = (): void => {
-    const remaining = endsAt - Date.now();
+    const remaining = endsAt - monotonicNow();
     if (remaining <= 0) {
       controller.abort(new StepTimeoutError(timeoutMs, input));
       return;

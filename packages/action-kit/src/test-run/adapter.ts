@@ -116,6 +116,11 @@ export interface TestResults<R = unknown> {
   startedAtMs: number;
   /** Why the failed items were not run again, when a retry could not start. */
   notRetried?: string;
+  /**
+   * Why the jobs shown may not be all there are: a listing of the service that failed after
+   * its retries. What was read is published, and this said with it.
+   */
+  incomplete?: string;
 }
 
 /** The results of a run and its rounds. */
@@ -181,8 +186,11 @@ export interface TestRunOptions {
 /** A run found in the service by a report of a workflow run: when it was created orders the attempts. */
 export interface GatheredRun<R = unknown> extends Run<R> {
   item: string;
-  /** The service's creation time (any unit): an item's runs on one platform, oldest first, are its attempts. */
-  createdAt: number;
+  /**
+   * The service's creation time (any unit; null when unknown): an item's runs on one platform,
+   * oldest first, are its attempts.
+   */
+  createdAt: number | null;
 }
 
 /** An item the steps of the workflow run were to run: one that no step ran is reported as not run. */
@@ -194,6 +202,8 @@ export interface ExpectedItem {
 /** What a report of a workflow run found: every run of its steps, of every shard and attempt. */
 export interface Gathered<R = unknown> {
   runs: readonly GatheredRun<R>[];
+  /** Why `runs` may miss some: the search's listing failed part way (`findBuildJobs`' `failure`). */
+  incomplete?: string | undefined;
   /** Every item of the steps (the suite's cases, the platforms), in the order the report lists them. */
   expected: readonly ExpectedItem[];
 }

@@ -81,10 +81,10 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
     const gathered = await adapter.gather(signal, startedAtMs);
     const notRun = itemsNotRun(gathered.runs, gathered.expected);
     const standIns = notRun.map((item) => ({ item: item.item, job: notRunJob(item), record: undefined }));
-    const results = testResults(
-      attemptsOfRuns<R | undefined>(gathered.runs, gathered.expected, standIns),
-      startedAtMs,
-    );
+    const results = {
+      ...testResults(attemptsOfRuns<R | undefined>(gathered.runs, gathered.expected, standIns), startedAtMs),
+      ...optionalProperty('incomplete', gathered.incomplete),
+    };
     return { report: adapter.report(gathered, results, notRun, signal), results };
   });
 }

@@ -33,6 +33,7 @@ export interface BuildJobsSearch {
   itemOf: (job: Job) => string | undefined;
   /** How many items are awaited. */
   items: number;
+  /** The time now, on the service's clock (`client.serviceClock.now()`): the window ends there. */
   nowMs: number;
   signal: AbortSignal;
   maxRequestsPerSecond?: number;
@@ -42,12 +43,14 @@ export interface BuildJobsSearch {
  * The jobs of some builds, newest first. The search lists the account's jobs of the last 31 days
  * newest first, and ends once every awaited item has shown and a page after that holds no job of
  * the builds (an item's runs on several platforms, and its retries, are listed near each other),
- * at the end of the list, or after the page limit (`capped`: older jobs may be missing).
+ * at the end of the list, or after the page limit (`capped`: older jobs may be missing). A page
+ * that fails after the client's retries, once one was read, ends it with what was read and why
+ * (`failure`): a report publishes that, saying so, rather than nothing.
  */
 export async function findBuildJobs(
   jobs: JobLister,
   search: BuildJobsSearch,
-): Promise<{ jobs: Job[]; capped: boolean }> {
+): Promise<{ jobs: Job[]; capped: boolean; failure?: string }> {
   const pacer = new RequestPacer(search.maxRequestsPerSecond ?? REQUESTS_PER_SECOND);
   const from = Math.floor((search.nowMs - SEARCH_WINDOW_MS) / 1000);
   const found: Job[] = [];
@@ -55,10 +58,17 @@ export async function findBuildJobs(
   const isOfBuilds = buildMatcher(search.builds);
   for (let page = 0; page < SEARCH_MAX_PAGES; page++) {
     await pacer.take(search.signal);
-    const listed = await jobs.list(
-      { full: true, from, skip: page * SEARCH_PAGE_SIZE, limit: SEARCH_PAGE_SIZE },
-      { signal: search.signal },
-    );
+    let listed: Job[];
+    try {
+      listed = await jobs.list(
+        { full: true, from, skip: page * SEARCH_PAGE_SIZE, limit: SEARCH_PAGE_SIZE },
+        { signal: search.signal },
+      );
+    } catch (error) {
+      if (page === 0 || search.signal.aborted) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      return { jobs: found, capped: false, failure: `page ${page + 1} of the job listing failed: ${why}` };
+    }
     const allShownBefore = shown.size >= search.items;
     const matched = listed.filter((job) => isOfBuilds(job.build));
     for (const job of matched) {
@@ -93,7 +103,7 @@ export function attemptsOfRuns<R>(
   const attempts: Run<R>[][] = [[...notRun]];
   for (const itemRuns of byItem.values()) {
     // Stable: runs made in the same second keep the order they were given in.
-    const ordered = [...itemRuns].sort((a, b) => a.createdAt - b.createdAt);
+    const ordered = [...itemRuns].sort((a, b) => byServiceTime(a.createdAt, b.createdAt));
     ordered.forEach((run, index) => (attempts[index] ??= []).push(withoutGatherFields(run)));
   }
   const rank = (run: Run<R>): number =>
@@ -106,6 +116,12 @@ export function attemptsOfRuns<R>(
         .sort((a, b) => rank(a.run) - rank(b.run) || a.index - b.index)
         .map(({ run }) => run),
     );
+}
+
+/** Orders service times, oldest first; an unknown one (null) after every known one. */
+export function byServiceTime(a: number | null, b: number | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return a - b;
 }
 
 function withoutGatherFields<R>({ item, job, jobId, record }: GatheredRun<R>): Run<R> {

@@ -3,10 +3,12 @@
  * grow with jobs × polls: each poll lists whole jobs (`full=true`) created since the run started,
  * page by page, and keeps those of the run's builds, instead of one request per job per poll.
  *
- * - The lower bound `from` starts at the run's start less a margin for clock skew, then moves up
- *   to the oldest job still unfinished (by the service's own clock): finished jobs stop costing.
+ * - The lower bound `from` starts at the run's start on the service's clock (its `Date` header,
+ *   `client.serviceClock`) less a margin, then moves up to the oldest job still unfinished (by
+ *   the jobs' own creation times): finished jobs stop costing. The runner's clock plays no part.
  * - Requests are spaced to stay under `maxRequestsPerSecond`; the client's retry rides out 429
- *   (with Retry-After) and 5xx answers of these safe GETs.
+ *   (with Retry-After) and 5xx answers of these safe GETs, and a poll whose listing still fails
+ *   is told and ridden out (`maxFailedPolls` in a row): the next poll lists again.
  * - The interval grows while nothing changes, and goes back to the start value when something does.
  *   A poll whose requests met contention for the account's rate budget (a 429, few requests left:
  *   other jobs of a matrix share the account) doubles the wait, jittered, as the client's `poll` does.
@@ -20,21 +22,23 @@
 import {
   sleep as abortableSleep,
   ContentionBackoff,
+  monotonicNow,
   recordingContention,
   type CallOptions,
+  type ContentionRecord,
   type Job,
   type ListJobsParams,
 } from '@sauce-actions/api';
 import { isJobFinished, isKnownJobStatus, unknownStatusWarning } from './job-status.ts';
+import { FailedListings } from './listing-failures.ts';
+import { stopJobs, type JobStopper } from './job-stopper.ts';
 import { RequestPacer, REQUESTS_PER_SECOND } from './request-pacer.ts';
 
 export interface JobLister {
   list(params: ListJobsParams & { full: true }, options?: CallOptions): Promise<Job[]>;
 }
 
-export interface JobStopper {
-  stop(jobId: string, params?: object, options?: CallOptions): Promise<unknown>;
-}
+export { stopJobs, type JobStopper } from './job-stopper.ts';
 
 interface FollowJobsOptions {
   jobs: JobLister;
@@ -48,10 +52,17 @@ interface FollowJobsOptions {
   minimumCount?: number;
   /** Polls with an unchanged count, every job finished, before that count is taken as final (default 2). */
   settlePolls?: number;
-  /** When the run was started (ms, the runner's clock). */
+  /** When the run was started, on the service's clock (ms: `client.serviceClock.fromLocal(...)`). */
   startedAtMs: number;
-  /** Margin subtracted from `startedAtMs` for clock skew between runner and service (default 5 min). */
+  /**
+   * Margin subtracted from `startedAtMs`, for the service's records against its `Date` header
+   * and a start whose answer came late (default 5 min).
+   */
   clockSkewMs?: number;
+  /** The service's time now (ms; default this machine's): no window starts after it. */
+  serviceNow?: () => number;
+  /** Polls in a row whose listing failed (after the client's retries) that are ridden out (default 5). */
+  maxFailedPolls?: number;
   intervalMs: number;
   /** Upper bound of the interval grown while nothing changes (default 6 × interval, at most 60 s). */
   maxIntervalMs?: number;
@@ -63,11 +74,15 @@ interface FollowJobsOptions {
   maxRequestsPerSecond?: number;
   signal?: AbortSignal;
   onPoll?: (poll: FollowProgress) => void;
+  /** The clock intervals and the elapsed time are reckoned on: the monotonic one, unless told. */
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Source of the jitter of contended waits (tests pin it). */
   random?: () => number;
-  /** Told once per job whose status is none the service documents (`unknownStatusWarning`). */
+  /**
+   * Told once per job whose status is none the service documents (`unknownStatusWarning`), and
+   * of each failed listing that is ridden out.
+   */
   warn?: (message: string) => void;
 }
 
@@ -93,8 +108,9 @@ interface FollowResult {
 }
 
 export async function followJobs(options: FollowJobsOptions): Promise<FollowResult> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? monotonicNow;
   const sleep = options.sleep ?? abortableSleep;
+  const serviceNow = options.serviceNow ?? Date.now;
   const started = now();
   const pageSize = options.pageSize ?? 100;
   const pacer = new RequestPacer(options.maxRequestsPerSecond ?? REQUESTS_PER_SECOND, now, sleep);
@@ -114,6 +130,7 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
   let stableCount = -1;
   let stablePolls = 0;
   let polls = 0;
+  const failures = new FailedListings(options.maxFailedPolls ?? 5, options.warn);
   const warned = new Set<string>();
 
   const result = (complete: boolean): FollowResult => ({
@@ -128,7 +145,16 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
     for (;;) {
       options.signal?.throwIfAborted();
       polls += 1;
-      const { contention } = await recordingContention(() => listSince(fromSeconds));
+      let contention: ContentionRecord;
+      try {
+        ({ contention } = await recordingContention(() => listSince(fromSeconds)));
+        failures.succeeded();
+      } catch (error) {
+        failures.rideOut(error, options.signal);
+        interval = Math.min(maxInterval, Math.round(interval * 1.5));
+        await sleep(interval, options.signal);
+        continue;
+      }
       const contended = contention.limited || contention.low;
 
       const jobs = [...tracked.values()];
@@ -162,11 +188,19 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
           : jobs.length >= (options.minimumCount ?? 1) && stablePolls >= settlePolls;
       if (allFinished && allKnownSeen && enough) return result(true);
 
-      // Finished jobs no longer change: list only from the oldest unfinished one (the service's clock).
+      // Finished jobs no longer change: list only from the oldest unfinished one (the service's
+      // clock). A job of unknown creation time keeps the bound; one dated ahead of the service's
+      // time now cannot move it past that.
       const unfinished = jobs.filter((job) => !isJobFinished(job));
-      if (unfinished.length > 0 && (expected === undefined || jobs.length >= expected) && allKnownSeen) {
-        const oldest = Math.min(...unfinished.map((job) => job.creation_time));
-        if (Number.isFinite(oldest)) fromSeconds = Math.max(fromSeconds, oldest - 1);
+      const created = unfinished.map((job) => job.creation_time);
+      if (
+        unfinished.length > 0 &&
+        (expected === undefined || jobs.length >= expected) &&
+        allKnownSeen &&
+        created.every((time) => time !== null)
+      ) {
+        const latest = Math.floor(serviceNow() / 1000) - 60;
+        fromSeconds = Math.max(fromSeconds, Math.min(Math.min(...created) - 1, latest));
       }
       interval = changed ? options.intervalMs : Math.min(maxInterval, Math.round(interval * 1.5));
       await sleep(backoff.next(interval, contended), options.signal);
@@ -229,36 +263,6 @@ async function listRunJobs(jobs: JobLister, options: ListRunJobsOptions): Promis
   return found;
 }
 
-/** Stops jobs, a few at a time and paced; each failure is reported, none stops the others. */
-export async function stopJobs(
-  jobs: JobStopper,
-  ids: readonly string[],
-  options: { signal?: AbortSignal; concurrency?: number; maxRequestsPerSecond?: number } = {},
-): Promise<{ stopped: string[]; failed: { id: string; error: string }[] }> {
-  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? REQUESTS_PER_SECOND);
-  const stopped: string[] = [];
-  const failed: { id: string; error: string }[] = [];
-  const queue = [...ids];
-  const worker = async (): Promise<void> => {
-    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      if (options.signal?.aborted) {
-        // No time left: what is still queued is reported, not tried.
-        failed.push({ id, error: 'not tried: the time to stop jobs ran out' });
-        continue;
-      }
-      try {
-        await pacer.take(options.signal);
-        await jobs.stop(id, {}, options.signal ? { signal: options.signal } : undefined);
-        stopped.push(id);
-      } catch (error) {
-        failed.push({ id, error: error instanceof Error ? error.message : String(error) });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, ids.length) }, worker));
-  return { stopped, failed };
-}
-
 interface StopRunJobsOptions {
   jobs: JobLister & JobStopper;
   /** Build names whose jobs belong to the run. */
@@ -271,7 +275,7 @@ interface StopRunJobsOptions {
   expectedCount?: number;
   /** Without `expectedCount`: the least number of jobs the run has. */
   minimumCount?: number;
-  /** When the run was started (ms, the runner's clock); jobs are listed from then, less `clockSkewMs`. */
+  /** When the run was started, on the service's clock (ms); jobs are listed from then, less `clockSkewMs`. */
   startedAtMs: number;
   clockSkewMs?: number;
   /** Whether to stop the unfinished jobs found; false only finds them, for the report. */
@@ -309,7 +313,7 @@ interface StopRunJobsResult {
  */
 export async function stopRunJobs(options: StopRunJobsOptions): Promise<StopRunJobsResult> {
   const deadline = AbortSignal.timeout(Math.max(0, options.graceMs));
-  const now = options.now ?? Date.now;
+  const now = options.now ?? monotonicNow;
   const pacer = new RequestPacer(options.maxRequestsPerSecond ?? 8, now);
   const knownIds = new Set(options.jobIds ?? []);
   const builds = new Set(options.builds);

@@ -6,7 +6,9 @@
 import type { PublishingInputs } from '../inputs/publishing.ts';
 import type { CheckAnnotation, CheckConclusion, CheckRunReport } from '../reporting/check-run-report.ts';
 import { checkOutputFiles, type OutputFileOwner } from '../reporting/output-files.ts';
+import type { ReportText } from '../reporting/report-text.ts';
 import type { ActionResult, Outputs, PullRequestComment } from '../reporting/result.ts';
+import { escapeHtml } from '../reporting/summary.ts';
 import { describeFailure, type Failure } from '../step/failure.ts';
 import type { Logger } from '../step/logger.ts';
 import type { ResultsReport, TestResults } from './adapter.ts';
@@ -48,15 +50,20 @@ export async function publishResults<O extends Outputs>(
   await report.artifacts?.();
   const failure = report.failure ?? written.failure;
   if (failure !== written.failure && written.failure) logger.warning(written.failure.message);
+  const incomplete =
+    results.incomplete === undefined
+      ? undefined
+      : `The jobs shown may not be all: ${results.incomplete}. What was read is published.`;
   return {
     outputs: report.outputs(written.resultsFile),
-    summary: report.summary,
+    summary: incomplete === undefined ? report.summary : withNotice(report.summary, incomplete),
     annotations: [
       ...failedJobAnnotations(results.jobs, options.failOnFailure ? 'error' : 'warning'),
       ...flakyJobAnnotations(results.jobs),
       ...(results.notRetried !== undefined
         ? [{ level: 'warning' as const, message: results.notRetried }]
         : []),
+      ...(incomplete !== undefined ? [{ level: 'warning' as const, message: incomplete }] : []),
     ],
     ...(report.comment !== undefined ? { comment: report.comment } : {}),
     ...(report.check !== undefined
@@ -64,6 +71,17 @@ export async function publishResults<O extends Outputs>(
       : {}),
     ...(failure !== undefined ? { failure } : {}),
   };
+}
+
+/** `summary` with a notice after its heading block: in the summary's own format. */
+function withNotice(summary: ReportText, notice: string): ReportText {
+  if (typeof summary === 'string') return `${summary}\n\n> **Warning:** ${notice}\n`;
+  const block =
+    summary.format === 'html'
+      ? `<p><strong>Warning:</strong> ${escapeHtml(notice)}</p>\n`
+      : `> **Warning:** ${notice}`;
+  const [first, ...rest] = summary.blocks;
+  return { ...summary, blocks: first === undefined ? [block] : [first, block, ...rest] };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Spaces request starts to a rate: listing and stopping jobs share one budget of requests a second. */
-import { sleep as abortableSleep } from '@sauce-actions/api';
+import { sleep as abortableSleep, monotonicNow } from '@sauce-actions/api';
 
 /** Requests a step starts a second unless told: half the service's documented limit, leaving room for other steps on the account. */
 export const REQUESTS_PER_SECOND = 5;
@@ -12,7 +12,8 @@ export class RequestPacer {
   #next = 0;
   count = 0;
 
-  constructor(perSecond: number, now: () => number = Date.now, sleep = abortableSleep) {
+  /** `now`: the monotonic clock unless told, so that a wall clock set back cannot hold requests up. */
+  constructor(perSecond: number, now: () => number = monotonicNow, sleep = abortableSleep) {
     this.#gapMs = perSecond > 0 ? 1000 / perSecond : 0;
     this.#now = now;
     this.#sleep = sleep;

@@ -37,7 +37,7 @@ interface RoundsContext {
   failFast?: boolean;
   /** Where the work is kept for the post step; none when nothing is to be stopped. */
   work: WorkRecord | undefined;
-  clock: Pick<Clock, 'now'>;
+  clock: Pick<Clock, 'monotonic'>;
   logger: Logger;
 }
 
@@ -125,7 +125,7 @@ async function followBatch<R>(
   try {
     const complete = await batch.follow(anySignal(signal, failFast.signal), (progress) => {
       work?.save(batch.work());
-      const now = clock.now();
+      const now = clock.monotonic();
       // One line when something changed, else one a minute at most.
       if (progress.changed || now - lastLineAt >= QUIET_PROGRESS_MS) {
         lastLineAt = now;

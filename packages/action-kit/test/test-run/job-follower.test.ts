@@ -22,7 +22,9 @@ function lister(jobs: () => Job[]) {
     calls,
     list: async (params: ListJobsParams) => {
       calls.push(params);
-      const all = jobs().filter((j) => params.from === undefined || j.creation_time >= Number(params.from));
+      const all = jobs().filter(
+        (j) => params.from === undefined || (j.creation_time ?? 0) >= Number(params.from),
+      );
       return all.slice(params.skip ?? 0, (params.skip ?? 0) + (params.limit ?? 100));
     },
   };

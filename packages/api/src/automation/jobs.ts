@@ -1,9 +1,10 @@
 /** Jobs: listing, reading, editing, stopping and deleting. */
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateOffset } from '../core/pagination.ts';
-import { list, number, optional, record, text } from '../core/shape.ts';
+import { list, optional, record, text } from '../core/shape.ts';
 import { segment, type RequestSpec } from '../core/transport.ts';
 import { account, epochSeconds, REST, sendChecked, type AutomationContext } from './context.ts';
+import { JOB_TIMES, withServiceTimes } from './times.ts';
 import type { ForAccount, IterateJobsParams, Job, JobRef, JobUpdate, ListJobsParams } from './types.ts';
 
 type JsonFormat = { format?: 'json' };
@@ -15,14 +16,14 @@ type JsonFormat = { format?: 'json' };
 const JOBS_MAX_LIMIT = 1000;
 
 /**
- * What the followers of jobs read: the id, the status and when it was created (where the next
- * listing starts), the build and name it is reported by, why it failed, the case it ran. A job of
- * another form would fail far from the listing, so the listing fails on it instead.
+ * What the followers of jobs read: the id, the status, the build and name it is reported by, why
+ * it failed, the case it ran. A job of another form would fail far from the listing, so the
+ * listing fails on it instead. Its times only order and date it: one in another form reads as
+ * unknown (`withServiceTimes`), and fails nothing.
  */
 const JOB = record({
   id: text,
   status: text,
-  creation_time: number,
   build: optional(text),
   name: optional(text),
   error: optional(text),
@@ -64,7 +65,9 @@ export class AutomationJobs {
       ...callSpec(options),
     };
     if (csv) return (await this.#ctx.http.send<string>(spec)).body;
-    return sendChecked<Job[] | JobRef[]>(this.#ctx, spec, list(params.full ? JOB : JOB_REF));
+    if (!params.full) return sendChecked<JobRef[]>(this.#ctx, spec, list(JOB_REF));
+    const jobs = await sendChecked<Job[]>(this.#ctx, spec, list(JOB));
+    return jobs.map((job) => withServiceTimes(job, JOB_TIMES));
   }
 
   /** GET /rest/v1/{username}/jobs, page after page with `skip` and `limit` (`listJobs`). */
@@ -103,7 +106,7 @@ export class AutomationJobs {
       path: this.#jobPath(jobId, params.username),
       ...callSpec(options),
     };
-    return sendChecked<Job>(this.#ctx, spec, JOB);
+    return withServiceTimes(await sendChecked<Job>(this.#ctx, spec, JOB), JOB_TIMES);
   }
 
   /** PUT /rest/v1/{username}/jobs/{jobId}: changes tags, name, custom data and the like (`updateJob`). */

@@ -1,18 +1,20 @@
 /** Secure tunnels of an account. */
 import { callSpec, type CallOptions } from '../core/call.ts';
-import { list, number, optional, record, text } from '../core/shape.ts';
+import { list, optional, record, text } from '../core/shape.ts';
 import { segment, type RequestSpec } from '../core/transport.ts';
 import { account, REST, sendChecked, type AutomationContext } from './context.ts';
+import { TUNNEL_TIMES, withServiceTimes } from './times.ts';
 import type { DeleteTunnelParams, ForAccount, ListTunnelsParams, Tunnel, TunnelDeletion } from './types.ts';
 
-/** What callers read of a tunnel: its id, owner, status and name, and when it started. */
+/**
+ * What callers read of a tunnel: its id, owner, status and name. Its times only order and date
+ * it: one in another form reads as unknown (`withServiceTimes`), and fails nothing.
+ */
 const TUNNEL = record({
   id: text,
   owner: optional(text),
   status: optional(text),
   tunnel_identifier: optional(text),
-  creation_time: optional(number),
-  launch_time: optional(number),
   host: optional(text),
 });
 
@@ -35,7 +37,9 @@ export class AutomationTunnels {
       query: { full: params.full },
       ...callSpec(options),
     };
-    return sendChecked<Tunnel[] | string[]>(this.#ctx, spec, list(params.full ? TUNNEL : text));
+    if (!params.full) return sendChecked<string[]>(this.#ctx, spec, list(text));
+    const tunnels = await sendChecked<Tunnel[]>(this.#ctx, spec, list(TUNNEL));
+    return tunnels.map((tunnel) => withServiceTimes(tunnel, TUNNEL_TIMES));
   }
 
   /** GET /rest/v1/{username}/tunnels/{tunnelId}: one tunnel (`getTunnel`). */

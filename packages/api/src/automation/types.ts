@@ -105,11 +105,11 @@ export interface Job {
   browser_short_version: string;
   os: string;
   automation_backend: string;
-  /** Unix seconds. */
-  creation_time: number;
+  /** Unix seconds; null when the service gave none, or none that reads as a time. */
+  creation_time: number | null;
   start_time: number | null;
   end_time: number | null;
-  modification_time: number;
+  modification_time: number | null;
   video_url: string | null;
   log_url: string | null;
   tags: string[];
@@ -197,7 +197,8 @@ export interface Tunnel {
   status: TunnelStatus | string;
   /** The name the tunnel's client gave it. */
   tunnel_identifier: string | null;
-  creation_time: number;
+  /** Unix seconds; null when the service gave none, or none that reads as a time (so the other times). */
+  creation_time: number | null;
   launch_time: number | null;
   last_connected: number | null;
   shutdown_time: number | null;

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { discard, readAnswer, readErrorBody, redirectError, type AnswerContext } from './answer.ts';
 import { redactDeep } from './credentials.ts';
-import { AttemptTimer } from './deadline.ts';
+import { AttemptTimer, monotonicNow } from './deadline.ts';
 import { ApiError, type TransportError } from './errors.ts';
 import type { ProxyRoute } from './proxy.ts';
 import type { Headers, RequestBody, ResponseType, Timeouts } from './request.ts';
@@ -22,7 +22,7 @@ export interface Attempt extends FailedRequest {
   body?: RequestBody | undefined;
   responseType: ResponseType;
   timeouts: Timeouts;
-  /** When the caller's own deadline falls (milliseconds since the epoch): the answer must be whole by then. */
+  /** When the caller's own deadline falls (on the monotonic clock): the answer must be whole by then. */
   deadline?: number | undefined;
   maxAnswerBytes: number;
   idempotent: boolean;
@@ -57,7 +57,7 @@ export async function sendOnce(
   onHeaders: (status: number, headers: Headers) => void,
 ): Promise<AttemptOutcome> {
   const timer = new AttemptTimer(attempt.signal);
-  const leftMs = attempt.deadline === undefined ? Infinity : attempt.deadline - Date.now();
+  const leftMs = attempt.deadline === undefined ? Infinity : attempt.deadline - monotonicNow();
   timer.headers(Math.min(attempt.timeouts.headersMs, Math.max(1, leftMs)));
   const state = { inFlight: true, idempotent: attempt.idempotent, proxy: attempt.proxy };
   let response: Dispatcher.ResponseData;

@@ -10,7 +10,8 @@ export interface CallOptions {
    */
   sendUntil?: AbortSignal;
   /**
-   * When the call must be over, in milliseconds since the epoch (a step's deadline, at which
+   * When the call must be over, on the monotonic clock (`monotonicNow()`, which is
+   * `performance.now()`; a step's deadline, at which
    * `signal` aborts). A wait the service asks for that would end later is not started: the call
    * fails at once, saying how long the service asked to wait; an answer still coming then, its
    * body included, is given up.

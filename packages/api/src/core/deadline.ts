@@ -84,11 +84,21 @@ export class AttemptTimer {
   }
 }
 
+/**
+ * Milliseconds on the monotonic clock (`performance.now()`), which deadlines are reckoned on: a
+ * wall clock set back or forward (NTP, a virtual machine resumed) moves neither a deadline nor an
+ * interval.
+ */
+export function monotonicNow(): number {
+  return performance.now();
+}
+
 const signalDeadlines = new WeakMap<AbortSignal, number>();
 
 /**
- * Records that `signal` aborts on its own at `endsAt` (milliseconds since the epoch; a step's
- * deadline), so that a request sent with it does not start a wait the deadline would cut short.
+ * Records that `signal` aborts on its own at `endsAt` (on the monotonic clock, `monotonicNow()`;
+ * a step's deadline), so that a request sent with it does not start a wait the deadline would
+ * cut short.
  */
 export function markDeadline(signal: AbortSignal, endsAt: number): void {
   signalDeadlines.set(signal, endsAt);

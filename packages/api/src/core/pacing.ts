@@ -25,7 +25,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Credentials } from './credentials.ts';
-import { headerValue, resetDelayMs } from './retry.ts';
+import { monotonicNow } from './deadline.ts';
+import { headerValue, resetDelayMs, serviceNowOf } from './retry.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -40,14 +41,20 @@ interface RateWindow {
 }
 
 /** The three rate headers of an answer, or undefined unless all three are there and valid. */
-export function rateWindowOf(headers: Headers, now: number): RateWindow | undefined {
+export function rateWindowOf(
+  headers: Headers,
+  now: number,
+  wallNow: number = Date.now(),
+): RateWindow | undefined {
   const [limit, remaining, reset] = ['limit', 'remaining', 'reset'].map((name) =>
     Number(headerValue(headers, `x-ratelimit-${name}`)?.trim() || NaN),
   ) as [number, number, number];
   if (![limit, remaining, reset].every(Number.isFinite) || limit <= 0 || remaining < 0 || reset < 0) {
     return undefined;
   }
-  const resetInMs = resetDelayMs(reset, now);
+  // A reset given as a Unix time is the service's: reckoned on the service's clock, as the
+  // answer's Date header tells it; the window then lives on `now`'s clock (the monotonic one).
+  const resetInMs = resetDelayMs(reset, serviceNowOf(headers, wallNow));
   return { limit, remaining: Math.floor(remaining), resetAt: now + resetInMs, resetInMs };
 }
 
@@ -192,7 +199,7 @@ export class RatePacer {
     options: { now?: number; random?: () => number; latestStart?: number } = {},
   ): PacingDecision {
     const window = this.#windows.get(key);
-    const now = options.now ?? Date.now();
+    const now = options.now ?? monotonicNow();
     if (!window) {
       const early = this.#earlyStarts.get(key) ?? [];
       early.push(now);
@@ -255,7 +262,7 @@ export class RatePacer {
     headers: Headers,
     options: { now?: number; random?: () => number } = {},
   ): ContentionSignal | undefined {
-    const now = options.now ?? Date.now();
+    const now = options.now ?? monotonicNow();
     const random = options.random ?? Math.random;
     const rate = rateWindowOf(headers, now);
     const limited = status === 429;

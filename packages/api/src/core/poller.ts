@@ -5,6 +5,7 @@
  * jittered; each check without contention halves it back. Many processes polling one account
  * thus slow down together until they fit in its limit, then speed up again.
  */
+import { monotonicNow } from './deadline.ts';
 import { recordingContention } from './pacing.ts';
 import { sleep } from './retry.ts';
 
@@ -27,7 +28,7 @@ export interface PollOptions<T> {
   /** Called after every check, for progress reporting. */
   onCheck?: (value: T, info: PollCheckInfo) => void;
   signal?: AbortSignal;
-  /** Clock, for tests. */
+  /** The clock the timeout and the intervals are reckoned on (default the monotonic one); for tests. */
   now?: () => number;
   /** Source of the jitter of contended waits (tests pin it). */
   random?: () => number;
@@ -61,7 +62,7 @@ export async function poll<T>(
   isDone: (value: T) => boolean,
   options: PollOptions<T>,
 ): Promise<T> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? monotonicNow;
   const started = now();
   const deadline = started + options.timeoutMs;
   const factor = options.backoffFactor ?? 1;

@@ -6,6 +6,8 @@
 import type { Dispatcher } from 'undici';
 import { RatePacer } from './pacing.ts';
 import type { ProxyRoute } from './proxy.ts';
+import { silentLogger, type Logger } from './request.ts';
+import { ServiceClock } from './service-clock.ts';
 import type * as UndiciPartsModule from './undici-parts.ts';
 
 type UndiciParts = typeof UndiciPartsModule;
@@ -40,12 +42,19 @@ export class ConnectionPools {
    * pools, so that every transport of a client paces by the same account budget.
    */
   readonly pacer = new RatePacer();
+  /** The service's clock, from the `Date` header of every answer through these pools. */
+  readonly serviceClock: ServiceClock;
   readonly #given: Dispatcher | undefined;
   readonly #connectMs: number;
   #made: Promise<Dispatcher> | undefined;
 
   /** `dispatcher`: one of the caller's (a proxy, a mock), used as it is and closed by the caller. */
-  constructor(options: { dispatcher?: Dispatcher | undefined; connectMs: number }) {
+  constructor(options: {
+    dispatcher?: Dispatcher | undefined;
+    connectMs: number;
+    logger?: Logger | undefined;
+  }) {
+    this.serviceClock = new ServiceClock(options.logger ?? silentLogger);
     this.#given = options.dispatcher;
     this.#connectMs = options.connectMs;
   }

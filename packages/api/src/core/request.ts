@@ -67,7 +67,7 @@ export interface RequestSpec {
    */
   sendUntil?: AbortSignal;
   /**
-   * When the request must be over (milliseconds since the epoch), where `signal` aborts on its
+   * When the request must be over (on the monotonic clock, `performance.now()`), where `signal` aborts on its
    * own; a signal marked with `markDeadline` brings its own. No retry wait is started that would
    * end later: the request fails at once with its last answer. An attempt still waiting for its
    * answer, or reading a body read whole, is given up at it.

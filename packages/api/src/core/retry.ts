@@ -1,4 +1,5 @@
 /** Retry policy: exponential backoff with full jitter, honouring what the service asks for. */
+import { monotonicNow } from './deadline.ts';
 import type { NotRetriedReason } from './errors.ts';
 
 export interface RetryPolicy {
@@ -42,7 +43,9 @@ const DEFAULT_RETRY_POLICY: RetryPolicy = {
   rateLimitRetries: 10,
   minDelayMs: 500,
   maxDelayMs: 20_000,
-  retryStatuses: [502, 503, 504],
+  // A 500 is often one server's passing trouble (the next request lands elsewhere): a safe
+  // request is worth one more try, bounded and paced like the gateways' 502 to 504.
+  retryStatuses: [500, 502, 503, 504],
   maxServerDelayMs: 120_000,
   random: Math.random,
   pacing: true,
@@ -65,14 +68,14 @@ export type RetryPlan = { delayMs: number } | { stop: NotRetriedReason | undefin
  * Whether to send a request again and after how long: the wait the service asked for
  * (`askedMs`), else the backoff; not when the budget is spent, the service asks for more than the
  * policy accepts, or the wait would end after the caller's deadline (the request would be
- * aborted before it).
+ * aborted before it). `deadline` and `now` are on the monotonic clock (`monotonicNow()`).
  */
 export function retryPlan(
   policy: Pick<RetryPolicy, 'maxServerDelayMs'>,
   wait: { askedMs: number | undefined; backoffMs: number },
   budget: { spent: number; allowed: number },
   deadline: number | undefined,
-  now: number = Date.now(),
+  now: number = monotonicNow(),
 ): RetryPlan {
   // A budget of 0 means retrying is off: nothing was given up, so nothing is said about it.
   if (budget.spent >= budget.allowed) return { stop: budget.allowed > 0 ? 'retries-spent' : undefined };
@@ -88,13 +91,16 @@ export function retryPlan(
 /**
  * How long the service asked us to wait, from `Retry-After` (seconds or an HTTP date) or,
  * unless `rateLimitReset` is false, `X-Ratelimit-Reset` (a Unix time in seconds, or seconds
- * from now when small).
+ * from now when small). An absolute time is the service's: it is reckoned from the answer's own
+ * `Date` header when it has one, so that a machine's clock minutes off neither skips the wait
+ * nor makes it too long to accept.
  */
 export function serverDelayMs(
   headers: Record<string, string | string[] | undefined>,
-  now: number = Date.now(),
+  localNow: number = Date.now(),
   options: { rateLimitReset?: boolean } = {},
 ): number | undefined {
+  const now = serviceNowOf(headers, localNow);
   const retryAfter = headerValue(headers, 'retry-after')?.trim();
   if (retryAfter) {
     const seconds = Number(retryAfter);
@@ -117,6 +123,29 @@ export function serverDelayMs(
  */
 export function resetDelayMs(value: number, now: number): number {
   return value > 1_000_000_000 ? Math.max(0, value * 1000 - now) : Math.ceil(value * 1000);
+}
+
+/** The instant of an answer's `Date` header (ms since the epoch), when it reads as one of this era. */
+export function answerDateOf(headers: Record<string, string | string[] | undefined>): number | undefined {
+  const text = headerValue(headers, 'date')?.trim();
+  if (!text) return undefined;
+  const date = Date.parse(text);
+  // Years 2000 to 9999 only: a garbled header must not move every wait by decades.
+  return Number.isFinite(date) && date >= 946_684_800_000 && date < 253_402_300_800_000 ? date : undefined;
+}
+
+/**
+ * The service's time when it answered: this machine's `localNow`, unless the answer's `Date`
+ * is further from it than the header's one-second steps and a round trip explain (a machine's
+ * clock off), then the `Date`, taken at the middle of its second.
+ */
+export function serviceNowOf(
+  headers: Record<string, string | string[] | undefined>,
+  localNow: number,
+): number {
+  const date = answerDateOf(headers);
+  if (date === undefined || Math.abs(date + 500 - localNow) <= 2500) return localNow;
+  return date + 500;
 }
 
 export function headerValue(
@@ -148,5 +177,5 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** A wait as logs tell it: milliseconds under a second, else seconds to a tenth. */
 export function formatMs(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)}s`;
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)}s`;
 }

@@ -88,7 +88,11 @@ export class HttpTransport {
     this.#ownsPools = options.pools === undefined;
     this.#pools =
       options.pools ??
-      new ConnectionPools({ dispatcher: options.dispatcher, connectMs: this.timeouts.connectMs });
+      new ConnectionPools({
+        dispatcher: options.dispatcher,
+        connectMs: this.timeouts.connectMs,
+        logger: this.logger,
+      });
   }
 
   /** A transport for another base address sharing this one's dispatcher, policy and logger. */
@@ -124,7 +128,8 @@ export class HttpTransport {
       transmit: (attempt, onHeaders) => parts.sendOnce(parts.request, dispatcher, attempt, onHeaders),
     });
     const call = this.#callOf(spec, dispatcher);
-    return parts.settle<T>(call, await this.#send(call, () => {}));
+    const clock = this.#pools.serviceClock;
+    return parts.settle<T>(call, await this.#send(call, (_status, headers) => clock.observe(headers)));
   }
 
   /** The call of `spec`: the request as each attempt sends it, and what its attempts came to. */

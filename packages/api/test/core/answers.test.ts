@@ -80,7 +80,7 @@ describe('the time for the whole answer', () => {
     const { server } = await endlessServer(' ', 20);
     const started = performance.now();
     const late = (await transport(server.url)
-      .send({ ...get, deadline: Date.now() + 250 })
+      .send({ ...get, deadline: performance.now() + 250 })
       .catch((error: unknown) => error)) as TransportError;
     expect(late.kind).toBe('timeout');
     expect(performance.now() - started).toBeLessThan(1500);

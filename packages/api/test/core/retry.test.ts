@@ -61,17 +61,37 @@ describe('retry policy', () => {
     expect(serverDelayMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
     expect(serverDelayMs({}, now)).toBeUndefined();
   });
+
+  it('reckons an absolute Retry-After and reset from the answer’s Date, not this machine’s clock', () => {
+    // This machine's clock is 10 minutes ahead of the service's.
+    const local = Date.parse('2026-01-01T00:10:00Z');
+    const date = 'Thu, 01 Jan 2026 00:00:00 GMT';
+    expect(serverDelayMs({ date, 'retry-after': 'Thu, 01 Jan 2026 00:00:07 GMT' }, local)).toBe(6500);
+    const reset = String(Date.parse('2026-01-01T00:00:12Z') / 1000);
+    expect(serverDelayMs({ date, 'x-ratelimit-reset': reset }, local)).toBe(11_500);
+    // A Date within the header's steps of this machine's clock: the machine's, to the millisecond.
+    const close = Date.parse('2026-01-01T00:00:00.900Z');
+    expect(serverDelayMs({ date, 'retry-after': 'Thu, 01 Jan 2026 00:00:07 GMT' }, close)).toBe(6100);
+    // A Date that is not one is left aside.
+    expect(serverDelayMs({ date: 'yesterday', 'retry-after': '3' }, local)).toBe(3000);
+    expect(
+      serverDelayMs(
+        { date: 'Thu, 01 Jan 1970 00:00:00 GMT', 'retry-after': 'Thu, 01 Jan 2026 00:10:05 GMT' },
+        local,
+      ),
+    ).toBe(5000);
+  });
 });
 
 describe('retries against a local server', () => {
-  it.each([429, 502, 503, 504])('repeats a GET answered %i and succeeds', async (status) => {
+  it.each([429, 500, 502, 503, 504])('repeats a GET answered %i and succeeds', async (status) => {
     const server = await statusSequence([status, status]);
     const answer = await transport(server.url).send({ operation: 'probe', method: 'GET', path: '/x' });
     expect(answer.body).toEqual({ ok: true });
     expect(server.requests).toHaveLength(3);
   });
 
-  it.each([400, 401, 404, 500])('does not repeat a GET answered %i', async (status) => {
+  it.each([400, 401, 404, 501])('does not repeat a GET answered %i', async (status) => {
     const server = await statusSequence([status]);
     const failure = await transport(server.url)
       .send({ operation: 'probe', method: 'GET', path: '/x' })
@@ -105,6 +125,20 @@ describe('retries against a local server', () => {
       'probe: 503 Service Unavailable; retrying in 5 ms (attempt 2 of 4)',
       'probe: 503 Service Unavailable; retrying in 10 ms (attempt 3 of 4)',
       'probe: 503 Service Unavailable; retrying in 15 ms (attempt 4 of 4)',
+    ]);
+  });
+
+  it('repeats a 500 a bounded number of times, with a warning for each', async () => {
+    const server = await statusSequence([500, 500, 500, 500, 500, 500]);
+    const warnings: string[] = [];
+    const failure = await transport(server.url, { retries: 2 }, warnings)
+      .send({ operation: 'listJobs', method: 'GET', path: '/x' })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 500, attempts: 3, notRetriedBecause: 'retries-spent' });
+    expect(server.requests).toHaveLength(3);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^listJobs: 500 Internal Server Error; retrying in .* \(attempt 2 of 3\)$/),
+      expect.stringMatching(/^listJobs: 500 Internal Server Error; retrying in .* \(attempt 3 of 3\)$/),
     ]);
   });
 
@@ -225,7 +259,11 @@ describe('retries against a local server', () => {
     const at = Date.parse('2026-03-01T12:00:01Z');
     vi.useFakeTimers({ toFake: ['Date'], now: at - 60 });
     try {
-      const server = await statusSequence([503], { 'retry-after': new Date(at).toUTCString() });
+      // The service's clock agrees with this machine's (pinned): its Date is in the same second.
+      const server = await statusSequence([503], {
+        'retry-after': new Date(at).toUTCString(),
+        date: new Date(at - 60).toUTCString(),
+      });
       const warnings: string[] = [];
       await transport(server.url, {}, warnings).send({ operation: 'probe', method: 'GET', path: '/x' });
       expect(warnings[0]).toContain('retrying in 60 ms');

@@ -2,6 +2,7 @@
  * Pacing by the account's rate window (`pacing.ts`): each attempt starts when the account's
  * budget allows, and each answer's rate headers tell the window, as they come.
  */
+import { monotonicNow } from '../deadline.ts';
 import type { PacingDecision, RatePacer } from '../pacing.ts';
 import type { Logger } from '../request.ts';
 import { formatMs, type RetryPolicy } from '../retry.ts';
@@ -35,7 +36,7 @@ export function withPacing(pacer: RatePacer, policy: PacingPolicy, logger: Logge
  * would wait when asked by the service, nor past the call's deadline.
  */
 export function pacedStart(pacer: RatePacer, policy: PacingPolicy, call: Call): PacingDecision {
-  const now = Date.now();
+  const now = monotonicNow();
   const latestStart = Math.min(call.deadline ?? Infinity, now + policy.maxServerDelayMs);
   return pacer.schedule(call.rateKey, { now, random: policy.random, latestStart });
 }

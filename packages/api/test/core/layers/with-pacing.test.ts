@@ -46,7 +46,7 @@ describe('the wait before an attempt', () => {
     const logger = recordingLogger();
     const pacer = new RatePacer();
     const attempts = script([answered()]);
-    const call = callOf(deadlineInMs !== undefined ? { deadline: Date.now() + deadlineInMs } : {});
+    const call = callOf(deadlineInMs !== undefined ? { deadline: performance.now() + deadlineInMs } : {});
     if (window) pacer.observe(call.rateKey, 200, window, { random: policy.random });
     call.pacedAhead = pacedAhead ?? false;
     const started = performance.now();

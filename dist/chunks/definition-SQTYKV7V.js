@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a,b}from"./chunk-LYS72DE3.js";import"./chunk-K3D5RFA3.js";import"./chunk-RTX2XNPX.js";import"./chunk-AGNCNTQE.js";import"./chunk-IK4N5RZ6.js";import"./chunk-XWSZOGUN.js";import"./chunk-L2BCQ7NM.js";import"./chunk-XTLSWGKH.js";import"./chunk-PJ7S4EU2.js";import"./chunk-FC5NRJ7C.js";import"./chunk-7DOOPZ4R.js";import"./chunk-XBPPTJU7.js";export{b as action,a as post};
