@@ -3,6 +3,7 @@
  * what is shown, nothing more: one in another form (text, null, negative, far past or future)
  * reads as unknown (`null`) rather than failing the answer that carries it.
  */
+import { parseServiceTime } from '../core/service-time.ts';
 
 /** 2000-01-01 and 9999-12-31, in Unix seconds: a time outside them is no time of the service's. */
 const EARLIEST = 946_684_800;
@@ -10,14 +11,11 @@ const LATEST = 253_402_300_799;
 
 /** A service time as Unix seconds, or null when it is not one (text that is no date, null, out of range). */
 export function serviceTime(value: unknown): number | null {
-  let seconds: number;
-  if (typeof value === 'number') seconds = value;
-  else if (typeof value === 'string' && value.trim() !== '') {
-    const text = value.trim();
-    // Seconds written as text, else a date the way JavaScript reads one (ISO 8601, an HTTP date).
-    seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Date.parse(text) / 1000;
-  } else return null;
-  return Number.isFinite(seconds) && seconds >= EARLIEST && seconds <= LATEST ? seconds : null;
+  // Seconds written as text are seconds; any other form is read as the client reads every service time.
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  const ms = parseServiceTime(text !== undefined && /^\d+(\.\d+)?$/.test(text) ? Number(text) : value);
+  const seconds = ms === undefined ? NaN : ms / 1000;
+  return seconds >= EARLIEST && seconds <= LATEST ? seconds : null;
 }
 
 /** `item` with each of `fields` read as a service time; other fields untouched. */
