@@ -24,6 +24,14 @@ export {
   type IdTokenRequest,
   type IdTokenStandIn,
 } from './id-token-service.ts';
+export {
+  endProcesses,
+  signalGroup,
+  TEST_RUN_VARIABLE,
+  testRunEnv,
+  trackProcess,
+  type EndedProcess,
+} from './processes.ts';
 export { runStep, type PhaseResult, type StepOptions, type StepResult } from './run-step.ts';
 export { sourceAction } from './source-action.ts';
 export {
