@@ -29,6 +29,7 @@ import {
   serveGitlabTemplate,
   type GitlabRun,
 } from '../support/gitlab-ci-local.ts';
+import { endTestProcesses } from '../support/test-processes.ts';
 import { CLI } from './support/cli.ts';
 
 /** The accounts of the emulator's default seed: public demo values, as masked CI/CD variables hold keys. */
@@ -89,6 +90,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // A test that timed out leaves gitlab-ci-local writing in the folders about to be removed.
+  await endTestProcesses();
   await templates?.close();
   await emulator?.close();
   if (root) await rm(root, { recursive: true, force: true });
