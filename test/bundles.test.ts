@@ -26,7 +26,7 @@ let metafile: Metafile;
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'bundles-'));
   ({ files: fresh, metafile } = await buildActions({ outDir }));
-}, 60_000);
+});
 
 /** Packages only some runs need: none may be loaded when an action starts. */
 const LOADED_ON_FIRST_USE = [
@@ -197,7 +197,7 @@ describe('committed bundles', () => {
   });
 
   it.each(names)('%s runs as the runner runs it, and refuses a missing input by name', async (name) => {
-    const step = await runStep({ actionDir: path.join(ACTIONS_DIR, name), timeoutMs: 15_000 });
+    const step = await runStep({ actionDir: path.join(ACTIONS_DIR, name) });
     try {
       expect(step.exitCode).toBe(1);
       expect(step.stdout).toMatch(/::error::Input "[a-z-]+" (is required|has)/);

@@ -16,7 +16,6 @@ import { ROOT } from './support/lab.ts';
 
 /** The address every `.env.example` names: the emulator as CONTRIBUTING.md starts it. */
 const DOCUMENTED_URL = 'http://127.0.0.1:4545';
-const TIMEOUT_MS = 90_000;
 
 let emulator: RunningEmulator;
 let work: string;
@@ -106,102 +105,82 @@ function occurrences(text: string, part: string): number {
 }
 
 describe.concurrent('npm run local-action', () => {
-  it(
-    'upload-build uploads the workspace APK, then invite-testers invites to that build with its outputs',
-    async () => {
-      const upload = await localAction('upload-build');
-      expect(upload.code, upload.output).toBe(0);
-      expect(upload.outputs, upload.output).toMatchObject({
-        'app-name': 'Local Shop',
-        'app-version': '4.5.6',
-        'build-id': expect.stringMatching(/^\d+$/),
-        'project-id': expect.stringMatching(/^\d+$/),
-      });
-      expect(upload.summary).toContain('Uploaded Local Shop 4.5.6');
-      expect(upload.output).not.toContain('demo-api-key');
+  it('upload-build uploads the workspace APK, then invite-testers invites to that build with its outputs', async () => {
+    const upload = await localAction('upload-build');
+    expect(upload.code, upload.output).toBe(0);
+    expect(upload.outputs, upload.output).toMatchObject({
+      'app-name': 'Local Shop',
+      'app-version': '4.5.6',
+      'build-id': expect.stringMatching(/^\d+$/),
+      'project-id': expect.stringMatching(/^\d+$/),
+    });
+    expect(upload.summary).toContain('Uploaded Local Shop 4.5.6');
+    expect(upload.output).not.toContain('demo-api-key');
 
-      const invite = await localAction('invite-testers', {
-        'INPUT_PROJECT-ID': upload.outputs['project-id'] as string,
-        'INPUT_BUILD-ID': upload.outputs['build-id'] as string,
-      });
-      expect(invite.code, invite.output).toBe(0);
-      expect(invite.outputs, invite.output).toMatchObject({
-        'invited-groups': 'qa,local-testers',
-        'added-testers': 'ana@example.com,ben@example.com',
-        'refused-testers': '',
-      });
-      expect(invite.summary).toContain(`Invited testers to build ${upload.outputs['build-id']}`);
-    },
-    TIMEOUT_MS,
-  );
+    const invite = await localAction('invite-testers', {
+      'INPUT_PROJECT-ID': upload.outputs['project-id'] as string,
+      'INPUT_BUILD-ID': upload.outputs['build-id'] as string,
+    });
+    expect(invite.code, invite.output).toBe(0);
+    expect(invite.outputs, invite.output).toMatchObject({
+      'invited-groups': 'qa,local-testers',
+      'added-testers': 'ana@example.com,ben@example.com',
+      'refused-testers': '',
+    });
+    expect(invite.summary).toContain(`Invited testers to build ${upload.outputs['build-id']}`);
+  });
 
-  it(
-    'manage-tunnel waits for a running tunnel, and its post step deletes it (stop-on-exit: true)',
-    async () => {
-      const created = await fetch(`${emulator.url}/_emulator/tunnels`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ owner: 'demo', tunnel_identifier: 'local-action-tunnel', status: 'running' }),
-      });
-      const { id } = (await created.json()) as { id: string };
+  it('manage-tunnel waits for a running tunnel, and its post step deletes it (stop-on-exit: true)', async () => {
+    const created = await fetch(`${emulator.url}/_emulator/tunnels`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ owner: 'demo', tunnel_identifier: 'local-action-tunnel', status: 'running' }),
+    });
+    const { id } = (await created.json()) as { id: string };
 
-      const run = await localAction('manage-tunnel', {
-        'INPUT_TUNNEL-NAME': 'local-action-tunnel',
-        'INPUT_STOP-ON-EXIT': 'true',
-      });
-      expect(run.code, run.output).toBe(0);
-      expect(run.outputs, run.output).toMatchObject({ 'tunnel-id': id, 'log-file': '' });
-      expect(JSON.parse(run.outputs.tunnels ?? '[]')).toMatchObject([
-        { id, tunnel_identifier: 'local-action-tunnel' },
-      ]);
-      expect(run.main).toContain(`Tunnel ${id} ("local-action-tunnel") is running.`);
-      expect(run.post).toContain(`Deleted tunnel ${id} ("local-action-tunnel")`);
-      expect(occurrences(run.output, 'is running.'), 'the post step ran the main step again').toBe(1);
-      expect(run.summary).toContain('Tunnel local-action-tunnel is running');
-      expect(run.summary).toContain(`Deleted tunnel ${id}.`);
-      const { tunnels } = (await (await fetch(`${emulator.url}/_emulator/tunnels`)).json()) as {
-        tunnels: { id: string; status: string }[];
-      };
-      expect(tunnels.find((tunnel) => tunnel.id === id)?.status).toBe('terminated');
-    },
-    TIMEOUT_MS,
-  );
+    const run = await localAction('manage-tunnel', {
+      'INPUT_TUNNEL-NAME': 'local-action-tunnel',
+      'INPUT_STOP-ON-EXIT': 'true',
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(run.outputs, run.output).toMatchObject({ 'tunnel-id': id, 'log-file': '' });
+    expect(JSON.parse(run.outputs.tunnels ?? '[]')).toMatchObject([
+      { id, tunnel_identifier: 'local-action-tunnel' },
+    ]);
+    expect(run.main).toContain(`Tunnel ${id} ("local-action-tunnel") is running.`);
+    expect(run.post).toContain(`Deleted tunnel ${id} ("local-action-tunnel")`);
+    expect(occurrences(run.output, 'is running.'), 'the post step ran the main step again').toBe(1);
+    expect(run.summary).toContain('Tunnel local-action-tunnel is running');
+    expect(run.summary).toContain(`Deleted tunnel ${id}.`);
+    const { tunnels } = (await (await fetch(`${emulator.url}/_emulator/tunnels`)).json()) as {
+      tunnels: { id: string; status: string }[];
+    };
+    expect(tunnels.find((tunnel) => tunnel.id === id)?.status).toBe('terminated');
+  });
 
-  it(
-    'run-js-tests runs the QUnit page on two platforms and writes its JUnit report; the post step has nothing to stop',
-    async () => {
-      const run = await localAction('run-js-tests');
-      expect(run.code, run.output).toBe(0);
-      expect(run.outputs, run.output).toMatchObject({ total: '2', passed: '2', failed: '0', flaky: '0' });
-      expect(JSON.parse(run.outputs['job-ids'] ?? '[]')).toHaveLength(2);
-      expect(occurrences(run.output, 'Started the JS tests'), 'the post step ran the main step again').toBe(
-        1,
-      );
-      expect(run.post).toContain('Nothing to clean up.');
-      expect(run.summary).toContain('JS unit tests (qunit): all passed');
-      const junit = await readFile(path.join(workspace, '.tmp', 'js-tests.xml'), 'utf8');
-      expect(junit).toMatch(/<testsuites[^>]* tests="2" failures="0"/);
-    },
-    TIMEOUT_MS,
-  );
+  it('run-js-tests runs the QUnit page on two platforms and writes its JUnit report; the post step has nothing to stop', async () => {
+    const run = await localAction('run-js-tests');
+    expect(run.code, run.output).toBe(0);
+    expect(run.outputs, run.output).toMatchObject({ total: '2', passed: '2', failed: '0', flaky: '0' });
+    expect(JSON.parse(run.outputs['job-ids'] ?? '[]')).toHaveLength(2);
+    expect(occurrences(run.output, 'Started the JS tests'), 'the post step ran the main step again').toBe(1);
+    expect(run.post).toContain('Nothing to clean up.');
+    expect(run.summary).toContain('JS unit tests (qunit): all passed');
+    const junit = await readFile(path.join(workspace, '.tmp', 'js-tests.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites[^>]* tests="2" failures="0"/);
+  });
 
-  it(
-    'run-suite-and-wait runs the Smoke suite through the tunnel, fails on its failing case with the JUnit report written; the post step has nothing to stop',
-    async () => {
-      const run = await localAction('run-suite-and-wait');
-      expect(run.code, run.output).toBe(0);
-      expect(run.outputs, run.output).toMatchObject({ total: '3', passed: '2', failed: '1' });
-      expect(run.outputs['build-name']).toMatch(/^Smoke /);
-      expect(run.main).toContain('Checkout fails');
-      expect(occurrences(run.output, 'Started suite "Smoke"'), 'the post step ran the main step again').toBe(
-        1,
-      );
-      expect(run.post).toContain('Nothing to clean up.');
-      expect(run.summary).toContain('Suite Smoke: 2 of 3 jobs passed');
-      expect(run.summary).toContain('Run suite and wait: failed');
-      const junit = await readFile(path.join(workspace, '.tmp', 'smoke.xml'), 'utf8');
-      expect(junit).toMatch(/<testsuites[^>]* tests="3" failures="1"/);
-    },
-    TIMEOUT_MS,
-  );
+  it('run-suite-and-wait runs the Smoke suite through the tunnel, fails on its failing case with the JUnit report written; the post step has nothing to stop', async () => {
+    const run = await localAction('run-suite-and-wait');
+    expect(run.code, run.output).toBe(0);
+    expect(run.outputs, run.output).toMatchObject({ total: '3', passed: '2', failed: '1' });
+    expect(run.outputs['build-name']).toMatch(/^Smoke /);
+    expect(run.main).toContain('Checkout fails');
+    expect(occurrences(run.output, 'Started suite "Smoke"'), 'the post step ran the main step again').toBe(1);
+    expect(run.post).toContain('Nothing to clean up.');
+    expect(run.summary).toContain('Suite Smoke: 2 of 3 jobs passed');
+    expect(run.summary).toContain('Run suite and wait: failed');
+    const junit = await readFile(path.join(workspace, '.tmp', 'smoke.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites[^>]* tests="3" failures="1"/);
+  });
 });

@@ -57,7 +57,6 @@ async function step(
     inputs: { 'api-url': emulator.url, ...inputs },
     env,
     workspace,
-    timeoutMs: 30_000,
   });
   steps.push(result);
   expectNoSecret(result);

@@ -62,7 +62,6 @@ async function suiteStep(
         job: options.job,
       },
       workspace,
-      timeoutMs: 60_000,
     },
   );
   expect(result.unmaskedLog).not.toContain(TOKEN);
@@ -93,7 +92,7 @@ function junitCases(xml: string): Map<string, string[]> {
   return cases;
 }
 
-describe('operation: report', { timeout: 180_000 }, () => {
+describe('operation: report', () => {
   it('three shards, then one report: one comment, one check run, each case once in the JUnit report', async () => {
     const event = pullRequestEvent(21, HEAD_SHA);
     const started = Date.now();
@@ -252,13 +251,12 @@ describe('operation: report', { timeout: 180_000 }, () => {
   });
 });
 
-describe('operation: report on the command line', { timeout: 120_000 }, () => {
+describe('operation: report on the command line', () => {
   const env = { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' };
   const cli = (args: readonly string[]) =>
     runCli(['run-suite-and-wait', '--api-url', lab.url, '--suite', 'Regression', ...args], {
       cwd: workspace,
       env,
-      timeoutMs: 60_000,
     });
 
   it('reports the shards of a build name, and without one refuses before any request (exit 2)', async () => {
@@ -283,7 +281,7 @@ describe('operation: report on the command line', { timeout: 120_000 }, () => {
   });
 });
 
-describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
+describe('run-js-tests operation: report', () => {
   const PLATFORMS = 'Windows 11 / chrome / latest\nLinux / firefox / 126\nmacOS 14 / safari / 17';
   const jsStep = (inputs: Record<string, string>, runNumber: string, event: unknown) =>
     lab.step(
@@ -302,7 +300,6 @@ describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
         event,
         context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN, runNumber, job: 'js' },
         workspace,
-        timeoutMs: 60_000,
       },
     );
 

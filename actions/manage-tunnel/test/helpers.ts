@@ -78,7 +78,6 @@ export function runAction(
   return runStep({
     actionDir,
     inputs: { username: USERNAME, 'access-key': ACCESS_KEY, 'api-url': base, ...inputs },
-    timeoutMs: 30_000,
     ...options,
   });
 }

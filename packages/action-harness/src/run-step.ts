@@ -30,7 +30,7 @@ export interface StepOptions {
   node?: string;
   /**
    * Ends the step (SIGTERM to its process group, then SIGKILL `killGraceMs` later) after this
-   * long; default 60 s. A safety net for a step that hangs: `timedOut` says it fired.
+   * long; default 120 s. A safety net for a step that hangs: `timedOut` says it fired.
    */
   timeoutMs?: number;
   /** Step id, `GITHUB_ACTION`. */
@@ -331,7 +331,7 @@ async function runPhase(
     if (options.cancelOn?.test(stdout)) cancel();
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  later(options.timeoutMs ?? 60_000, () => {
+  later(options.timeoutMs ?? 120_000, () => {
     timedOut = true;
     signalGroup(child, 'SIGTERM');
     later(killGraceMs, kill);

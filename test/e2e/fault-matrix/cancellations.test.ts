@@ -86,7 +86,7 @@ function expectCancelled(result: StepRun, signal: CancelSignal, quick = false): 
   return true;
 }
 
-describe.concurrent('run-suite-and-wait cancelled by the runner', { timeout: 60_000 }, () => {
+describe.concurrent('run-suite-and-wait cancelled by the runner', () => {
   const stages: Stage[] = [
     {
       name: 'before the start request',
@@ -168,7 +168,7 @@ describe.concurrent('run-suite-and-wait cancelled by the runner', { timeout: 60_
   });
 });
 
-describe.concurrent('run-js-tests cancelled by the runner', { timeout: 60_000 }, () => {
+describe.concurrent('run-js-tests cancelled by the runner', () => {
   const stages: Stage[] = [
     {
       // The start is the step's first request: it is held by a 429 whose Retry-After outlasts the
@@ -245,7 +245,7 @@ describe.concurrent('run-js-tests cancelled by the runner', { timeout: 60_000 },
   });
 });
 
-describe.concurrent('a start held by a 429 is not sent after a cancel', { timeout: 60_000 }, () => {
+describe.concurrent('a start held by a 429 is not sent after a cancel', () => {
   // The start request outlives a cancellation by a grace period, so that an answer on its way is
   // not lost; the cancellation still ends the client's wait for the Retry-After of a 429, and the
   // start is not sent again (the client's `sendUntil`).
@@ -292,7 +292,7 @@ describe.concurrent('a start held by a 429 is not sent after a cancel', { timeou
   );
 });
 
-describe.concurrent('manage-tunnel wait cancelled by the runner', { timeout: 60_000 }, () => {
+describe.concurrent('manage-tunnel wait cancelled by the runner', () => {
   const stages = [
     {
       // Cancelled as the inputs are read (the key is masked at once): the first listing, if it went
