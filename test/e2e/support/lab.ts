@@ -124,12 +124,14 @@ export async function requestArrives(
   url: string,
   method: string,
   path: string | RegExp,
+  /** How many entries of the journal, from its start, were there before: only a later one counts. */
+  since = 0,
 ): Promise<JournalEntry> {
   for (;;) {
     const response = await fetch(`${url}/_emulator/requests`);
     if (!response.ok) throw new Error(`GET /_emulator/requests: ${response.status}`);
     const { requests } = (await response.json()) as { requests: JournalEntry[] };
-    const entry = requestsTo(requests, method, path)[0];
+    const entry = requestsTo(requests.slice(since), method, path)[0];
     if (entry) return entry;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
