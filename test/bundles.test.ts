@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runStep } from '@sauce-actions/action-harness';
-import type { Metafile } from 'esbuild';
+import { stop as stopEsbuild, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACTIONS_DIR,
@@ -93,6 +93,8 @@ const COMMAND_LINE_ENTRIES = new RegExp(
 );
 
 afterAll(async () => {
+  // The build leaves esbuild's service process running for the next one: there is none.
+  await stopEsbuild();
   await rm(outDir, { recursive: true, force: true });
 });
 
