@@ -94,16 +94,29 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/** After each file, the processes its tests started and left running are ended (and fail it). */
+const END_PROCESSES = 'test/support/end-processes.ts';
+
 /**
  * A worker runs file after file without starting again (a new one per file costs ~170 ms of CPU,
  * more than most files take); the setup file puts back the state the kit keeps per process.
  */
-const SHARED_WORKER = { isolate: false, setupFiles: ['test/support/shared-worker.ts'] };
+const SHARED_WORKER = { isolate: false, setupFiles: ['test/support/shared-worker.ts', END_PROCESSES] };
+
+/**
+ * The limits of a test and of a hook: safety nets for a test that hangs, far above what the
+ * slowest test takes when every core of a 2-core machine is kept busy by other processes (ten
+ * times what it takes on an idle one). No test relies on them: a test waits for events, and one
+ * that reaches its limit still has what it started ended after its file.
+ */
+const SAFETY_NET_MS = 300_000;
 
 export default defineConfig({
   test: {
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    testTimeout: SAFETY_NET_MS,
+    hookTimeout: SAFETY_NET_MS,
+    // Marks the run's processes, and fails the run on one still running after it.
+    globalSetup: ['test/support/leftover-processes.ts'],
     pool: 'forks',
     maxWorkers: WORKERS,
     sequence: { sequencer: LongestFirst },
@@ -117,7 +130,10 @@ export default defineConfig({
           ...SHARED_WORKER,
         },
       },
-      { extends: true, test: { name: 'quick-own-worker', include: OWN_WORKER } },
+      {
+        extends: true,
+        test: { name: 'quick-own-worker', include: OWN_WORKER, setupFiles: [END_PROCESSES] },
+      },
       { extends: true, test: { name: 'slow', include: SLOW, ...SHARED_WORKER } },
     ],
   },

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runStep } from '@sauce-actions/action-harness';
-import type { Metafile } from 'esbuild';
+import { stop as stopEsbuild, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACTIONS_DIR,
@@ -26,7 +26,7 @@ let metafile: Metafile;
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(os.tmpdir(), 'bundles-'));
   ({ files: fresh, metafile } = await buildActions({ outDir }));
-}, 60_000);
+});
 
 /** Packages only some runs need: none may be loaded when an action starts. */
 const LOADED_ON_FIRST_USE = [
@@ -93,6 +93,8 @@ const COMMAND_LINE_ENTRIES = new RegExp(
 );
 
 afterAll(async () => {
+  // The build leaves esbuild's service process running for the next one: there is none.
+  await stopEsbuild();
   await rm(outDir, { recursive: true, force: true });
 });
 
@@ -197,7 +199,7 @@ describe('committed bundles', () => {
   });
 
   it.each(names)('%s runs as the runner runs it, and refuses a missing input by name', async (name) => {
-    const step = await runStep({ actionDir: path.join(ACTIONS_DIR, name), timeoutMs: 15_000 });
+    const step = await runStep({ actionDir: path.join(ACTIONS_DIR, name) });
     try {
       expect(step.exitCode).toBe(1);
       expect(step.stdout).toMatch(/::error::Input "[a-z-]+" (is required|has)/);

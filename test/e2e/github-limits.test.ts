@@ -97,7 +97,6 @@ beforeAll(async () => {
       pull_request: { number: PULL_REQUEST, head: { ref: 'feature' }, base: { ref: 'main' } },
     },
     context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN },
-    timeoutMs: 120_000,
   });
   elapsedMs = performance.now() - started;
   // The report of that run (`operation: report`), as a later job of the workflow makes it, with a
@@ -123,7 +122,6 @@ beforeAll(async () => {
       },
     },
     context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN },
-    timeoutMs: 120_000,
   });
   // run-js-tests on 2,000 platforms, every one failing (the emulator fails a page named `fail`).
   jsStep = await runStep({
@@ -136,9 +134,8 @@ beforeAll(async () => {
       platforms: Array.from({ length: CASES }, (_, n) => `- [Windows 11, chrome, "${n + 1}"]`).join('\n'),
       'poll-interval': '1s',
     },
-    timeoutMs: 120_000,
   });
-}, 250_000);
+});
 
 afterAll(async () => {
   await Promise.all([step?.cleanup(), jsStep?.cleanup(), reportStep?.cleanup()]);

@@ -27,6 +27,7 @@ import {
   serveGitlabTemplate,
   type GitlabRun,
 } from '../support/gitlab-ci-local.ts';
+import { endTestProcesses } from '../support/test-processes.ts';
 import { CLI } from './support/cli.ts';
 
 /**
@@ -100,6 +101,8 @@ afterAll(async () => {
       // It has ended.
     }
   }
+  // A test that timed out leaves gitlab-ci-local writing in the folders about to be removed.
+  await endTestProcesses();
   await templates?.close();
   await emulator?.close();
   if (root) await rm(root, { recursive: true, force: true });

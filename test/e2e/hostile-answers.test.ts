@@ -58,7 +58,7 @@ async function fault(rule: FaultSpec): Promise<void> {
 
 async function step(action: ActionName, inputs: Record<string, string>): Promise<StepRun> {
   await lab.clearJournal();
-  const result = await lab.step(action, inputs, { workspace, timeoutMs: 60_000 });
+  const result = await lab.step(action, inputs, { workspace });
   expect(leakedSecrets(result)).toEqual([]);
   return result;
 }

@@ -101,7 +101,6 @@ async function step(
     actionDir: path.join(ROOT, 'actions', action),
     inputs: { 'api-url': emulator.url, ...inputs },
     workspace,
-    timeoutMs: 40_000,
     ...extra,
   });
   steps.push(result);
@@ -343,7 +342,6 @@ describe('output paths that are not plain files', () => {
           {
             cwd: dir,
             env: { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' },
-            timeoutMs: 15_000,
           },
         );
         expect(run.signal).toBeNull();

@@ -116,7 +116,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyPort = (proxy.address() as AddressInfo).port;
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all(steps.splice(0).map((step) => step.cleanup()));
@@ -146,7 +146,6 @@ async function step(action: ActionName, env: Record<string, string>): Promise<St
     inputs: { 'api-url': emulator.url, ...STEPS[action].inputs },
     env: { NODE_EXTRA_CA_CERTS: caFile, ...env },
     workspace,
-    timeoutMs: 40_000,
   });
   steps.push(result);
   expect(result.unmaskedLog, 'the proxy password leaked').not.toContain(PROXY_PASSWORD);

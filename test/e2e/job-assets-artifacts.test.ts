@@ -86,7 +86,6 @@ async function suiteStep(
     },
     ...options,
     context: { runId: '4100', runNumber: '41', runAttempt: '1', job: 'e2e', ...options.context },
-    timeoutMs: 60_000,
   });
   steps.push(result);
   return result;
@@ -283,7 +282,7 @@ describe('run-suite-and-wait bundle: job assets as artifacts', () => {
         '--poll-interval',
         '1s',
       ],
-      { cwd, env: { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' }, timeoutMs: 60_000 },
+      { cwd, env: { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' } },
     );
     // Two of the shard's jobs fail: the work failed, the assets did not.
     expect(run.code, run.stderr).toBe(1);

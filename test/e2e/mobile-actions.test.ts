@@ -9,6 +9,7 @@ import { runStep, type StepResult } from '@sauce-actions/action-harness';
 import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { requestArrives, statusesOf, type JournalEntry } from './support/lab.ts';
 // The sample writers are not among the emulator's package exports.
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 
@@ -57,7 +58,6 @@ async function step(
     inputs: { 'api-url': emulator.url, ...inputs },
     env,
     workspace,
-    timeoutMs: 30_000,
   });
   steps.push(result);
   expectNoSecret(result);
@@ -273,20 +273,25 @@ describe('upload-build failures', () => {
 
 describe('upload-build cancellation', () => {
   it("stops a slow upload on the runner's SIGINT and fails the step at once", async () => {
-    await addFault({ method: 'POST', path: '/api/upload/', delayMs: 15_000 });
-    const started = Date.now();
+    // Held a minute, and cancelled once it reached the service: the step ends before the answer.
+    await addFault({ method: 'POST', path: '/api/upload/', delayMs: 60_000 });
+    await fetch(`${emulator.url}/_emulator/requests`, { method: 'DELETE' });
     const result = await runStep({
       actionDir: path.join(ROOT, 'actions', 'upload-build'),
       inputs: { 'api-url': emulator.url, file: 'app-release.apk', 'api-key': API_KEY },
       workspace,
-      cancelAfterMs: 1000,
+      cancelWhen: requestArrives(emulator.url, 'POST', '/api/upload/'),
     });
     steps.push(result);
     expectNoSecret(result);
     expect(result.cancelled).toBe(true);
+    expect(result.killed).toBe(false);
     expect(result.exitCode).toBe(1);
-    expect(Date.now() - started).toBeLessThan(7000);
     expect(errorsOf(result)[0]).toMatch(/^Cancelled/);
+    const journal = await fetch(`${emulator.url}/_emulator/requests`).then(
+      async (response) => ((await response.json()) as { requests: JournalEntry[] }).requests,
+    );
+    expect(statusesOf(journal, 'POST', '/api/upload/')).toEqual([0]);
   });
 });
 

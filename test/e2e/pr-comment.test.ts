@@ -87,7 +87,6 @@ async function step(
       ...(options.job !== undefined ? { job: options.job } : {}),
     },
     workspace,
-    timeoutMs: 40_000,
   });
   steps.push(result);
   // The token is masked as read, and never written anywhere, even before the runner's masking.
@@ -111,7 +110,7 @@ const uploadStep = (inputs: Record<string, string>, options: Parameters<typeof s
 
 const requestsOf = (method: string) => github.requests.filter((request) => request.method === method);
 
-describe('pr-comment', { timeout: 90_000 }, () => {
+describe('pr-comment', () => {
   it('run-suite-and-wait: three runs on one pull request create the comment once, then update it', async () => {
     const runs: StepResult[] = [];
     for (const runNumber of ['11', '12', '13']) {

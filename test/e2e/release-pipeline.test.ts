@@ -75,7 +75,6 @@ async function step(
     context: { repository: REPOSITORY, ...options.context },
     ...(options.event !== undefined ? { event: options.event } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
-    timeoutMs: 30_000,
   });
   steps.push(result);
   return result;

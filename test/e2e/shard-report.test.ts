@@ -71,7 +71,6 @@ async function suiteStep(
         job: options.job,
       },
       workspace,
-      timeoutMs: 60_000,
     },
   );
   expect(result.unmaskedLog).not.toContain(TOKEN);
@@ -102,7 +101,7 @@ function junitCases(xml: string): Map<string, string[]> {
   return cases;
 }
 
-describe('operation: report', { timeout: 180_000 }, () => {
+describe('operation: report', () => {
   it('three shards, then one report: one comment, one check run, each case once in the JUnit report', async () => {
     const event = pullRequestEvent(21, HEAD_SHA);
     const started = Date.now();
@@ -262,13 +261,12 @@ describe('operation: report', { timeout: 180_000 }, () => {
   });
 });
 
-describe('operation: report on the command line', { timeout: 120_000 }, () => {
+describe('operation: report on the command line', () => {
   const env = { SAUCE_USERNAME: 'demo', SAUCE_ACCESS_KEY: 'demo-access-key' };
   const cli = (args: readonly string[]) =>
     runCli(['run-suite-and-wait', '--api-url', lab.url, '--suite', 'Regression', ...args], {
       cwd: workspace,
       env,
-      timeoutMs: 60_000,
     });
 
   it('reports the shards of a build name, and without one refuses before any request (exit 2)', async () => {
@@ -293,7 +291,7 @@ describe('operation: report on the command line', { timeout: 120_000 }, () => {
   });
 });
 
-describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
+describe('run-js-tests operation: report', () => {
   const PLATFORMS = 'Windows 11 / chrome / latest\nLinux / firefox / 126\nmacOS 14 / safari / 17';
   const jsStep = (inputs: Record<string, string>, runNumber: string, event: unknown) =>
     lab.step(
@@ -312,7 +310,6 @@ describe('run-js-tests operation: report', { timeout: 120_000 }, () => {
         event,
         context: { repository: REPOSITORY, eventName: 'pull_request', token: TOKEN, runNumber, job: 'js' },
         workspace,
-        timeoutMs: 60_000,
       },
     );
 

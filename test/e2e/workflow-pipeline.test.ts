@@ -119,7 +119,6 @@ async function runJob(jobName: string, matrix: Record<string, string>): Promise<
         env: { ...stepScope.env, RUNNER_TEMP: runnerTemp },
         workspace,
         tempDir: path.dirname(workspace),
-        timeoutMs: 90_000,
         ...(typeof step.id === 'string' ? { id: step.id } : {}),
       });
       cleanups.push(() => result.cleanup());
@@ -188,7 +187,6 @@ describe.runIf(RUNNER_OS !== undefined)('the e2e workflow, run here', () => {
         expect(run.outputs.get('js')).toMatchObject({ total: '2', passed: '2' });
       }
     },
-    120_000,
   );
 
   it('the check step fails when an output is not what it expects', async () => {

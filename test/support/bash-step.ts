@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_CONTEXT, parseKeyValueFile } from '@sauce-actions/action-harness';
+import { DEFAULT_CONTEXT, parseKeyValueFile, testRunEnv, trackProcess } from '@sauce-actions/action-harness';
 
 export interface BashStepOptions {
   /** The working folder, `GITHUB_WORKSPACE`. */
@@ -54,12 +54,14 @@ export async function runBashStep(script: string, options: BashStepOptions): Pro
       GITHUB_WORKSPACE: options.workspace,
       GITHUB_SHA: DEFAULT_CONTEXT.sha,
       RUNNER_TEMP: options.runnerTemp,
+      ...testRunEnv(),
       ...fileEnv,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
+  trackProcess(child);
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

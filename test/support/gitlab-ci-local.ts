@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { testRunEnv, trackProcess } from '@sauce-actions/action-harness';
 import { docPipeline, GITLAB_TEMPLATE, gitlabTemplateText, PLACEHOLDERS } from './doc-pipelines.ts';
 import { ROOT } from './workflows.ts';
 
@@ -120,11 +121,13 @@ export async function gitlabCiLocal(
   for (const [key, value] of Object.entries(variables)) all.push('--variable', `${key}=${value}`);
   signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
+    // A process group of its own, with the jobs it runs: ended whole after a test that failed.
     const child = spawn(process.execPath, all, {
       cwd: dir,
       env: {
         PATH: [bin, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
         HOME: home,
+        ...testRunEnv(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -137,6 +140,7 @@ export async function gitlabCiLocal(
       }
     };
     signal?.addEventListener('abort', stop, { once: true });
+    trackProcess(child);
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -10,7 +10,15 @@ import { cleanUp } from '../src/cleanup.ts';
 import { post, runPost } from '../src/post.ts';
 import { isRunning, stopProcess } from '../src/process.ts';
 import { parseCleanup, serializeCleanup, STATE_KEY, type CleanupState } from '../src/state.ts';
-import { ACCESS_KEY, allTunnels, createTunnel, emulatorClient, tunnelById, USERNAME } from './helpers.ts';
+import {
+  ACCESS_KEY,
+  allTunnels,
+  createTunnel,
+  emulatorClient,
+  tunnelById,
+  until,
+  USERNAME,
+} from './helpers.ts';
 
 const CONNECTION = {
   service: 'sauce' as const,
@@ -31,9 +39,7 @@ beforeEach(async () => {
 afterEach(async () => {
   const left = pids.splice(0).filter((pid) => isRunning(pid));
   for (const pid of left) process.kill(pid, 'SIGKILL');
-  for (const pid of left) {
-    for (let i = 0; i < 40 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  }
+  for (const pid of left) await until(() => !isRunning(pid));
   await client.close();
   await emulator.close();
   expect(left, 'stand-in processes left running').toEqual([]);
@@ -142,7 +148,7 @@ describe('post step cleanup', () => {
     expect(report.process).toBe('not-ours');
     expect(isRunning(pid)).toBe(true);
     process.kill(pid, 'SIGKILL');
-    for (let i = 0; i < 40 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => !isRunning(pid));
   });
 
   it('stops a process with SIGINT, and kills one that ignores it after the grace period', async () => {

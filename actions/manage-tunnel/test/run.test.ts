@@ -124,10 +124,8 @@ describe('wait', () => {
     });
     const mine = await createTunnel(emulator.url, { tunnel_identifier: 'theirs', status: 'booting' });
     const step = deps();
-    const started = Date.now();
     const result = await run(inputs('wait', { target: { name: 'theirs' }, timeoutMs: 1000 }), step);
 
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(result.failure).toEqual({
       kind: 'timeout',
       message: `The tunnel named "theirs" of user demo was not running within 1s (${mine.id} booting). Check that the tunnel is started with this name and by this user, or raise \`timeout\`.`,

@@ -21,6 +21,7 @@ import {
   admin,
   emulatorClient,
   tunnelById,
+  until,
   USERNAME,
   useStandInSauceConnect,
 } from './helpers.ts';
@@ -149,9 +150,7 @@ describe('start through run', () => {
     // A pool member started elsewhere while this one starts: two new tunnels, and no way to tell.
     const { deps: poolDeps } = startDeps({ FAKE_SC_MODE: 'no-info' });
     const ambiguous = run(startInputs('pool', { scArgs: ['--tunnel-pool'] }, { timeoutMs: 3000 }), poolDeps);
-    for (let i = 0; i < 100 && !poolDeps.state.get(STATE_KEY).includes('"pid"'); i++) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => poolDeps.state.get(STATE_KEY).includes('"pid"'));
     await admin(setup.emulator.url, 'POST', 'tunnels', {
       owner: USERNAME,
       tunnel_identifier: 'pool',
@@ -191,7 +190,7 @@ describe('start through run', () => {
     expect(isRunning(pid as number)).toBe(true);
     // The test stops it itself, as a later step would.
     process.kill(pid as number, 'SIGINT');
-    for (let i = 0; i < 40 && isRunning(pid as number); i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => !isRunning(pid as number));
     expect(isRunning(pid as number)).toBe(false);
   });
 
@@ -314,9 +313,7 @@ describe('start through run', () => {
     const { deps } = startDeps({ FAKE_SC_MODE: 'never-ready' }, { signal: controller.signal });
     const running = run(startInputs('cancelled', {}, { timeoutMs: 15_000 }), deps);
     // Cancelled once the stand-in is up and its pid saved.
-    for (let i = 0; i < 100 && !deps.state.get(STATE_KEY).includes('"pid"'); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(() => deps.state.get(STATE_KEY).includes('"pid"'));
     controller.abort(new CancelledError('the run was cancelled (SIGINT)'));
     const result = await running;
 

@@ -96,7 +96,7 @@ describe('run-js-tests post step', () => {
     expect(result.summary).toContain('2 unfinished job(s) were stopped');
     expect(deps.logger.lines('info')).toContain('Stopped 2 unfinished job(s).');
     expect(await unfinishedJobs(queued, 'js-post')).toEqual([]);
-  }, 30_000);
+  });
 
   it('does nothing, and sends nothing, when the main step finished cleanly', async () => {
     expect(post.hasWork(memoryState())).toBe(false);
@@ -173,5 +173,5 @@ describe('run-js-tests killed outright', () => {
     expect(step.post?.exitCode, step.post?.log).toBe(0);
     expect(step.post?.log).toContain('Stopped 2 unfinished job(s).');
     expect(await unfinishedJobs(queued, 'js-sigkill')).toEqual([]);
-  }, 60_000);
+  });
 });

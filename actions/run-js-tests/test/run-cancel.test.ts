@@ -8,6 +8,7 @@ import { CancelledError, describeFailure, wholeText } from '@sauce-actions/actio
 import type { JsTestStatusAnswer } from '@sauce-actions/api';
 import type { RunningEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
+import { requestArrives } from '../../../test/e2e/support/lab.ts';
 import { run } from '../src/run.ts';
 import {
   addFault,
@@ -105,7 +106,10 @@ describe('run-js-tests run', () => {
     await addFault(slow, { method: 'POST', path: '/rest/v1/demo/js-tests', delayMs: 1000 });
     const controller = new AbortController();
     const d = deps(clientOf(slow), { signal: controller.signal });
-    setTimeout(() => controller.abort(new CancelledError('the run was cancelled (SIGINT)')), 300);
+    // Cancelled once the start request reached the service, which holds it.
+    void requestArrives(slow.url, 'POST', '/rest/v1/demo/js-tests', (await journal(slow)).length).then(() =>
+      controller.abort(new CancelledError('the run was cancelled (SIGINT)')),
+    );
     const { outputs, summary, failure } = await run(inputs({ build: 'js-cancel-start' }), d);
     expect(failure?.kind).toBe('cancelled');
     expect(outputs.total).toBe(2);

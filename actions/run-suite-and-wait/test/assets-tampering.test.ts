@@ -45,7 +45,6 @@ async function step(service: TamperingService, inputs: Record<string, string>): 
       ...inputs,
     },
     tempDir: sentinel,
-    timeoutMs: 30_000,
   });
   steps.push(result);
   expect(result.unmaskedLog).not.toContain(ACCESS_KEY);

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 async function step(
   inputs: Record<string, string>,
-  options: { timeoutMs?: number; cancelAfterMs?: number } = {},
+  options: { cancelOn?: RegExp } = {},
 ): Promise<StepResult> {
   const result = await runStep({
     actionDir: path.join(ROOT, 'actions', 'run-suite-and-wait'),
@@ -37,8 +37,7 @@ async function step(
       ...inputs,
     },
     context: { runNumber: '7', runAttempt: '2' },
-    timeoutMs: options.timeoutMs ?? 30_000,
-    ...(options.cancelAfterMs !== undefined ? { cancelAfterMs: options.cancelAfterMs } : {}),
+    ...(options.cancelOn !== undefined ? { cancelOn: options.cancelOn } : {}),
   });
   steps.push(result);
   expect(result.unmaskedLog).not.toContain(ACCESS_KEY);
@@ -251,18 +250,14 @@ describe.concurrent('run-suite-and-wait bundle cancelled by the runner', () => {
   });
 
   it('on SIGINT stops the running jobs and fails saying what did not finish', async () => {
-    // SIGINT as the runner sends it, once the first poll has seen the jobs (a poll a second; the
-    // start takes well under a second).
-    const started = Date.now();
+    // SIGINT as the runner sends it, once the first poll has seen the jobs; the step ends on its own.
     const result = await step(
       { 'api-url': slow.url, suite: 'Smoke', 'stop-on-cancel': 'true' },
-      { cancelAfterMs: 3000 },
+      { cancelOn: /^3 of 3 jobs: /m },
     );
     expect(result.cancelled).toBe(true);
-    expect(result.signal).toBeNull();
+    expect(result.signal, result.log).toBeNull();
     expect(result.exitCode).toBe(1);
-    // Done before the SIGTERM the harness sends 7.5 s after the SIGINT, as the runner does.
-    expect(Date.now() - started).toBeLessThan(3000 + 7500);
     expect(result.log, 'the jobs were seen before the cancellation').toMatch(
       /3 of 3 jobs:[\s\S]*Cancelled: stopping the wait\./,
     );

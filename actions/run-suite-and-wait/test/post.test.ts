@@ -124,7 +124,6 @@ describe('run-suite-and-wait killed outright', () => {
       },
       cancelOn: /Started suite "Smoke"/,
       cancelSignal: 'SIGKILL',
-      timeoutMs: 60_000,
     });
     cleanups.push(() => step?.cleanup() ?? Promise.resolve());
     expect(step.cancelled).toBe(true);
@@ -135,7 +134,7 @@ describe('run-suite-and-wait killed outright', () => {
     expect(step.post?.log).toContain('Stopped 3 unfinished job(s).');
     expect(step.post?.summary).toContain('3 unfinished job(s) were stopped');
     expect(await unfinishedJobs(slow, 'SIGKILL')).toEqual([]);
-  }, 60_000);
+  });
 
   it('has nothing to clean up after a main step that ended on its own', async () => {
     const before = (await journal(fast)).length;
@@ -148,7 +147,6 @@ describe('run-suite-and-wait killed outright', () => {
         'access-key': 'demo-access-key',
         'poll-interval': '1s',
       },
-      timeoutMs: 60_000,
     });
     cleanups.push(() => result.cleanup());
     expect(result.success, result.log).toBe(true);
@@ -156,5 +154,5 @@ describe('run-suite-and-wait killed outright', () => {
     expect(result.post?.log).toContain('Nothing to clean up.');
     const stops = (await journal(fast)).slice(before).filter((entry) => entry.path.endsWith('/stop'));
     expect(stops).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -11,7 +11,11 @@ import type { RunningEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it, vi } from 'vitest';
 import { run } from '../src/run.ts';
 import { addFault, clientFor, hooked, journal, suiteInputs as inputs, withEmulators } from './helpers.ts';
+import { requestArrives } from '../../../test/e2e/support/lab.ts';
 import { GREEN_CASES } from './seed.ts';
+
+/** The start request of a suite's runs. */
+const RUN = /^\/v1\/ai-authoring\/testsuites\/.*\/run$/;
 
 let fast: RunningEmulator, slow: RunningEmulator;
 const { depsFor } = withEmulators([300, 600_000], { started: (emulators) => ([fast, slow] = emulators) });
@@ -201,8 +205,10 @@ describe('run-suite-and-wait ended early', () => {
       delayMs: 1000,
     });
     const cancel = new AbortController();
+    const since = (await journal(slow)).length;
     const deps = hooked(depsFor(slow, { signal: cancel.signal }), {
-      beforeRun: () => void setTimeout(() => cancel.abort(SIGINT()), 300),
+      // Cancelled once the start request reached the service, which holds it.
+      beforeRun: () => void requestArrives(slow.url, 'POST', RUN, since).then(() => cancel.abort(SIGINT())),
     });
     const result = await run(inputs(slow, { suite: 'Smoke', buildName: 'During start' }), deps);
 
@@ -221,18 +227,19 @@ describe('run-suite-and-wait ended early', () => {
     await addFault(fast, {
       method: 'POST',
       path: '/^\\/v1\\/ai-authoring\\/testsuites\\/.*\\/run$/',
-      delayMs: 4000,
+      delayMs: 60_000,
     });
     const cancel = new AbortController();
+    const since = (await journal(fast)).length;
     const deps = hooked(depsFor(fast, { signal: cancel.signal }), {
-      beforeRun: () => void setTimeout(() => cancel.abort(SIGINT()), 200),
+      beforeRun: () => void requestArrives(fast.url, 'POST', RUN, since).then(() => cancel.abort(SIGINT())),
     });
-    const started = Date.now();
     const error = await run(inputs(fast, { suite: 'Smoke', buildName: 'No answer' }), deps).catch(
       (e: unknown) => e,
     );
-    // The grace (2.5 s) after the cancellation, not the 4 s the answer would take.
-    expect(Date.now() - started).toBeLessThan(3800);
+    // The grace (2.5 s) after the cancellation, not the minute the answer would take.
+    const starts = (await journal(fast)).slice(since).filter((entry) => RUN.test(entry.path));
+    expect(starts.map((entry) => entry.status)).toEqual([0]);
     const failure = describeFailure(error, deps.signal);
     expect(failure.kind).toBe('cancelled');
     expect(failure.message).toBe(

@@ -25,12 +25,17 @@ export {
   type IdTokenStandIn,
 } from './id-token-service.ts';
 export {
+  endProcesses,
+  signalGroup,
+  TEST_RUN_VARIABLE,
+  testRunEnv,
+  trackProcess,
+  type EndedProcess,
+} from './processes.ts';
+export {
   runStep,
   type FileCommand,
-  type PhaseResult,
-  type StepOptions,
-  type StepResult,
-} from './run-step.ts';
+  type PhaseResult, type StepOptions, type StepResult } from './run-step.ts';
 export { sourceAction } from './source-action.ts';
 export {
   applyMasks,

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { inputVariable, readActionMetadata, type ActionMetadata } from './action-yml.ts';
 import { contextVariables, DEFAULT_CONTEXT, type ContextOverrides, type RunnerContext } from './context.ts';
 import { parseKeyValueFile } from './file-commands.ts';
+import { signalGroup, TEST_RUN_VARIABLE, trackProcess } from './processes.ts';
 import { parseWorkflowCommands, type Annotation, type WorkflowCommand } from './workflow-commands.ts';
 
 export interface StepOptions {
@@ -27,7 +28,10 @@ export interface StepOptions {
   event?: unknown;
   /** The Node binary; default the one running this code (the project's Node 24). */
   node?: string;
-  /** Kills the step (SIGTERM, then SIGKILL) after this long; default 60 s. */
+  /**
+   * Ends the step (SIGTERM to its process group, then SIGKILL `killGraceMs` later) after this
+   * long; default 120 s. A safety net for a step that hangs: `timedOut` says it fired.
+   */
   timeoutMs?: number;
   /** Step id, `GITHUB_ACTION`. */
   id?: string;
@@ -35,12 +39,30 @@ export interface StepOptions {
   tempDir?: string;
   /**
    * Cancels the main phase after this long as the runner does: SIGINT, then SIGTERM after
-   * `cancelGraceMs` (default 7.5 s), then SIGKILL 2.5 s later. The post phase still runs.
+   * `cancelGraceMs`, then SIGKILL `killGraceMs` later. The post phase still runs. A time counted
+   * from the spawn races the step's start on a loaded machine: prefer `cancelOn` or `cancelWhen`.
    */
   cancelAfterMs?: number;
   /** Cancels the main phase, as `cancelAfterMs` does, as soon as its output matches. */
   cancelOn?: RegExp;
+  /**
+   * Cancels the main phase, as `cancelAfterMs` does, once this resolves (an event outside the
+   * step, such as the service receiving a request) and the step has printed its first line.
+   */
+  cancelWhen?: Promise<unknown>;
+  /**
+   * How long after SIGINT the step is sent SIGTERM. The runner waits 7.5 s; the default, 30 s,
+   * leaves a loaded machine's step the time to do what it does in 7.5 s on an idle one, so that
+   * slowness is not mistaken for a step that ignores the signal. A test of the runner's
+   * escalation itself sets it.
+   */
   cancelGraceMs?: number;
+  /**
+   * How long after SIGTERM a step still running is killed (SIGKILL, with its process group).
+   * The runner waits 2.5 s; the default, 30 s, is a safety net for the same reason as
+   * `cancelGraceMs`'s. `killed` says whether it fired.
+   */
+  killGraceMs?: number;
   /**
    * The first signal of a cancel (default SIGINT, as the runner sends). SIGTERM skips the grace
    * of SIGINT; SIGKILL kills the step outright, as a runner that loses its job does: only the
@@ -63,8 +85,10 @@ export interface PhaseResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
-  /** Whether the harness cancelled this phase (`cancelAfterMs`). */
+  /** Whether the harness cancelled this phase (`cancelAfterMs`, `cancelOn`, `cancelWhen`). */
   cancelled: boolean;
+  /** Whether the harness had to kill the phase (SIGKILL) after a cancel or its timeout. */
+  killed: boolean;
   stdout: string;
   stderr: string;
   /** What the runner's log would show: masks applied, `add-mask` lines removed. */
@@ -94,7 +118,11 @@ export interface StepResult extends PhaseResult {
   cleanup(): Promise<void>;
 }
 
-const PASSED_THROUGH = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SystemRoot', 'TZ'];
+const PASSED_THROUGH = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SystemRoot', 'TZ', TEST_RUN_VARIABLE];
+
+/** The runner's waits, after SIGINT and SIGTERM, stretched so that a loaded machine is not a step that hangs. */
+const CANCEL_GRACE_MS = 30_000;
+const KILL_GRACE_MS = 30_000;
 
 export async function runStep(options: StepOptions): Promise<StepResult> {
   const actionDir = path.resolve(options.actionDir);
@@ -150,7 +178,12 @@ async function runPhases(
     ...inputs,
   };
   // Only the main phase is cancelled; the runner still runs post steps afterwards.
-  const { cancelAfterMs: _cancelAfterMs, cancelOn: _cancelOn, ...uncancelled } = options;
+  const {
+    cancelAfterMs: _cancelAfterMs,
+    cancelOn: _cancelOn,
+    cancelWhen: _cancelWhen,
+    ...uncancelled
+  } = options;
   const run = (
     phase: PhaseResult['phase'],
     entry: string,
@@ -265,6 +298,7 @@ async function runPhase(
   /** A given file is not read back: `/dev/full` or a pipe would never end. */
   const readBack = async (name: FileCommand): Promise<string> =>
     given[name] !== undefined ? '' : readFile(files[name], 'utf8');
+  // A process group of its own: a timeout, or a test that ends early, kills whatever it started too.
   const child = spawn(options.node ?? process.execPath, [entry], {
     cwd: workspace,
     env: {
@@ -276,41 +310,57 @@ async function runPhase(
       GITHUB_PATH: files.path,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  trackProcess(child);
   let stdout = '';
   let stderr = '';
   let timedOut = false;
   let cancelled = false;
+  let killed = false;
+  let ended = false;
   const timers: NodeJS.Timeout[] = [];
   const later = (ms: number, fn: () => void): void => {
     timers.push(setTimeout(fn, ms));
   };
+  const kill = (): void => {
+    killed = true;
+    signalGroup(child, 'SIGKILL');
+  };
+  const killGraceMs = options.killGraceMs ?? KILL_GRACE_MS;
   const cancel = (): void => {
-    if (cancelled) return;
+    if (cancelled || ended) return;
     cancelled = true;
     const first = options.cancelSignal ?? 'SIGINT';
     child.kill(first);
     if (first === 'SIGKILL') return;
-    later(first === 'SIGINT' ? (options.cancelGraceMs ?? 7500) : 0, () => {
+    later(first === 'SIGINT' ? (options.cancelGraceMs ?? CANCEL_GRACE_MS) : 0, () => {
       child.kill('SIGTERM');
-      later(2500, () => child.kill('SIGKILL'));
+      later(killGraceMs, kill);
     });
   };
+  const started = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
     if (options.cancelOn?.test(stdout)) cancel();
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  later(options.timeoutMs ?? 60_000, () => {
+  later(options.timeoutMs ?? 120_000, () => {
     timedOut = true;
-    child.kill('SIGTERM');
-    later(2000, () => child.kill('SIGKILL'));
+    signalGroup(child, 'SIGTERM');
+    later(killGraceMs, kill);
   });
   if (options.cancelAfterMs !== undefined) later(options.cancelAfterMs, cancel);
+  // A signal before the step's first line could come before its handlers are in place. A
+  // rejected `cancelWhen` is the test's to report: the step is not cancelled on it.
+  if (options.cancelWhen) void Promise.all([options.cancelWhen, started]).then(cancel, () => {});
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, sig) => resolve([code, sig]));
-  }).finally(() => timers.forEach((timer) => clearTimeout(timer)));
+  }).finally(() => {
+    ended = true;
+    timers.forEach((timer) => clearTimeout(timer));
+  });
 
   const printed = parseWorkflowCommands(`${stdout}${stderr ? `\n${stderr}` : ''}`);
   return {
@@ -319,6 +369,7 @@ async function runPhase(
     signal,
     timedOut,
     cancelled,
+    killed,
     stdout,
     stderr,
     log: printed.log,

@@ -39,7 +39,7 @@ function expectOnlyMainRequests(result: StepRun, journal: readonly JournalEntry[
   );
 }
 
-describe.concurrent('the post step', { timeout: 60_000 }, () => {
+describe.concurrent('the post step', () => {
   const killed: {
     action: ActionName;
     jobDurationMs?: number;

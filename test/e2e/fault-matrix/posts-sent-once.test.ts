@@ -50,7 +50,7 @@ function mayHaveBeenDone(how: '503' | 'cut', operation: string, effect: string, 
   );
 }
 
-describe.concurrent('503 and cut connections on POSTs that create: sent once', { timeout: 60_000 }, () => {
+describe.concurrent('503 and cut connections on POSTs that create: sent once', () => {
   const faults = {
     '503': (faultPath: string | RegExp): FaultSpec => ({ method: 'POST', path: faultPath, status: 503 }),
     cut: (faultPath: string | RegExp): FaultSpec => ({ method: 'POST', path: faultPath, drop: true }),

@@ -42,7 +42,7 @@ import {
 
 withWorkspace();
 
-describe.concurrent('429 on each POST: waited out, sent again, done once', { timeout: 60_000 }, () => {
+describe.concurrent('429 on each POST: waited out, sent again, done once', () => {
   const rows: {
     name: string;
     action: ActionName;

@@ -38,7 +38,7 @@ import { MOBILE, openLab, requestsTo, SAUCE, statusesOf, type FaultSpec } from '
 
 withWorkspace();
 
-describe.concurrent('503 bursts and cut connections on reads: retried', { timeout: 60_000 }, () => {
+describe.concurrent('503 bursts and cut connections on reads: retried', () => {
   const faults = {
     '503 twice': (method: string, faultPath: string | RegExp): FaultSpec => ({
       method,

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { signalGroup, testRunEnv, trackProcess } from '@sauce-actions/action-harness';
 import { afterAll, beforeAll } from 'vitest';
 import { closeLabs, openLab, ROOT, SECRETS, type Lab } from './lab.ts';
 
@@ -26,25 +27,29 @@ export interface CliRun {
 
 export interface CliOptions {
   cwd: string;
-  /** Added to a bare environment (PATH only): nothing of the machine's leaks in. */
+  /** Added to a bare environment (PATH, and the test run's marker): nothing of the machine's leaks in. */
   env?: Record<string, string>;
   /** Sends the signal once standard error shows this text. */
   signalWhen?: { text: string | RegExp; signal: NodeJS.Signals };
+  /** Kills the command, with its process group, after this long: a safety net; default 120 s. */
   timeoutMs?: number;
 }
 
 export function runCli(args: readonly string[], options: CliOptions): Promise<CliRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
+    // A process group of its own, ended whole by its timeout or after a test that failed.
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+      env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...testRunEnv(), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    trackProcess(child);
     let stdout = '';
     let stderr = '';
     let signalled = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 40_000);
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), options.timeoutMs ?? 120_000);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;

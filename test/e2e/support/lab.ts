@@ -57,6 +57,8 @@ export interface Lab {
   url: string;
   fault(...specs: FaultSpec[]): Promise<void>;
   journal(): Promise<JournalEntry[]>;
+  /** Resolves once a request of this method to a matching path has reached the emulator (answered or not). */
+  arrived(method: string, path: string | RegExp): Promise<JournalEntry>;
   clearJournal(): Promise<void>;
   /** Jobs created since the lab opened (the seed's finished jobs are older). */
   jobs(): JobRecord[];
@@ -100,6 +102,7 @@ export async function openLab(
       for (const spec of specs) await admin('POST', 'faults', { ...spec, path: faultPath(spec.path) });
     },
     journal: async () => ((await admin('GET', 'requests')) as { requests: JournalEntry[] }).requests,
+    arrived: (method, path) => requestArrives(emulator.url, method, path),
     clearJournal: async () => {
       await admin('DELETE', 'requests');
     },
@@ -110,6 +113,28 @@ export async function openLab(
     },
     step: (action, inputs, extras = {}) => runAction(emulator.url, action, inputs, extras),
   };
+}
+
+/**
+ * Resolves once a request of this method to a matching path has reached the emulator at `url`
+ * (its journal opens an entry as the request comes in, before any fault holds it): the moment to
+ * cancel a step during that request, however long the step took to get there.
+ */
+export async function requestArrives(
+  url: string,
+  method: string,
+  path: string | RegExp,
+  /** How many entries of the journal, from its start, were there before: only a later one counts. */
+  since = 0,
+): Promise<JournalEntry> {
+  for (;;) {
+    const response = await fetch(`${url}/_emulator/requests`);
+    if (!response.ok) throw new Error(`GET /_emulator/requests: ${response.status}`);
+    const { requests } = (await response.json()) as { requests: JournalEntry[] };
+    const entry = requestsTo(requests.slice(since), method, path)[0];
+    if (entry) return entry;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 function faultPath(path: string | RegExp): string {
@@ -127,7 +152,6 @@ async function runAction(
   const result = await runStep({
     actionDir: path.join(ROOT, 'actions', action),
     inputs: { 'api-url': url, ...inputs },
-    timeoutMs: 40_000,
     ...extras,
   });
   results.push(result);

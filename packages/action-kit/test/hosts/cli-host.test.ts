@@ -260,7 +260,9 @@ describe('runCli', () => {
       post,
     };
     const running = runCli([command(module, { holdsWhatItStarted: true })], ['sample'], io);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Signalled once the command holds what it started, however long it took to get there.
+    while (!err.join('').includes('Running until SIGINT'))
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(out.join('')).toBe('greeting=up\n');
     expect(order).toEqual([]);
     process.emit('SIGTERM', 'SIGTERM');

@@ -96,10 +96,9 @@ describe('localToolCache', () => {
     const url = await serve({ stall: true });
     const cancel = new AbortController();
     const why = new Error('the run was cancelled (SIGINT)');
+    // The download never ends on its own: only the abort can end it.
     setTimeout(() => cancel.abort(why), 100);
-    const started = performance.now();
     await expect(tools.downloadTool(url, cancel.signal)).rejects.toBe(why);
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('downloads through the proxy the environment names, following a redirect', async () => {

@@ -51,17 +51,17 @@ async function endlessServer(chunk: string, everyMs: number, status = 200) {
 
 describe('the time for the whole answer', () => {
   it('covers a body trickled within every silence limit', async () => {
+    // Limits far above what a loaded machine takes to send the headers and each slice of the body,
+    // which never ends: only the limit of the whole answer can end the wait.
     const { server } = await endlessServer(' ', 20);
-    const started = performance.now();
-    const failure = (await transport(server.url, { timeouts: { headersMs: 300, bodyMs: 200 } })
+    const failure = (await transport(server.url, { timeouts: { headersMs: 3000, bodyMs: 2000 } })
       .send(get)
       .catch((error: unknown) => error)) as TransportError;
     expect(failure).toBeInstanceOf(TransportError);
     expect(failure.kind).toBe('timeout');
     expect(failure.message).toBe(
-      'listJobs: timed out (UND_ERR_BODY_TIMEOUT): the whole answer did not come within 300 ms of sending the request (GET /jobs)',
+      'listJobs: timed out (UND_ERR_BODY_TIMEOUT): the whole answer did not come within 3000 ms of sending the request (GET /jobs)',
     );
-    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('of a request that started something, says it was carried out and sends it no more', async () => {
@@ -98,18 +98,21 @@ describe('the time for the whole answer', () => {
   });
 
   it('leaves a stream to the caller’s pace', async () => {
+    // Headers at once, well within the limit however loaded the machine; the whole stream, longer.
     const server = await startServer(async (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/octet-stream' });
       for (let i = 0; i < 4; i++) {
         response.write('x');
-        await wait(100);
+        await wait(800);
       }
       response.end();
     });
-    const answer = await transport(server.url, { timeouts: { headersMs: 150 } }).send<NodeJS.ReadableStream>({
-      ...get,
-      responseType: 'stream',
-    });
+    const answer = await transport(server.url, { timeouts: { headersMs: 2500 } }).send<NodeJS.ReadableStream>(
+      {
+        ...get,
+        responseType: 'stream',
+      },
+    );
     let text = '';
     for await (const chunk of answer.body) text += String(chunk);
     expect(text).toBe('xxxx');

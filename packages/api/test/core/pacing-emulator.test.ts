@@ -77,5 +77,5 @@ describe.concurrent('six matrix jobs on one account', () => {
     // Each ran Smoke: three jobs, "Checkout fails" failing.
     expect(result.jobs.map((job) => [job.jobs, job.passed, job.failed])).toEqual(Array(6).fill([3, 2, 1]));
     expect(result.rateLimited).toBeLessThanOrEqual(3);
-  }, 60_000);
+  });
 });

@@ -38,12 +38,12 @@ describe('authoring runs', () => {
   }
 
   async function finishedJobs(build: string, count: number): Promise<Job[]> {
-    for (let attempt = 0; attempt < 50; attempt++) {
+    // However long the machine takes to get there: vitest's limit is the safety net.
+    for (;;) {
       const jobs = (await automationJobs()).filter((job) => job.build === build);
       if (jobs.length === count && jobs.every((job) => job.status === 'complete')) return jobs;
       await sleep(20);
     }
-    throw new Error(`jobs of build ${build} did not finish`);
   }
 
   it('runs a case: one automation job per target, answered as a case run', async () => {

@@ -52,14 +52,20 @@ describe('--data-dir', () => {
   });
 
   it('writes state shortly after a change, before close', async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'emulator-data-'));
-    running = await startEmulator({ port: 0, dataDir: dir });
+    const here = await mkdtemp(path.join(os.tmpdir(), 'emulator-data-'));
+    dir = here;
+    running = await startEmulator({ port: 0, dataDir: here });
     running.context.automation.tunnels.create({ owner: DEMO_USER, tunnel_identifier: 'saved' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const state = JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8'));
-    const names = Object.values(state.automation.tunnels).map(
-      (tunnel) => (tunnel as { tunnel_identifier: string }).tunnel_identifier,
-    );
-    expect(names).toContain('saved');
+    // Written in its own time, without the emulator closing: looked for until it is there.
+    const names = async (): Promise<string[]> => {
+      const text = await readFile(path.join(here, 'state.json'), 'utf8').catch(() => '');
+      if (text === '') return [];
+      const state = JSON.parse(text);
+      return Object.values(state.automation.tunnels).map(
+        (tunnel) => (tunnel as { tunnel_identifier: string }).tunnel_identifier,
+      );
+    };
+    while (!(await names()).includes('saved')) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await names()).toContain('saved');
   });
 });

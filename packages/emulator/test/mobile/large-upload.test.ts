@@ -86,4 +86,4 @@ it('streams a 100 MB upload to disk without holding it in memory', async () => {
   const after = await memory();
   const added = after.maxRss - before.maxRss;
   expect(added, `the emulator's peak memory rose by ${added} bytes`).toBeLessThan(SIZE / 2);
-}, 60_000);
+});

@@ -89,8 +89,9 @@ describe('the wait before an attempt', () => {
     const pacer = new RatePacer();
     const call = callOf();
     const attempts = script([refused(429, 1), answered()]);
-    // The first short window seen: what is above its low mark is spread until its reset.
-    pacer.observe(call.rateKey, 200, rate(10, 9, 0.2), { random: policy.random });
+    // The first short window seen: what is above its low mark is spread until its reset, which
+    // comes long after the retry however slow the machine.
+    pacer.observe(call.rateKey, 200, rate(10, 9, 3), { random: policy.random });
     const send = transportLayers({ policy, logger, pacer, transmit: attempts.transmit });
     const answer = settle(call, await send(call, () => {}));
     expect(answer.body).toEqual({ ok: true });
