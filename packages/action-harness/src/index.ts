@@ -35,7 +35,10 @@ export {
 export {
   runStep,
   type FileCommand,
-  type PhaseResult, type StepOptions, type StepResult } from './run-step.ts';
+  type PhaseResult,
+  type StepOptions,
+  type StepResult,
+} from './run-step.ts';
 export { sourceAction } from './source-action.ts';
 export {
   applyMasks,
