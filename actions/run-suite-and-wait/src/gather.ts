@@ -76,7 +76,7 @@ function reportAdapter(
 ): GatherAdapter<SuiteGathered, Job | undefined, SuiteOutputs> {
   const { client, logger } = deps;
   return {
-    gather: async (signal, startedAtMs) => {
+    gather: async (signal) => {
       const suite =
         inputs.suite !== undefined ? await findSuite(client.authoring, inputs.suite, signal) : undefined;
       const cases: KnownCase[] =
