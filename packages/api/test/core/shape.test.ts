@@ -238,9 +238,9 @@ describe('operations check the fields their callers read', () => {
       'listJobs',
       'GET',
       '/rest/v1/demo/jobs',
-      [{ id: 'j', status: 'complete' }],
+      [{ id: 'j', status: 'complete', build: 7, creation_time: 1_700_000_000 }],
       () => client.automation.jobs.list({ full: true }),
-      '[0].creation_time',
+      '[0].build',
     ],
     [
       'getJob',
