@@ -114,13 +114,17 @@ export async function actionVariant(
     /^(\s+(?:main|post): )\.\.\/\.\.\/dist\//gm,
     `$1${bundles}/`,
   );
-  if (!text.includes(`main: ${bundles}/manage-tunnel.js`)) throw new Error('action.yml has no main entry');
+  if (!/^\s+main: .*\/manage-tunnel(-post)?\.js$/m.test(text))
+    throw new Error('action.yml has no main entry');
   await writeFile(path.join(variant, 'action.yml'), text);
   return variant;
 }
 
-/** The action without its post step, and the post step alone (run with `STATE_isPost`). */
+/** The action without its post step. */
 export const withoutPost = (yml: string): string => yml.replace(/^\s+post: .*$/m, '');
+/** The post step's bundle as a step of its own, run apart from its main step with the state that saved. */
+export const postAlone = (yml: string): string =>
+  withoutPost(yml).replace(/^(\s+main: .*\/)manage-tunnel\.js$/m, '$1manage-tunnel-post.js');
 
 /**
  * After a test: kills the stand-in's launches (their pids in `pidsDir`) still running, removes the

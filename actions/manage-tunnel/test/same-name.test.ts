@@ -13,7 +13,16 @@ import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../src/process.ts';
 import { writeFakeSauceConnect } from './fake-sc.ts';
-import { actionVariant, admin, endLaunches, errors, runAction, tunnelById, withoutPost } from './helpers.ts';
+import {
+  actionVariant,
+  admin,
+  endLaunches,
+  errors,
+  postAlone,
+  runAction,
+  tunnelById,
+  withoutPost,
+} from './helpers.ts';
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -21,6 +30,8 @@ let pidsDir: string;
 let sc: string;
 /** The action without its post step: its main steps leave what they started for post steps run apart. */
 let mainOnly: string;
+/** The post step's bundle alone, run with the state a main step saved. */
+let postOnly: string;
 const steps: StepResult[] = [];
 
 beforeAll(async () => {
@@ -31,6 +42,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'bin'));
   sc = await writeFakeSauceConnect(path.join(dir, 'bin'));
   mainOnly = await actionVariant(dir, 'main-only', withoutPost);
+  postOnly = await actionVariant(dir, 'post-only', postAlone);
 });
 
 afterEach(() => endLaunches(pidsDir, steps));
@@ -69,8 +81,8 @@ async function post(main: StepResult): Promise<StepResult> {
   const result = await runAction(
     emulator.url,
     { operation: 'start' },
-    { env: { ...fakeEnv(), STATE_isPost: 'true', STATE_cleanup: main.state.cleanup ?? '' } },
-    mainOnly,
+    { env: { ...fakeEnv(), STATE_cleanup: main.state.cleanup ?? '' } },
+    postOnly,
   );
   steps.push(result);
   return result;

@@ -16,6 +16,7 @@ import {
   actionVariant,
   allTunnels,
   errors,
+  postAlone,
   runAction,
   tunnelById,
   USERNAME,
@@ -89,11 +90,11 @@ describe('start', () => {
     expect(result.unmaskedLog).not.toContain(ACCESS_KEY);
     expect(result.summary).toContain('ci-start');
 
-    const postOnly = await actionVariant(setup.dir, 'post-only', (yml) => yml.replace(/^\s+post: .*$/m, ''));
+    const postOnly = await actionVariant(setup.dir, 'post-only', postAlone);
     const post = await runAction(
       setup.emulator.url,
       { operation: 'start', 'tunnel-name': 'ci-start', 'sc-path': setup.sc },
-      { env: { ...fakeEnv(), STATE_isPost: 'true', STATE_cleanup: result.state.cleanup as string } },
+      { env: { ...fakeEnv(), STATE_cleanup: result.state.cleanup as string } },
       postOnly,
     );
     steps.push(post);
