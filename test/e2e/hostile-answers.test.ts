@@ -21,6 +21,7 @@ import {
   type ActionName,
   type Lab,
   type StepRun,
+  warningsOf,
 } from './support/lab.ts';
 import { JOBS, SUITE_RUN, TUNNELS } from './support/routes.ts';
 
@@ -79,7 +80,7 @@ describe('an answer that does not end in time', () => {
     expect(failureOf(result)).toMatch(/did not take app\.apk within 3s/);
   });
 
-  it('run-suite-and-wait: a job listing without end stops at the size limit, and the jobs are stopped', async () => {
+  it('run-suite-and-wait: a job listing without end stops at the size limit, and the run rides it out', async () => {
     await fault({
       method: 'GET',
       path: JOBS,
@@ -89,13 +90,15 @@ describe('an answer that does not end in time', () => {
       headers: { 'content-type': 'application/json' },
     });
     const result = await step('run-suite-and-wait', SUITE_GREEN);
-    expect(result.exitCode).toBe(1);
+    // One listing that could not be read does not end the run: the next poll finds the jobs.
+    expect(result.exitCode, result.log).toBe(0);
+    expect(result.outputs.total).toBe('3');
     // What came is the limit and what the last read brought past it: up to 64 KiB, as many as the
     // socket held when it was read, which a loaded machine lets grow.
-    expect(failureOf(result)).toMatch(
-      /An answer far larger than Sauce Labs sends came, and was not read: listJobs: 200 the answer is larger than the 8\.0 MiB an answer may have: 8\.[01] MiB of application\/json came/,
+    expect(warningsOf(result).join('\n')).toMatch(
+      /listJobs: 200 the answer is larger than the 8\.0 MiB an answer may have: 8\.[01] MiB of application\/json came/,
     );
-    // Not asked for again (the listing after it is the clean-up's, finding the jobs to stop).
+    // Not asked for again at once: an answer that large is not retried within the poll.
     expect(result.log).not.toMatch(/listJobs: .*retrying/);
     expect(lab.leftRunning()).toEqual([]);
   });
