@@ -45,11 +45,7 @@ describe('run-suite-and-wait run', () => {
     expect(wholeText(result.summary)).toContain('<table>');
     for (const id of ids) expect(wholeText(result.summary)).toContain(`href="${fast.url}/tests/${id}"`);
 
-    // No step id: a name of this run's own, so that another run in the same folder keeps its file.
-    expect(path.dirname(result.outputs['results-file'])).toBe(deps.tempDir);
-    expect(path.basename(result.outputs['results-file'])).toMatch(
-      /^run-suite-and-wait-results-[0-9a-f]{8}\.json$/,
-    );
+    expect(result.outputs['results-file']).toBe(path.join(deps.tempDir, 'run-suite-and-wait-results.json'));
     const results = JSON.parse(await readFile(result.outputs['results-file'], 'utf8')) as {
       complete: boolean;
       buildName: string;
@@ -68,24 +64,6 @@ describe('run-suite-and-wait run', () => {
     expect(log.some((line) => /^3 of 3 jobs: .* 3 passed, 0 failed/.test(line))).toBe(true);
     expect(log).toContain('Jobs: 3, passed 3, failed 0.');
     expect(log).toContain(`JUnit report written to ${junitFile}.`);
-  });
-
-  it('keeps one results file per run when no step id names it, as on a developer machine', async () => {
-    const runAlone = () =>
-      run(
-        inputs(fast, { suite: GREEN_SUITE }),
-        depsFor(fast, { workflow: { runNumber: '7', runAttempt: '1' } }),
-      );
-    const [first, second] = [await runAlone(), await runAlone()];
-    expect(first.outputs['results-file']).not.toBe(second.outputs['results-file']);
-    for (const result of [first, second]) {
-      const saved = JSON.parse(await readFile(result.outputs['results-file'], 'utf8')) as {
-        jobs: { service: { id: string } | null }[];
-      };
-      expect(saved.jobs.map((job) => job.service?.id ?? '').sort()).toEqual(
-        (JSON.parse(result.outputs['job-ids']) as string[]).sort(),
-      );
-    }
   });
 
   it('keeps one results file per step, so that two suites in one job keep both', async () => {

@@ -3,6 +3,7 @@
  * inputs from the runner, builds the deps, runs the action, and publishes the result the same way
  * for every action: outputs, then the summary, then annotations, then the failure.
  */
+import { mkdtempSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -364,7 +365,8 @@ function stepDeps(signal: AbortSignal, event: unknown, state: StepState, workspa
     signal,
     clock: systemClock,
     workspace,
-    tempDir: env.RUNNER_TEMP || os.tmpdir(),
+    // Outside the runner (a developer's machine) a folder of the step's own: two runs never share a results file.
+    tempDir: env.RUNNER_TEMP || mkdtempSync(path.join(os.tmpdir(), 'sauce-actions-')),
     state,
     workflow: {
       ...runIdentityOf(env, event),

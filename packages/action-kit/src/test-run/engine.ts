@@ -6,7 +6,6 @@
  * results (items, attempts, jobs, verdicts, flaky): the results file, the JUnit report, the
  * outputs, the summary, the comment and the annotations. The action's adapter says the rest.
  */
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { StepDeps } from '../deps.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
@@ -92,8 +91,8 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
 /**
  * What a run and a report share: the report files checked before any work, the work bounded by
  * `timeout`, and its results published (one results file per step, named by the step's id: a
- * job that runs two test steps keeps both; a host that knows no step id, such as a run on a
- * developer's machine in the shared temporary folder, gets a name of the run's own).
+ * job that runs two test steps keeps both; a host that knows no step id gives the step a
+ * temporary folder of its own).
  */
 async function publishedWithin<O extends Outputs>(
   options: GatherOptions,
@@ -103,10 +102,7 @@ async function publishedWithin<O extends Outputs>(
     startedAtMs: number,
   ) => Promise<{ report: ResultsReport<O>; results: TestResults }>,
 ): Promise<ActionResult<O>> {
-  const resultsFile = path.join(
-    deps.tempDir,
-    `${options.name}-${deps.workflow.step ?? `results-${randomBytes(4).toString('hex')}`}.json`,
-  );
+  const resultsFile = path.join(deps.tempDir, `${options.name}-${deps.workflow.step ?? 'results'}.json`);
   const files = { resultsFile, ...(options.junitFile !== undefined ? { junitFile: options.junitFile } : {}) };
   await checkReportFiles(files);
   const deadline = withDeadline(deps.signal, options.timeoutMs);

@@ -3,6 +3,8 @@
  * developer's machine the workspace is the repository's root wherever the tool was started, and
  * the summary, which that tool neither asks for nor shows, is in the log.
  */
+import { rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runMainStep, runPostStep } from '../../src/hosts/github-host.ts';
@@ -61,6 +63,29 @@ describe('runMainStep', () => {
     await runMainStep(workspaceStep(seen), { root });
     expect(seen).toEqual([root, root]);
     expect(process.cwd()).not.toBe(root);
+  });
+
+  it('gives each step a temporary folder of its own when RUNNER_TEMP is unset, so two runs keep their files apart', async () => {
+    vi.stubEnv('RUNNER_TEMP', '');
+    const folders: string[] = [];
+    const step: ActionDefinition<Inputs> = {
+      title: 'Temp',
+      readInputs,
+      run: async (_inputs, deps) => {
+        folders.push(deps.tempDir);
+        return { outputs: {}, summary: '', annotations: [] };
+      },
+    };
+    const root = path.join(runner.dir, 'repository');
+    await runMainStep(step, { root });
+    await runMainStep(step, { root });
+    expect(folders).toHaveLength(2);
+    expect(folders[0]).not.toBe(folders[1]);
+    for (const folder of folders) {
+      expect(path.dirname(folder)).toBe(os.tmpdir());
+      expect((await stat(folder)).isDirectory()).toBe(true);
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('resolves a relative GITHUB_WORKSPACE from the root, and keeps an absolute one', async () => {
