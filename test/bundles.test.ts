@@ -17,6 +17,7 @@ import {
   DIST_DIR,
   ROOT,
 } from '../scripts/build-actions.ts';
+import { untilEnded } from './support/test-processes.ts';
 
 const names = await actionNames();
 let outDir: string;
@@ -93,8 +94,10 @@ const COMMAND_LINE_ENTRIES = new RegExp(
 );
 
 afterAll(async () => {
-  // The build leaves esbuild's service process running for the next one: there is none.
+  // The build leaves esbuild's service process running for the next one: there is none. It is
+  // told to stop, not waited for.
   await stopEsbuild();
+  await untilEnded(/esbuild --service=/);
   await rm(outDir, { recursive: true, force: true });
 });
 

@@ -70,3 +70,15 @@ export function markedProcesses(test: (marker: string) => boolean): TestProcess[
   }
   return found;
 }
+
+/**
+ * Waits until no process of this worker's marker whose command matches is running: one told to
+ * stop (a service a library stops without waiting for it) that has yet to exit.
+ */
+export async function untilEnded(command: RegExp): Promise<void> {
+  const marker = process.env[TEST_RUN_VARIABLE];
+  if (!marker) return;
+  while (markedProcesses((value) => value === marker).some((found) => command.test(found.command))) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

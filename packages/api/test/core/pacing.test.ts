@@ -238,9 +238,7 @@ describe('pacing in the client', () => {
 
   it('sends at once, paced never, when answers carry no rate headers', async () => {
     const { client, debug } = setup([{ origin: ORIGIN, headers: () => ({}) }]);
-    const started = performance.now();
     for (let index = 0; index < 30; index++) await client.automation.jobs.list();
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(debug.filter((line) => line.includes('paced'))).toEqual([]);
   });
 
@@ -253,22 +251,19 @@ describe('pacing in the client', () => {
     await client.automation.jobs.list();
     await client.automation.jobs.list();
     await client.automation.jobs.list();
-    // Automation spent the account's window: authoring, on the same origin and account, waits.
-    const started = performance.now();
+    // Automation spent the account's window: authoring, on the same origin and account, waits (as
+    // its line says: how long depends on how fast the machine got there, not what is checked).
     await client.authoring.testSuites.list().catch(() => undefined);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     expect(debug.some((line) => /^listTestSuites: paced \d+ ms \(0 request\(s\) left/.test(line))).toBe(true);
     // Mobile distribution is another origin and account: not held.
-    const mobileStarted = performance.now();
+    const before = debug.length;
     await client.mobile.projects.list().catch(() => undefined);
-    expect(performance.now() - mobileStarted).toBeLessThan(200);
+    expect(debug.slice(before).filter((line) => line.includes('paced'))).toEqual([]);
   });
 
   it('sends at once with pacing off, whatever the headers say', async () => {
     const { client, debug } = setup([{ origin: ORIGIN, headers: () => rate(3, 0, 0.5) }], { pacing: false });
-    const started = performance.now();
     for (let index = 0; index < 5; index++) await client.automation.jobs.list();
-    expect(performance.now() - started).toBeLessThan(400);
     expect(debug.filter((line) => line.includes('paced'))).toEqual([]);
   });
 
@@ -276,12 +271,11 @@ describe('pacing in the client', () => {
     const { client } = setup([{ origin: ORIGIN, headers: () => rate(3, 0, 30) }]);
     await client.automation.jobs.list();
     const controller = new AbortController();
+    // The window resets in 30 s: only the abort can end the wait with a failure.
     setTimeout(() => controller.abort(new Error('cancelled')), 100);
-    const started = performance.now();
     const failure = await client.automation.jobs
       .list({}, { signal: controller.signal })
       .catch((error: unknown) => error);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).kind).toBe('aborted');
   });
@@ -289,9 +283,7 @@ describe('pacing in the client', () => {
   it('does not start a pacing wait that would end after the call’s deadline', async () => {
     const { client, debug } = setup([{ origin: ORIGIN, headers: () => rate(3, 0, 30) }]);
     await client.automation.jobs.list();
-    const started = performance.now();
     await client.automation.jobs.list({}, { deadline: performance.now() + 2000 });
-    expect(performance.now() - started).toBeLessThan(500);
     expect(debug.filter((line) => line.includes('paced'))).toEqual([]);
   });
 });
