@@ -71,7 +71,11 @@ describe.concurrent('a 500 on a read that may be repeated: asked again', { timeo
       { context: { ...CONTEXT, job: 'report' } },
     );
     expect(report.exitCode, report.log).toBe(0);
-    expect(report.outputs).toMatchObject({ 'build-name': ran.outputs['build-name'], total: '3', passed: '2' });
+    expect(report.outputs).toMatchObject({
+      'build-name': ran.outputs['build-name'],
+      total: '3',
+      passed: '2',
+    });
     expect(ran.outputs['build-name']).toMatch(/^Smoke #7\.1 · [a-z2-7]{8}$/);
     expect((await listings(lab)).statuses).toEqual(FIVE_HUNDRED_TWICE);
   });
