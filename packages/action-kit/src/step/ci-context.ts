@@ -285,6 +285,9 @@ function objectOf(raw: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
+/** The readers of CI variables that the run's identity shares. */
+export { address as webAddress, value as nonBlank, wholeNumber };
+
 /** With `exactOptionalPropertyTypes`, an absent member is left out rather than set to `undefined`. */
 function definedOnly<T extends object>(record: { [K in keyof T]: T[K] | undefined }): T {
   return Object.fromEntries(Object.entries(record).filter(([, member]) => member !== undefined)) as T;

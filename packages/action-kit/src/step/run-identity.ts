@@ -7,7 +7,15 @@
  * event, tested by tables.
  */
 import { createHash } from 'node:crypto';
-import { ciSystemOf, REPOSITORY_SLUG_FORM, triggeringRunOf, type TriggeringRun } from './ci-context.ts';
+import {
+  ciSystemOf,
+  nonBlank,
+  REPOSITORY_SLUG_FORM,
+  triggeringRunOf,
+  webAddress,
+  wholeNumber,
+  type TriggeringRun,
+} from './ci-context.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -40,7 +48,7 @@ export function runIdentityOf(
       );
     case 'circleci': {
       // Every job of a workflow (its parallel runs too) shares the workflow's id; no number does.
-      const workflow = value(env.CIRCLE_WORKFLOW_ID);
+      const workflow = nonBlank(env.CIRCLE_WORKFLOW_ID);
       return identity(workflow && /^[\w-]+$/.test(workflow) ? `circleci:workflow/${workflow}` : undefined);
     }
     default:
@@ -54,8 +62,8 @@ export function githubRunKey(
   repository: string | undefined,
   runId: string | undefined,
 ): string | undefined {
-  const origin = serverOf(server);
-  const slug = value(repository);
+  const origin = webAddress(server);
+  const slug = nonBlank(repository);
   const id = wholeNumber(runId);
   if (!origin || !slug || !REPOSITORY_SLUG_FORM.test(slug) || !id) return undefined;
   // GitHub's names are case-insensitive: one repository, one key.
@@ -78,7 +86,7 @@ function githubIdentity(env: Env, event: unknown): Partial<RunIdentity> & { trig
 /** The project by its id (`projects/311`), which a rename keeps, else by its path (`group/app`). */
 function gitlabProject(env: Env): string | undefined {
   const id = wholeNumber(env.CI_PROJECT_ID);
-  return id !== undefined ? `projects/${id}` : value(env.CI_PROJECT_PATH);
+  return id !== undefined ? `projects/${id}` : nonBlank(env.CI_PROJECT_PATH);
 }
 
 /** A GitLab pipeline: pipeline ids are unique to the instance; the project makes the key readable. */
@@ -87,8 +95,8 @@ function gitlabPipelineKey(
   project: string | undefined,
   pipelineId: string | undefined,
 ): string | undefined {
-  const origin = serverOf(server);
-  const projectName = value(project);
+  const origin = webAddress(server);
+  const projectName = nonBlank(project);
   const id = wholeNumber(pipelineId);
   if (!origin || !projectName || /\s/.test(projectName) || !id) return undefined;
   return `gitlab:${origin}/${projectName}/pipelines/${id}`;
@@ -100,8 +108,8 @@ function jenkinsBuildKey(
   job: string | undefined,
   build: string | undefined,
 ): string | undefined {
-  const origin = serverOf(server);
-  const jobName = value(job);
+  const origin = webAddress(server);
+  const jobName = nonBlank(job);
   const number = wholeNumber(build);
   if (!origin || !jobName || !number) return undefined;
   return `jenkins:${origin}/job/${jobName}/${number}`;
@@ -134,28 +142,4 @@ export function runToken(key: string): string {
     token += BASE32[(pair >> (11 - (bit & 7))) & 31];
   }
   return token;
-}
-
-/** A server's address as its origin (`https://gitlab.example.com`, with a path for a server under one); undefined for anything else. */
-function serverOf(raw: string | undefined): string | undefined {
-  const text = value(raw);
-  if (text === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
-}
-
-function wholeNumber(raw: string | undefined): string | undefined {
-  const text = value(raw);
-  return text !== undefined && /^[1-9]\d{0,18}$/.test(text) ? text : undefined;
-}
-
-function value(raw: string | undefined): string | undefined {
-  const text = raw?.trim();
-  return text ? text : undefined;
 }
