@@ -8,13 +8,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient, InputReader, inputSource, type MobileConnection } from '@sauce-actions/action-kit';
+import { createClient, type MobileConnection } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readInputs } from '../src/inputs.ts';
-import { run } from '../src/run.ts';
+import { runInvite } from './run-invite.ts';
 
 const EMAIL = 'demo@example.com';
 const API_KEY = 'demo-api-key';
@@ -86,31 +85,8 @@ async function listingWithTimes(times: unknown[]): Promise<void> {
   });
 }
 
-async function inviteLatest() {
-  const inputs = readInputs(
-    new InputReader(
-      inputSource(
-        {
-          'api-url': emulator.url,
-          'api-key': API_KEY,
-          email: EMAIL,
-          'project-id': projectId,
-          'build-id': 'latest',
-          tags: 'main',
-          groups: 'qa',
-        },
-        { env: {} },
-      ),
-    ),
-  );
-  const deps = testStepDeps();
-  const client = createClient(inputs.connection, deps.logger);
-  try {
-    return { result: await run(inputs, { ...deps, client }), deps };
-  } finally {
-    await client.close();
-  }
-}
+const inviteLatest = () =>
+  runInvite(emulator.url, { 'project-id': projectId, 'build-id': 'latest', tags: 'main', groups: 'qa' });
 
 /** The builds the emulator was asked to invite groups to. */
 async function invitedBuilds(): Promise<string[]> {

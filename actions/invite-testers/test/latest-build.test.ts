@@ -9,7 +9,7 @@ import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readInputs } from '../src/inputs.ts';
-import { run } from '../src/run.ts';
+import { runInvite } from './run-invite.ts';
 
 const read = (values: Record<string, string>) =>
   readInputs(
@@ -87,30 +87,8 @@ describe('invite-testers `build-id: latest` against the emulator', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  async function invite(values: Record<string, string>) {
-    const inputs = readInputs(
-      new InputReader(
-        inputSource(
-          {
-            'api-url': emulator.url,
-            'api-key': 'demo-api-key',
-            email: 'demo@example.com',
-            'project-id': projectId,
-            groups: 'qa',
-            ...values,
-          },
-          { env: {} },
-        ),
-      ),
-    );
-    const deps = testStepDeps();
-    const client = createClient(inputs.connection, deps.logger);
-    try {
-      return { result: await run(inputs, { ...deps, client }), deps };
-    } finally {
-      await client.close();
-    }
-  }
+  const invite = (values: Record<string, string>) =>
+    runInvite(emulator.url, { 'project-id': projectId, groups: 'qa', ...values });
 
   it.each([
     ['pr-42', 'pr-2'],
