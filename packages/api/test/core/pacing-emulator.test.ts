@@ -1,8 +1,9 @@
 /**
  * Pacing against the emulator's `--rate-limit`: one client alone keeps under the limit without a
  * single 429, and six jobs of a matrix, each its own process, share an account of four requests
- * a second with at most three 429s between them (the first requests of jobs starting together,
- * which none can pace, having seen no rate header yet).
+ * a second with no more 429s than there are jobs: a job's first request cannot be paced, having
+ * seen no rate header yet, and on a loaded machine the jobs' first requests land in any window,
+ * so one 429 a job is what pacing can promise; every later request is paced.
  */
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,12 +71,12 @@ describe.concurrent('six matrix jobs on one account', () => {
     await emulator?.stop();
   });
 
-  it('all finish, with at most three 429s, the emulator allowing four requests a second', async () => {
+  it('all finish, with no more 429s than jobs, the emulator allowing four requests a second', async () => {
     emulator = await startEmulatorProcess(['--rate-limit', '4', '--job-duration-ms', '2000']);
     const result = await runMatrix({ url: emulator.url, jobs: 6, pacing: true, timeoutMs: 40_000 });
     expect(result.jobs.map((job) => job.error ?? 'finished')).toEqual(Array(6).fill('finished'));
     // Each ran Smoke: three jobs, "Checkout fails" failing.
     expect(result.jobs.map((job) => [job.jobs, job.passed, job.failed])).toEqual(Array(6).fill([3, 2, 1]));
-    expect(result.rateLimited).toBeLessThanOrEqual(3);
+    expect(result.rateLimited).toBeLessThanOrEqual(result.jobs.length);
   });
 });
