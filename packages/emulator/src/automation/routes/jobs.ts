@@ -45,13 +45,7 @@ export function jobRoutes(app: SchemaTypedApp, store: AutomationStore, prefix: s
       const now = store.now();
       const baseUrl = baseUrlOf(request);
       // from and to are inclusive bounds on the creation time, in epoch seconds.
-      const page = store.jobs
-        .of(request.params.username)
-        .filter((job) => {
-          const created = Math.floor(job.createdMs / 1000);
-          return (from === undefined || created >= from) && (to === undefined || created <= to);
-        })
-        .slice(skip, skip + limit);
+      const page = store.jobs.page(request.params.username, { from, to, skip, limit });
       if (format === 'csv') {
         return reply
           .type('text/csv; charset=utf-8')

@@ -2,7 +2,6 @@
 import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { callerOf } from '../access.ts';
 import { sendError } from '../errors.ts';
-import { isFinished } from '../job-view.ts';
 import type { AccountRecord } from '../model.ts';
 import type { AutomationStore } from '../store.ts';
 import type { AutomationAccounts } from '../store/accounts.ts';
@@ -86,7 +85,7 @@ export function userRoutes(app: SchemaTypedApp, store: AutomationStore, prefix: 
     if (!user) return sendError(reply, 404, 'User not found', 'not_found');
     const now = store.now();
     const countsOf = (owner: AccountRecord) => {
-      const running = store.jobs.of(owner.username).filter((job) => !isFinished(job, now));
+      const running = store.jobs.unfinished(owner.username, now);
       const mac = running.filter((job) => /mac|os x/i.test(job.os)).length;
       const current = { overall: running.length, mac, manual: 0 };
       const remaining = {
@@ -124,7 +123,8 @@ export function userRoutes(app: SchemaTypedApp, store: AutomationStore, prefix: 
     const now = store.now();
     const subaccounts: Record<string, ReturnType<typeof activityCounts>> = {};
     for (const member of [user, ...accounts.subAccountsOf(user.username)]) {
-      subaccounts[member.username] = activityCounts(store.jobs.of(member.username), now);
+      // The counts are of queued and running jobs only, which are among the unfinished ones.
+      subaccounts[member.username] = activityCounts(store.jobs.unfinished(member.username, now), now);
     }
     const totals = { 'in progress': 0, all: 0, queued: 0 };
     for (const counts of Object.values(subaccounts)) {
@@ -157,7 +157,7 @@ export function userRoutes(app: SchemaTypedApp, store: AutomationStore, prefix: 
         start: utcDay(now - windowMs),
         end: utcDay(now),
         duration_days: request.query.duration,
-        ...activitySummary(store.jobs.of(user.username), now, windowMs),
+        ...activitySummary(store.jobs.createdSince(user.username, now - windowMs), now, windowMs),
       };
     },
   );

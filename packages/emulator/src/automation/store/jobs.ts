@@ -6,6 +6,7 @@ import type { StoreState } from '../../shared/store-state.ts';
 import { hexId } from '../ids.ts';
 import { isFinished } from '../job-view.ts';
 import type { AutomationData, JobRecord, TunnelRecord } from '../model.ts';
+import { JobIndex, type JobPage } from './job-index.ts';
 import type { AutomationTunnels } from './tunnels.ts';
 
 /** What another interface (AI authoring runs, JS unit tests) gives to create a simulated job. */
@@ -43,6 +44,8 @@ export class AutomationJobs {
   readonly #tunnels: AutomationTunnels;
   /** How long a simulated job takes from creation to its end. */
   readonly #durationMs: number;
+  /** Each owner's jobs in creation order, derived from the records (never persisted). */
+  #index: JobIndex | undefined;
 
   constructor(state: StoreState<AutomationData>, tunnels: AutomationTunnels, durationMs: number) {
     this.#state = state;
@@ -78,7 +81,9 @@ export class AutomationJobs {
       modifiedMs: now,
       assetsDeleted: false,
     };
+    const index = this.#indexed();
     this.#state.data.jobs[record.id] = record;
+    index.add(record);
     this.#state.changed();
     return { id: record.id };
   }
@@ -90,10 +95,27 @@ export class AutomationJobs {
 
   /** The owner's jobs, newest first. */
   of(owner: string): JobRecord[] {
-    return newestFirst(Object.values(this.#state.data.jobs).filter((job) => job.owner === owner));
+    return this.#indexed().page(owner, { skip: 0, limit: Infinity });
   }
 
-  /** Every job, newest first. */
+  /** A page of the owner's jobs, newest first: the job list. */
+  page(owner: string, page: JobPage): JobRecord[] {
+    return this.#indexed().page(owner, page);
+  }
+
+  /** The owner's jobs not finished at `nowMs` (queued or in progress), in no particular order. */
+  unfinished(owner: string, nowMs: number): JobRecord[] {
+    return this.#indexed()
+      .recent(owner, nowMs)
+      .filter((job) => !isFinished(job, nowMs));
+  }
+
+  /** The owner's jobs created at or after `sinceMs`, oldest first. */
+  createdSince(owner: string, sinceMs: number): JobRecord[] {
+    return this.#indexed().createdSince(owner, sinceMs);
+  }
+
+  /** Every job, newest first: a sort of them all, for the admin listing, off the hot paths. */
   all(): JobRecord[] {
     return newestFirst(Object.values(this.#state.data.jobs));
   }
@@ -125,6 +147,8 @@ export class AutomationJobs {
 
   /** Removes the job with its assets (assets are generated from the job, so nothing else is left). */
   delete(id: string): void {
+    const job = this.get(id);
+    if (job) this.#indexed().remove(job);
     Reflect.deleteProperty(this.#state.data.jobs, id);
     this.#state.changed();
   }
@@ -138,10 +162,15 @@ export class AutomationJobs {
 
   /** How many jobs of the tunnel's owner not finished yet run through it. */
   runningThrough(tunnel: TunnelRecord): number {
-    const now = this.#state.now();
-    return Object.values(this.#state.data.jobs).filter(
-      (job) => job.owner === tunnel.owner && job.tunnelId === tunnel.id && !isFinished(job, now),
-    ).length;
+    return this.unfinished(tunnel.owner, this.#state.now()).filter((job) => job.tunnelId === tunnel.id)
+      .length;
+  }
+
+  /** The index of the records as they are now: rebuilt when a reset or a load replaced them. */
+  #indexed(): JobIndex {
+    const { jobs } = this.#state.data;
+    if (this.#index?.source !== jobs) this.#index = new JobIndex(jobs);
+    return this.#index;
   }
 
   #mustGet(id: string): JobRecord {
