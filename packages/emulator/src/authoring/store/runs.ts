@@ -2,7 +2,7 @@
 import type { AutomationJobs } from '../../automation/store/jobs.ts';
 import type { AutomationTunnels } from '../../automation/store/tunnels.ts';
 import type { StoreState } from '../../shared/store-state.ts';
-import { CASE_RUN_BUILD_MAX, SUITE_RUN_BUILD_MAX, uniqueBuildName } from '../build-names.ts';
+import { BuildNames, CASE_RUN_BUILD_MAX, SUITE_RUN_BUILD_MAX } from '../build-names.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { newHexId, newUuid } from '../ids.ts';
 import type {
@@ -56,6 +56,7 @@ export class Runs extends AuthoringPart {
   readonly #testCases: TestCases;
   readonly #suites: TestSuites;
   readonly #automation: SimulatedJobs;
+  #buildNames: BuildNames | undefined;
 
   constructor(
     state: StoreState<AuthoringData>,
@@ -143,11 +144,11 @@ export class Runs extends AuthoringPart {
     }
   }
 
+  /** A unique build name, recorded in the persisted list; the lookup is rebuilt when a reset or a load replaced it. */
   #claimBuildName(wanted: string, max: number): string {
     const { buildNames } = this.state.data;
-    const build = uniqueBuildName(wanted, new Set(buildNames), max);
-    buildNames.push(build);
-    return build;
+    if (!this.#buildNames?.follows(buildNames)) this.#buildNames = new BuildNames(buildNames);
+    return this.#buildNames.claim(wanted, max);
   }
 
   /**
