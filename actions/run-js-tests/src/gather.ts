@@ -11,14 +11,10 @@ import type {
   Gathered,
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
-import { searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
+import { reportedRun, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
-import {
-  findBuildJobs,
-  gatheredFailure,
-  NOT_RUN_DETAIL,
-  runInputsWarning,
-} from '@sauce-actions/action-kit/test-run/gather';
+import { findBuildJobs } from '@sauce-actions/action-kit/test-run/build-search';
+import { gatheredFailure, NOT_RUN_DETAIL, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
@@ -82,7 +78,7 @@ function reportAdapter(
   }));
   return {
     gather: async (signal) => {
-      // The search ends a page after every platform showed.
+      // The search ends a page after every platform and every attempt's build showed.
       const found = await findBuildJobs(deps.client.automation.jobs, {
         builds,
         itemOf: (job) => {
@@ -91,6 +87,7 @@ function reportAdapter(
         },
         items: inputs.platforms.length,
         nowMs: deps.client.serviceClock.now(),
+        runCreatedAtMs: reportedRun(deps.workflow).createdAtMs,
         signal,
       });
       const jobs = found.jobs;
@@ -110,9 +107,9 @@ function reportAdapter(
         ];
       });
       deps.logger.info(
-        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in ${searched} (${jobs.length - runs.length} on other platforms)${found.capped ? '; the search stopped at its page limit: older jobs may be missing' : ''}.`,
+        `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in ${searched} (${jobs.length - runs.length} on other platforms) in ${found.requests} request(s).`,
       );
-      return { runs, expected, incomplete: found.failure };
+      return { runs, expected, incomplete: found.incomplete };
     },
     report: (_gathered, results, notRun) => {
       const report: JsTestsReport = {

@@ -35,8 +35,6 @@ type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'wo
 interface SuiteGathered extends Gathered<Job | undefined> {
   suite: FoundSuite | undefined;
   builds: string[];
-  /** Whether the job search stopped at its page limit: older jobs may be missing. */
-  capped: boolean;
 }
 
 export async function reportShards(
@@ -92,6 +90,7 @@ function reportAdapter(
         judged: cases,
         builds,
         nowMs: client.serviceClock.now(),
+        runCreatedAtMs: reportedRun(deps.workflow).createdAtMs,
         signal,
         maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       });
@@ -104,13 +103,13 @@ function reportAdapter(
         createdAt: job.creation_time,
       }));
       logger.info(
-        `Found ${runs.length} job(s) of ${cases.length} case(s) in build(s) ${searchedBuilds(builds)}${found.capped ? ' (the search stopped at its page limit: older jobs may be missing)' : ''}.`,
+        `Found ${runs.length} job(s) of ${cases.length} case(s) in build(s) ${searchedBuilds(builds)} in ${found.requests} request(s).`,
       );
       const expected = cases.map((testCase): ExpectedItem => ({
         item: testCase.id,
         name: testCase.name ?? testCase.id,
       }));
-      return { runs, expected, suite, builds, capped: found.capped, incomplete: found.failure };
+      return { runs, expected, suite, builds, incomplete: found.incomplete };
     },
     report: (gathered, results, notRun, signal) => {
       const { tally } = results;
@@ -123,7 +122,7 @@ function reportAdapter(
         jobs: results.jobs,
         seen,
         complete: tally.finished === tally.total,
-        note: `Every shard and attempt of this run, gathered from the service (${seen.length} job(s) of build(s) ${searchedBuilds(gathered.builds)}).${gathered.capped ? ' The search stopped at its page limit: older jobs may be missing.' : ''}`,
+        note: `Every shard and attempt of this run, gathered from the service (${seen.length} job(s) of build(s) ${searchedBuilds(gathered.builds)}).`,
       };
       const label = gathered.suite?.name ?? 'Test cases';
       const where = gathered.suite !== undefined ? `suite "${gathered.suite.name}"` : '`test-cases`';

@@ -7,6 +7,7 @@ import { shareOf, type Logger, type Shard, type WorkflowRun } from '@sauce-actio
 import type { TestPlan } from '@sauce-actions/action-kit/test-run/adapter';
 import { defaultBuildName, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
+import type { ServiceClock } from '@sauce-actions/api';
 import type { KnownCase } from './attempts.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { earlierBuildNames, findEarlierResults, type EarlierResults } from './rerun.ts';
@@ -47,7 +48,11 @@ export interface SuitePlan extends TestPlan<CaseSelection> {
 
 interface PlanContext {
   inputs: Pick<SuiteInputs, 'suite' | 'testCases' | 'targets' | 'shard' | 'buildName' | 'rerunFailed'>;
-  client: { authoring: StartClient; automation: { jobs: JobLister } };
+  client: {
+    authoring: StartClient;
+    automation: { jobs: JobLister };
+    serviceClock: Pick<ServiceClock, 'now'>;
+  };
   workflow: WorkflowRun;
   logger: Logger;
 }
@@ -101,7 +106,8 @@ async function earlierAttempts(
       cases: selectedCases(context.plan),
       known: knownCases(context.plan),
       ...earlier,
-      nowMs: context.startedAtMs,
+      nowMs: client.serviceClock.now(),
+      runCreatedAtMs: workflow.createdAtMs,
       signal,
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
     });

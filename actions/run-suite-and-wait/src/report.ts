@@ -86,8 +86,8 @@ export interface RerunSkipped {
   cases: { name: string; jobs: { id: string; url: string; platform: string }[] }[];
   /** Jobs of the earlier attempts found. */
   found: number;
-  /** Whether the search stopped at its page limit, so that older results may have been missed. */
-  capped: boolean;
+  /** Why the search may have missed older results, when it could not read all it needed. */
+  incomplete?: string;
 }
 
 export interface SuiteReport {
@@ -148,7 +148,7 @@ function rerunReport(earlier: EarlierResults, jobUrl: (jobId: string) => string)
       jobs: jobs.map((job) => ({ id: job.id, url: jobUrl(job.id), platform: job.platform })),
     })),
     found: earlier.found,
-    capped: earlier.capped,
+    ...(earlier.incomplete !== undefined ? { incomplete: earlier.incomplete } : {}),
   };
 }
 

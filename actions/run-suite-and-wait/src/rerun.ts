@@ -8,7 +8,7 @@
 import type { WorkflowRun } from '@sauce-actions/action-kit';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import { attemptBuildNames } from '@sauce-actions/action-kit/test-run/build-names';
-import { findBuildJobs } from '@sauce-actions/action-kit/test-run/gather';
+import { findBuildJobs, type BuildJobsFound } from '@sauce-actions/action-kit/test-run/build-search';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import type { Job } from '@sauce-actions/api';
 import { CaseFinder, type KnownCase } from './attempts.ts';
@@ -30,8 +30,8 @@ export interface EarlierResults {
   passed: { testCase: KnownCase; jobs: EarlierJob[] }[];
   /** Jobs of the earlier attempts found, of any case. */
   found: number;
-  /** Whether the search ended before the jobs of the window ran out (the page limit). */
-  capped: boolean;
+  /** Why the search may have missed earlier results: it could not read all it needed. */
+  incomplete?: string;
 }
 
 /**
@@ -84,20 +84,22 @@ export async function findEarlierResults(
     builds: [...request.builds],
     passed: passedCases(request.cases, finder, found.jobs),
     found: found.jobs.length,
-    capped: found.capped,
+    ...(found.incomplete !== undefined ? { incomplete: found.incomplete } : {}),
   };
 }
 
 interface BuildJobsRequest {
   builds: readonly string[];
   nowMs: number;
+  /** When the workflow run was created, where the CI system tells: the search goes back to it. */
+  runCreatedAtMs?: number | undefined;
   signal: AbortSignal;
   maxRequestsPerSecond: number;
 }
 
 /**
  * The jobs of some builds (with the service's ` - N` suffixes), newest first; the search ends a
- * page after every case of `judged` showed (see the kit's `findBuildJobs`).
+ * page after every case of `judged` and every build showed (see the kit's `findBuildJobs`).
  */
 export async function findCaseJobs(
   jobs: JobLister,
@@ -106,7 +108,7 @@ export async function findCaseJobs(
     finder: CaseFinder;
     judged: readonly KnownCase[];
   },
-): Promise<{ jobs: Job[]; capped: boolean; failure?: string }> {
+): Promise<BuildJobsFound> {
   const { finder } = request;
   const judged = new Set(request.judged.map((testCase) => testCase.id));
   return findBuildJobs(jobs, {
@@ -117,6 +119,7 @@ export async function findCaseJobs(
     },
     items: judged.size,
     nowMs: request.nowMs,
+    runCreatedAtMs: request.runCreatedAtMs,
     signal: request.signal,
     maxRequestsPerSecond: request.maxRequestsPerSecond,
   });

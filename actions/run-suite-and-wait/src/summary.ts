@@ -65,9 +65,10 @@ const MAX_SKIPPED_LISTED = 200;
 function rerunNote(rerun: RerunSkipped, planned: number): string {
   const builds = rerun.builds.map((build) => `"${build}"`).join(', ');
   const where = `build${rerun.builds.length === 1 ? '' : 's'} ${builds}`;
-  const capped = rerun.capped
-    ? ' The search stopped at the newest 5,000 jobs of the account: a case whose earlier result is older runs again.'
-    : '';
+  const capped =
+    rerun.incomplete !== undefined
+      ? ` The search of the earlier results did not end: ${rerun.incomplete}; a case whose earlier result it did not read runs again.`
+      : '';
   if (rerun.found === 0) {
     return `Attempt ${rerun.attempt} of the workflow run: no job of an earlier attempt was found in ${where} (nor with a suffix such as " - 1"), so every case runs.${capped}`;
   }

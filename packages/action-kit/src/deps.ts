@@ -57,6 +57,11 @@ export interface WorkflowRun {
   /** The step's id. */
   step?: string;
   /**
+   * When the run was created (ms since the epoch), where the CI system tells: a report's search
+   * of the service's jobs reads back to it and no further.
+   */
+  createdAtMs?: number;
+  /**
    * With a `workflow_run` event: the run that triggered this one, whose results a report gathers
    * and publishes (its key, run number and attempt, head commit and pull request).
    */

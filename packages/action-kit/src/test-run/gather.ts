@@ -4,84 +4,14 @@
  * the workflow), so that the same results model as a run's is published; and the items no step
  * ran, which must not pass unseen.
  */
-import type { Job } from '@sauce-actions/api';
 import type { Failure } from '../step/failure.ts';
-import { buildMatcher } from './build-names.ts';
 import type { ExpectedItem, GatheredRun, Run } from './adapter.ts';
-import type { JobLister } from './job-follower.ts';
 import type { JobTally, ReportedJob } from './job-report.ts';
 import { listSome } from './job-report.ts';
-import { RequestPacer, REQUESTS_PER_SECOND } from './request-pacer.ts';
 
 /** Why an item has no job, in words that fit a GitHub workflow and any other CI system's pipeline. */
 export const NOT_RUN_DETAIL =
   'not run: no shard of this run ran it (one that failed before starting, or was cancelled)';
-
-/** A workflow run can be re-run for 30 days after it ran: older jobs cannot be of it. */
-const SEARCH_WINDOW_MS = 31 * 24 * 3600_000;
-/** Jobs listed per page, and pages at most: the newest 5,000 jobs of the account. */
-const SEARCH_PAGE_SIZE = 100;
-const SEARCH_MAX_PAGES = 50;
-
-export interface BuildJobsSearch {
-  /**
-   * The build names of this run: only jobs of these builds (with the service's ` - N` suffixes)
-   * are kept, whatever else the account ran.
-   */
-  builds: readonly string[];
-  /** The awaited item a job of the builds ran, if any (a case, a platform). */
-  itemOf: (job: Job) => string | undefined;
-  /** How many items are awaited. */
-  items: number;
-  /** The time now, on the service's clock (`client.serviceClock.now()`): the window ends there. */
-  nowMs: number;
-  signal: AbortSignal;
-  maxRequestsPerSecond?: number;
-}
-
-/**
- * The jobs of some builds, newest first. The search lists the account's jobs of the last 31 days
- * newest first, and ends once every awaited item has shown and a page after that holds no job of
- * the builds (an item's runs on several platforms, and its retries, are listed near each other),
- * at the end of the list, or after the page limit (`capped`: older jobs may be missing). A page
- * that fails after the client's retries, once one was read, ends it with what was read and why
- * (`failure`): a report publishes that, saying so, rather than nothing.
- */
-export async function findBuildJobs(
-  jobs: JobLister,
-  search: BuildJobsSearch,
-): Promise<{ jobs: Job[]; capped: boolean; failure?: string }> {
-  const pacer = new RequestPacer(search.maxRequestsPerSecond ?? REQUESTS_PER_SECOND);
-  const from = Math.floor((search.nowMs - SEARCH_WINDOW_MS) / 1000);
-  const found: Job[] = [];
-  const shown = new Set<string>();
-  const isOfBuilds = buildMatcher(search.builds);
-  for (let page = 0; page < SEARCH_MAX_PAGES; page++) {
-    await pacer.take(search.signal);
-    let listed: Job[];
-    try {
-      listed = await jobs.list(
-        { full: true, from, skip: page * SEARCH_PAGE_SIZE, limit: SEARCH_PAGE_SIZE },
-        { signal: search.signal },
-      );
-    } catch (error) {
-      if (page === 0 || search.signal.aborted) throw error;
-      const why = error instanceof Error ? error.message : String(error);
-      return { jobs: found, capped: false, failure: `page ${page + 1} of the job listing failed: ${why}` };
-    }
-    const allShownBefore = shown.size >= search.items;
-    const matched = listed.filter((job) => isOfBuilds(job.build));
-    for (const job of matched) {
-      const item = search.itemOf(job);
-      if (item !== undefined) shown.add(item);
-    }
-    found.push(...matched);
-    if (listed.length < SEARCH_PAGE_SIZE || (allShownBefore && matched.length === 0)) {
-      return { jobs: found, capped: false };
-    }
-  }
-  return { jobs: found, capped: true };
-}
 
 /**
  * The runs attempt by attempt: the first run of every item on every platform, then the second

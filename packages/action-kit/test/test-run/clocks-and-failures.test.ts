@@ -9,8 +9,8 @@ import path from 'node:path';
 import { ApiError, type Job, type ListJobsParams } from '@sauce-actions/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withDeadline } from '../../src/step/cancellation.ts';
-import { findBuildJobs } from '../../src/test-run/gather.ts';
-import { followJobs } from '../../src/test-run/job-follower.ts';
+import { findBuildJobs } from '../../src/test-run/build-search.ts';
+import { followJobs, START_MARGIN_MS } from '../../src/test-run/job-follower.ts';
 import { publishResults } from '../../src/test-run/publish.ts';
 import { RequestPacer } from '../../src/test-run/request-pacer.ts';
 import { testResults } from '../../src/test-run/results.ts';
@@ -122,7 +122,7 @@ describe('a run’s window', () => {
       sleep: clock.sleep,
     });
     expect(result.complete).toBe(true);
-    expect(calls[0]?.from).toBe((serviceNowMs - 60_000 - 300_000) / 1000);
+    expect(calls[0]?.from).toBe((serviceNowMs - 60_000 - START_MARGIN_MS) / 1000);
     // The job of unknown time keeps the bound where it was.
     expect(calls.map(({ from }) => from)).toEqual([calls[0]?.from, calls[0]?.from, calls[0]?.from]);
   });
@@ -166,12 +166,12 @@ describe('a report’s search whose page fails after the retries', () => {
     const jobs = {
       list: async ({ skip = 0 }: ListJobsParams) => {
         if (skip > 0) throw serverError();
-        return Array.from({ length: 100 }, (_, index) => job(`j${index}`, 'complete'));
+        return Array.from({ length: 1000 }, (_, index) => job(`j${index}`, 'complete'));
       },
     };
     const found = await findBuildJobs(jobs, search);
-    expect(found.jobs).toHaveLength(100);
-    expect(found.failure).toMatch(/^page 2 of the job listing failed: listJobs: 500/);
+    expect(found.jobs).toHaveLength(1000);
+    expect(found.incomplete).toMatch(/^page 2 of the job listing failed: listJobs: 500/);
   });
 
   it('fails when not one page could be read: there is nothing to publish', async () => {

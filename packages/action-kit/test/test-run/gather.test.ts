@@ -2,12 +2,10 @@
  * A report of a workflow run: the runs gathered from the service ordered into attempts, the items
  * no step ran, why such a report fails, and the check run of its results.
  */
-import type { Job } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import type { GatheredRun } from '../../src/test-run/adapter.ts';
 import {
   attemptsOfRuns,
-  findBuildJobs,
   gatheredFailure,
   itemsNotRun,
   notRunJob,
@@ -152,45 +150,5 @@ describe('runInputsWarning', () => {
     ],
   ])('%o: %s', (given, warning) => {
     expect(runInputsWarning(given)).toBe(warning);
-  });
-});
-
-describe('findBuildJobs', () => {
-  /** A lister of full pages of 100 jobs; `pages[n]` names the builds of page n's first jobs (then `other`). */
-  function lister(pages: string[][]) {
-    const skips: number[] = [];
-    const list = async ({ skip = 0 }: { skip?: number }): Promise<Job[]> => {
-      skips.push(skip);
-      const page = pages[skip / 100] ?? [];
-      return Array.from({ length: 100 }, (_, k) => {
-        const build = page[k] ?? 'other';
-        return { id: `${skip + k}`, build, name: `${build}-${skip + k}` } as Job;
-      });
-    };
-    return { jobs: { list }, skips };
-  }
-  const search = {
-    builds: ['nightly', 'nightly x'],
-    itemOf: (job: Job) => (job.build === 'nightly' ? job.name!.split('-')[1] : undefined),
-    items: 2,
-    nowMs: 0,
-    signal: new AbortController().signal,
-    maxRequestsPerSecond: 0,
-  };
-
-  it('ends a page after every awaited item showed, with no page of the build after it', async () => {
-    const { jobs, skips } = lister([['nightly'], ['nightly', 'nightly x'], [], ['nightly']]);
-    const found = await findBuildJobs(jobs, search);
-    expect(skips).toEqual([0, 100, 200]);
-    expect(found.capped).toBe(false);
-    expect(found.jobs.map(({ id }) => id)).toEqual(['0', '100', '101']);
-  });
-
-  it('stops at its page limit while an item has not shown, and says so', async () => {
-    const { jobs, skips } = lister(Array.from({ length: 60 }, () => ['nightly x']));
-    const found = await findBuildJobs(jobs, search);
-    expect(skips).toHaveLength(50);
-    expect(found).toMatchObject({ capped: true });
-    expect(found.jobs).toHaveLength(50);
   });
 });

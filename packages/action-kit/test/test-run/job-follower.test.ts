@@ -1,6 +1,6 @@
 import type { Job, ListJobsParams } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
-import { followJobs, stopJobs, stopRunJobs } from '../../src/test-run/job-follower.ts';
+import { followJobs, START_MARGIN_MS, stopJobs, stopRunJobs } from '../../src/test-run/job-follower.ts';
 import { isKnownJobStatus, reportedStatus } from '../../src/test-run/job-status.ts';
 import { RequestPacer } from '../../src/test-run/request-pacer.ts';
 
@@ -66,7 +66,7 @@ describe('followJobs', () => {
     expect(result.jobs.map((j) => j.id).sort()).toEqual(['j0', 'j1', 'j2', 'j3', 'j4']);
     expect(fake.calls.every((call) => call.full === true && call.limit === 3)).toBe(true);
     // First poll: 8 jobs in pages of 3 → 3 requests; then the bound moves to the oldest unfinished (1000 - 1).
-    expect(fake.calls[0]?.from).toBe(Math.floor((1_000_000 - 300_000) / 1000));
+    expect(fake.calls[0]?.from).toBe(Math.floor((1_000_000 - START_MARGIN_MS) / 1000));
     expect(fake.calls.at(-1)?.from).toBe(999);
     expect(result.polls).toBe(3);
     // Nothing changed between polls 1 and 2: the interval grew.
