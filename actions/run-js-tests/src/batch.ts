@@ -186,7 +186,10 @@ export class JsTestsBatch implements Batch<PlatformResult> {
     const { inputs, client, clock, logger } = this.#options;
     const waited = await waitForResults(client.automation.jsTests, {
       ids: this.#ids,
-      intervalMs: inputs.pollIntervalMs,
+      pace: {
+        baseMs: inputs.pollIntervalMs,
+        ...(inputs.shard !== undefined ? { shards: inputs.shard.total } : {}),
+      },
       signal,
       clock,
       logger,

@@ -1,8 +1,11 @@
 /**
  * Polls the status of every started platform in one request per poll until the service says all
- * are final, the signal aborts (deadline or cancellation), or the service keeps failing.
+ * are final, the signal aborts (deadline or cancellation), or the service keeps failing. The gaps
+ * are the kit's (`poll-schedule.ts`): growing while no platform ends, back to the floor when one
+ * did, and spread over a matrix's shards.
  */
 import type { Clock, Logger } from '@sauce-actions/action-kit';
+import { nextPollGap, type PollPace } from '@sauce-actions/action-kit/test-run/poll-schedule';
 import { ApiError, jsTestsFinished, TransportError, type JsTestStatusAnswer } from '@sauce-actions/api';
 
 export interface StatusSource {
@@ -15,7 +18,8 @@ export interface StatusSource {
 
 interface WaitOptions {
   ids: readonly string[];
-  intervalMs: number;
+  /** `poll-interval`, and the shards of the matrix this step is one of. */
+  pace: PollPace;
   signal?: AbortSignal;
   /** Called after every answer; at most one progress line per poll comes from it. */
   onAnswer?: (answer: JsTestStatusAnswer) => void;
@@ -42,6 +46,8 @@ export async function waitForResults(source: StatusSource, options: WaitOptions)
   const maxFailed = options.maxFailedPolls ?? 5;
   let answer: JsTestStatusAnswer | undefined;
   let failedInRow = 0;
+  let gap: number | undefined;
+  let endedBefore = 0;
   for (;;) {
     if (options.signal?.aborted) return { ended: 'aborted', answer };
     try {
@@ -58,8 +64,14 @@ export async function waitForResults(source: StatusSource, options: WaitOptions)
         `Checking the status failed (${(error as Error).message}); trying again at the next poll (${failedInRow} of ${maxFailed - 1} ridden out).`,
       );
     }
+    const ended = answer?.['js tests'].filter((entry) => entry.result !== null).length ?? 0;
+    gap = nextPollGap(options.pace, {
+      ...(gap !== undefined ? { lastGapMs: gap } : {}),
+      ended: ended > endedBefore,
+    });
+    endedBefore = ended;
     try {
-      await options.clock.sleep(options.intervalMs, options.signal);
+      await options.clock.sleep(gap, options.signal);
     } catch {
       return { ended: 'aborted', answer };
     }

@@ -3,7 +3,7 @@
  * signal, and the clock between polls; with answers made up in the test, no service.
  */
 import { recordingLogger, systemClock } from '@sauce-actions/action-kit';
-import { ApiError, type JsTestStatusAnswer } from '@sauce-actions/api';
+import { ApiError, type JsTestStatus, type JsTestStatusAnswer } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import { waitForResults } from '../src/wait.ts';
 
@@ -25,7 +25,7 @@ describe('waiting for results', () => {
     let calls = 0;
     const result = await waitForResults(
       { getStatus: async () => answers[calls++]! },
-      { ids: ['a'], intervalMs: 1, clock: systemClock, logger: recordingLogger() },
+      { ids: ['a'], pace: { baseMs: 1 }, clock: systemClock, logger: recordingLogger() },
     );
     expect(calls).toBe(3);
     expect(result).toEqual({ ended: 'finished', answer: done });
@@ -42,7 +42,7 @@ describe('waiting for results', () => {
             throw unavailable;
           },
         },
-        { ids: ['a'], intervalMs: 1, clock: systemClock, logger, maxFailedPolls: 3 },
+        { ids: ['a'], pace: { baseMs: 1 }, clock: systemClock, logger, maxFailedPolls: 3 },
       ),
     ).rejects.toBe(unavailable);
     expect(calls).toBe(3);
@@ -55,7 +55,7 @@ describe('waiting for results', () => {
             throw refused;
           },
         },
-        { ids: ['a'], intervalMs: 1, clock: systemClock, logger: recordingLogger() },
+        { ids: ['a'], pace: { baseMs: 1 }, clock: systemClock, logger: recordingLogger() },
       ),
     ).rejects.toBe(refused);
   });
@@ -72,7 +72,7 @@ describe('waiting for results', () => {
       },
       {
         ids: ['a'],
-        intervalMs: 10_000,
+        pace: { baseMs: 10_000 },
         signal: controller.signal,
         clock: systemClock,
         logger: recordingLogger(),
@@ -87,8 +87,49 @@ describe('waiting for results', () => {
     const clock = { now: () => 0, sleep: async (ms: number) => void waits.push(ms) };
     await waitForResults(
       { getStatus: async () => (++calls < 3 ? { ...done, completed: false } : done) },
-      { ids: ['a'], intervalMs: 7000, clock, logger: recordingLogger() },
+      { ids: ['a'], pace: { baseMs: 7000 }, clock, logger: recordingLogger() },
     );
-    expect(waits).toEqual([7000, 7000]);
+    // Nothing ended: the gap grows by half.
+    expect(waits).toEqual([7000, 10_500]);
+  });
+
+  it('comes back to its floor when a platform ended, and a shard of 20 polls at most every 80 s', async () => {
+    const waits: number[] = [];
+    const entry = (id: string, result: JsTestStatus['result']) => ({
+      id,
+      job_id: 'f'.repeat(32),
+      platform: ['Linux', 'chrome', '1'] as [string, string, string],
+      url: '',
+      result,
+    });
+    const answers: JsTestStatusAnswer[] = [
+      { completed: false, 'js tests': [entry('a', null), entry('b', null)] },
+      { completed: false, 'js tests': [entry('a', null), entry('b', null)] },
+      { completed: false, 'js tests': [entry('a', { passed: true, total: 1 }), entry('b', null)] },
+      { completed: false, 'js tests': [entry('a', { passed: true, total: 1 }), entry('b', null)] },
+      {
+        completed: true,
+        'js tests': [entry('a', { passed: true, total: 1 }), entry('b', { passed: true, total: 1 })],
+      },
+    ];
+    let calls = 0;
+    const clock = { now: () => 0, sleep: async (ms: number) => void waits.push(ms) };
+    const status = { getStatus: async () => answers[calls++]! };
+    await waitForResults(status, {
+      ids: ['a', 'b'],
+      pace: { baseMs: 10_000 },
+      clock,
+      logger: recordingLogger(),
+    });
+    expect(waits).toEqual([10_000, 15_000, 10_000, 15_000]);
+    waits.length = 0;
+    calls = 0;
+    await waitForResults(status, {
+      ids: ['a', 'b'],
+      pace: { baseMs: 10_000, shards: 20 },
+      clock,
+      logger: recordingLogger(),
+    });
+    expect(waits).toEqual([80_000, 120_000, 80_000, 120_000]);
   });
 });

@@ -21,6 +21,7 @@ import {
   type JobStopper,
 } from '@sauce-actions/action-kit/test-run/job-follower';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
+import { shardStaggerMs } from '@sauce-actions/action-kit/test-run/request-pacer';
 import { START_GRACE_MS } from '@sauce-actions/action-kit/test-run/rounds';
 import type { Job, ServiceClock } from '@sauce-actions/api';
 import { CaseFinder } from './attempts.ts';
@@ -102,7 +103,18 @@ export class SuiteBatch implements Batch<Job | undefined> {
   }
 
   async start({ signal, requestSignal, onStarted }: StartSignals): Promise<void> {
-    const { plan, selection, inputs, client } = this.#options;
+    const { plan, selection, inputs, client, attempt, clock, logger } = this.#options;
+    const { shard } = selection;
+    const cases = selection.testCases?.length ?? 0;
+    // Each shard before it has about as many cases to start: the largest share.
+    const slot = shard ? Math.ceil(selection.selected / shard.total) : 0;
+    const staggerMs = shard && attempt === 1 && cases > 0 ? shardStaggerMs(shard, slot) : 0;
+    if (shard && staggerMs > 0) {
+      logger.info(
+        `Shard ${shardText(shard)} starts its ${cases} case(s) in ${formatDuration(staggerMs)}, after the shards before it: the matrix's starts take turns on the account.`,
+      );
+      await clock.sleep(staggerMs, signal);
+    }
     await startRuns(
       client.authoring,
       {
@@ -152,6 +164,7 @@ export class SuiteBatch implements Batch<Job | undefined> {
       startedAtMs: client.serviceClock.fromLocal(plan.startedAtMs),
       serviceNow: () => client.serviceClock.now(),
       intervalMs: inputs.pollIntervalMs,
+      ...(this.#options.selection.shard ? { shards: this.#options.selection.shard.total } : {}),
       maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
       signal,
       onPoll: (poll) => {

@@ -11,16 +11,17 @@
  * - **Back down when an end is expected**: to the floor once a job ended (the rest of the run are
  *   likely near theirs), and never past the expected end of the next unfinished job, that is its
  *   start plus the median time of the run's finished jobs.
- * - **Shared by a matrix**: a shard of a matrix of n polls at least n × `MATRIX_POLL_SPACING_MS`
- *   apart, so that the matrix as a whole polls the account about as often as one step following
- *   every job would, whatever the shard count: 20 shards poll every 80 s or more each, 15 polls a
- *   minute between them, against 3,500 requests an hour the account has for every pipeline.
+ * - **Shared by a matrix**: a shard of a matrix of n polls at least n × `poll-interval` ÷
+ *   `MATRIX_POLL_SHARE` apart, so that the matrix as a whole polls the account at most 2.5 times
+ *   as often as one step following every job would, whatever the shard count: at the default
+ *   10 s, 20 shards poll every 80 s or more each, 15 polls a minute between them, against 3,500
+ *   requests an hour the account has for every pipeline.
  */
 import type { Job } from '@sauce-actions/api';
 import { isJobFinished } from './job-status.ts';
 
-/** Between two polls of a matrix's shards, on average at the floor. */
-export const MATRIX_POLL_SPACING_MS = 4000;
+/** How many times as often as one step a whole matrix polls, at most. */
+export const MATRIX_POLL_SHARE = 2.5;
 /** The longest gap unless `poll-interval` is longer: an end is seen at most five minutes late. */
 export const MAX_POLL_GAP_MS = 300_000;
 /** A poll due at a job's expected end waits this much more, for the service to record the end. */
@@ -39,7 +40,7 @@ export interface PollPace {
 /** The shortest gap: `poll-interval`, or a shard's part of the matrix's spacing if longer. */
 export function pollFloor(pace: PollPace): number {
   const shards = pace.shards ?? 1;
-  return shards > 1 ? Math.max(pace.baseMs, shards * MATRIX_POLL_SPACING_MS) : pace.baseMs;
+  return Math.max(pace.baseMs, (pace.baseMs * shards) / MATRIX_POLL_SHARE);
 }
 
 export interface PollState {

@@ -27,3 +27,19 @@ export class RequestPacer {
     if (start > at) await this.#sleep(start - at, signal);
   }
 }
+
+/** The longest a shard holds its starts back: the last of a large matrix starts within this. */
+const MAX_STAGGER_MS = 120_000;
+
+/**
+ * How long shard `index` of a matrix holds back its first start, so that shards starting
+ * together (as a matrix does) queue their cases one after another, each in a slot as long as its
+ * own starts take at the kit's pace, instead of all at once against one account's limit: 20
+ * shards of 20 cases each start in 4-second slots, at most 5 requests a second between them.
+ * Each shard's jobs are then created close together, which keeps its listing windows narrow.
+ */
+export function shardStaggerMs(shard: { index: number; total: number }, starts: number): number {
+  if (shard.total <= 1 || starts <= 0) return 0;
+  const slotMs = Math.ceil((starts * 1000) / REQUESTS_PER_SECOND);
+  return Math.min((shard.index - 1) * slotMs, Math.round((MAX_STAGGER_MS * (shard.index - 1)) / shard.total));
+}

@@ -45,7 +45,7 @@ describe('nextPollGap', () => {
       { lastGapMs: 40_000, ended: false, nextEndInMs: 0 },
       10_000,
     ],
-    ['a shard of 20 starts at 20 × 4 s', twenty, { ended: false }, 80_000],
+    ['a shard of 20 starts at 20 × 10 s ÷ 2.5', twenty, { ended: false }, 80_000],
     ['and grows from there', twenty, { lastGapMs: 80_000, ended: false }, 120_000],
     [
       'and comes back to its floor, not to poll-interval',
@@ -60,10 +60,14 @@ describe('nextPollGap', () => {
   });
 
   it('spaces a matrix so that its shards together poll as often, whatever their count', () => {
-    for (const shards of [2, 5, 20, 100, 256]) {
-      const pollsPerMinute = (shards * 60_000) / pollFloor({ baseMs: 1000, shards });
+    for (const shards of [3, 5, 20, 100, 256]) {
+      const pollsPerMinute = (shards * 60_000) / pollFloor({ baseMs: 10_000, shards });
       expect(pollsPerMinute).toBe(15);
     }
+    // Two shards keep poll-interval: 12 polls a minute between them.
+    expect(pollFloor({ baseMs: 10_000, shards: 2 })).toBe(10_000);
+    // A short poll-interval (a test's) keeps its matrix short too.
+    expect(pollFloor({ baseMs: 1000, shards: 5 })).toBe(2000);
   });
 });
 
