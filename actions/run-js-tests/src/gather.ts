@@ -111,7 +111,7 @@ function reportAdapter(
       );
       return { runs, expected, incomplete: found.incomplete };
     },
-    report: (_gathered, results, notRun) => {
+    report: (gathered, results, notRun) => {
       const report: JsTestsReport = {
         outcome: 'completed',
         framework: inputs.framework,
@@ -134,6 +134,7 @@ function reportAdapter(
           where: '`platforms`',
           searched,
           buildInput: 'build',
+          incomplete: gathered.incomplete,
         }) ??
         (failed.length > 0 && inputs.failOnFailure
           ? {

@@ -132,6 +132,7 @@ function reportAdapter(
           where,
           searched: `build(s) ${searchedBuilds(gathered.builds)}`,
           buildInput: 'build-name',
+          incomplete: gathered.incomplete,
         }) ??
         suiteFailure(suiteReport, undefined, tally, {
           failOnFailure: inputs.failOnFailure,

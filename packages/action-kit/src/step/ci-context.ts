@@ -125,6 +125,8 @@ export interface TriggeringRun {
   path?: string;
   /** Its page. */
   url?: string;
+  /** When it was created (ms since the epoch): a report's search reads no further back. */
+  createdAtMs?: number;
 }
 
 /** The triggering run of a `workflow_run` event's payload; undefined for any other event. */
@@ -145,7 +147,24 @@ export function triggeringRunOf(env: Env, event: unknown): TriggeringRun | undef
     // Anything but a path inside the repository is no file to annotate.
     path: repositoryPath(textOf(run.path)),
     url: address(textOf(run.html_url)),
+    createdAtMs: instantOf(run.created_at),
   });
+}
+
+/**
+ * An ISO 8601 time with a zone (`2026-12-01T03:00:00Z`, `…+01:00`), as CI systems give a run's
+ * creation, in ms since the epoch; undefined for anything else, which then bounds nothing.
+ */
+export function instantOf(raw: unknown): number | undefined {
+  const text = textOf(raw);
+  if (
+    text === undefined ||
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/.test(text)
+  ) {
+    return undefined;
+  }
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 /** A positive whole number, as a number or its digits; its digits. */

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import {
   ciSystemOf,
+  instantOf,
   nonBlank,
   REPOSITORY_SLUG_FORM,
   triggeringRunOf,
@@ -26,6 +27,8 @@ export interface RunIdentity {
   runNumber?: string;
   /** GitHub's attempt of the run; systems that run a pipeline again as a new one have none. */
   runAttempt?: string;
+  /** When the run was created (ms since the epoch), where the system says: GitLab's `CI_PIPELINE_CREATED_AT`. */
+  createdAtMs?: number;
 }
 
 /** The run's identity, and with a `workflow_run` event the triggering run's key; empty when none is known (a terminal). */
@@ -36,11 +39,14 @@ export function runIdentityOf(
   switch (ciSystemOf(env)) {
     case 'github':
       return githubIdentity(env, event);
-    case 'gitlab':
-      return identity(
+    case 'gitlab': {
+      const gitlab = identity(
         gitlabPipelineKey(env.CI_SERVER_URL, gitlabProject(env), env.CI_PIPELINE_ID),
         wholeNumber(env.CI_PIPELINE_IID) ?? wholeNumber(env.CI_PIPELINE_ID),
       );
+      const createdAtMs = instantOf(env.CI_PIPELINE_CREATED_AT);
+      return gitlab.key !== undefined && createdAtMs !== undefined ? { ...gitlab, createdAtMs } : gitlab;
+    }
     case 'jenkins':
       return identity(
         jenkinsBuildKey(env.JENKINS_URL, env.JOB_NAME, env.BUILD_NUMBER),

@@ -58,12 +58,13 @@ export function attemptBuildNames(label: string, run: RunOfName): string[] | und
 export function reportedRun(workflow: WorkflowRun): WorkflowRun {
   const triggering = workflow.triggeredBy;
   if (triggering === undefined) return workflow;
-  const { key: _key, ...rest } = workflow;
+  const { key: _key, createdAtMs: _createdAtMs, ...rest } = workflow;
   return {
     ...rest,
     ...(triggering.key !== undefined ? { key: triggering.key } : {}),
     runNumber: triggering.runNumber,
     runAttempt: triggering.runAttempt,
+    ...(triggering.createdAtMs !== undefined ? { createdAtMs: triggering.createdAtMs } : {}),
   };
 }
 

@@ -79,7 +79,11 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
   return publishedWithin(options, deps, async (signal, startedAtMs) => {
     const gathered = await adapter.gather(signal, startedAtMs);
     const notRun = itemsNotRun(gathered.runs, gathered.expected);
-    const standIns = notRun.map((item) => ({ item: item.item, job: notRunJob(item), record: undefined }));
+    const standIns = notRun.map((item) => ({
+      item: item.item,
+      job: notRunJob(item, '', gathered.incomplete),
+      record: undefined,
+    }));
     const results = {
       ...testResults(attemptsOfRuns<R | undefined>(gathered.runs, gathered.expected, standIns), startedAtMs),
       ...optionalProperty('incomplete', gathered.incomplete),

@@ -64,15 +64,18 @@ export function itemsNotRun(runs: readonly GatheredRun[], expected: readonly Exp
   return expected.filter(({ item }) => !ran.has(item));
 }
 
-/** What the report shows for an item no step ran: a failure, with no job to link. */
-export function notRunJob(item: ExpectedItem, platform = ''): ReportedJob {
+/**
+ * What the report shows for an item no step ran: a failure, with no job to link. When the search
+ * could not read all it needed (`incomplete`), the item was not found, which is not the same.
+ */
+export function notRunJob(item: ExpectedItem, platform = '', incomplete?: string): ReportedJob {
   return {
     id: item.item,
     name: item.name,
     platform,
     status: 'error',
     url: '',
-    detail: NOT_RUN_DETAIL,
+    detail: incomplete === undefined ? NOT_RUN_DETAIL : `not found: ${incomplete}, so it may have run`,
   };
 }
 
@@ -85,6 +88,8 @@ export interface GatheredContext {
   searched: string;
   /** The input that names the shards' build: `build-name`, `build`. */
   buildInput: string;
+  /** Why the search could not read all it needed (`Gathered.incomplete`), if so. */
+  incomplete?: string | undefined;
 }
 
 /**
@@ -104,6 +109,13 @@ export function gatheredFailure(
     return {
       kind: 'tests-failed',
       message: `No job of the ${tally.total} ${context.itemsName} of ${context.where} was found in ${context.searched}: give the report the \`${context.buildInput}\` the shards were given (and the same ${context.itemsName}), make its job wait for them (\`needs:\`), or run the failed shards again if none started.`,
+    };
+  }
+  if (notRun.length > 0 && context.incomplete !== undefined) {
+    // A search that stopped short cannot tell a case that never ran from one it did not reach.
+    return {
+      kind: 'tests-failed',
+      message: `${notRun.length === 1 ? `1 of the ${context.itemsName} of ${context.where} was` : `${notRun.length} ${context.itemsName} of ${context.where} were`} not found, because ${context.incomplete}: they may have run. Run the report again once the service answers; ${tally.passed} of ${tally.total} passed.`,
     };
   }
   const parts = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { githubRunKey, runIdentityOf, runToken, RUN_TOKEN_LENGTH } from '../../src/step/run-identity.ts';
+import { reportedRun } from '../../src/test-run/build-names.ts';
 
 const GITHUB = {
   GITHUB_ACTIONS: 'true',
@@ -55,6 +56,24 @@ describe('the identity of a run, by CI system', () => {
       { key: 'gitlab:https://gitlab.example.com/group/app/pipelines/90210', runNumber: '90210' },
     ],
     ['GitLab without a pipeline id: none', { ...GITLAB, CI_PIPELINE_ID: '' }, undefined, {}],
+    [
+      "GitLab: the pipeline's creation, which a report's search reads no further back than",
+      { ...GITLAB, CI_PIPELINE_CREATED_AT: '2026-12-01T03:00:00Z' },
+      undefined,
+      {
+        key: 'gitlab:https://gitlab.example.com/projects/311/pipelines/90210',
+        runNumber: '42',
+        createdAtMs: Date.UTC(2026, 11, 1, 3),
+      },
+    ],
+    ...['2026-12-01 03:00:00', '2026-12-01T03:00:00', 'yesterday', '2026-13-01T03:00:00Z', ''].map(
+      (created): [string, Record<string, string>, unknown, ReturnType<typeof runIdentityOf>] => [
+        `GitLab with a creation time of ${JSON.stringify(created)}: none`,
+        { ...GITLAB, CI_PIPELINE_CREATED_AT: created },
+        undefined,
+        { key: 'gitlab:https://gitlab.example.com/projects/311/pipelines/90210', runNumber: '42' },
+      ],
+    ),
     [
       'Jenkins: server, job (with its folders) and build number',
       JENKINS,
@@ -137,6 +156,20 @@ describe('the identity of a run, by CI system', () => {
       { workflow_run: { id: 8801, run_number: 42 } },
     );
     expect(report).toEqual({ triggeredBy: { id: '8801', runNumber: '42', runAttempt: '1' } });
+  });
+
+  it("of a workflow_run event: the triggering run's creation, which the report then searches from", () => {
+    const event = { workflow_run: { id: 8801, run_number: 42, created_at: '2026-12-01T02:59:58Z' } };
+    const report = runIdentityOf(
+      { ...GITHUB, GITHUB_EVENT_NAME: 'workflow_run', GITHUB_RUN_ID: '9100' },
+      event,
+    );
+    expect(report.triggeredBy?.createdAtMs).toBe(Date.UTC(2026, 11, 1, 2, 59, 58));
+    expect(reportedRun(report).createdAtMs).toBe(Date.UTC(2026, 11, 1, 2, 59, 58));
+    // The report's own run is newer than the run it reports: its time is never the bound.
+    const unknown = { workflow_run: { id: 8801, run_number: 42 } };
+    const own = runIdentityOf({ ...GITHUB, GITHUB_EVENT_NAME: 'workflow_run' }, unknown);
+    expect(reportedRun({ ...own, createdAtMs: Date.now() }).createdAtMs).toBeUndefined();
   });
 });
 

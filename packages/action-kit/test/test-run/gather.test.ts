@@ -152,3 +152,29 @@ describe('runInputsWarning', () => {
     expect(runInputsWarning(given)).toBe(warning);
   });
 });
+
+describe('a report whose search could not read all it needed', () => {
+  const tally = { total: 4, passed: 2, failed: 2, finished: 4, flaky: 0 } as const;
+  const context = {
+    itemsName: 'cases',
+    where: 'suite "Nightly"',
+    searched: 'build "N"',
+    buildInput: 'build-name',
+  };
+  const incomplete = "the search read the newest 1,000 pages of the account's jobs and stopped there";
+
+  it('says the missing items were not found, never that they were not run', () => {
+    const failure = gatheredFailure(expected.slice(0, 2), tally, { ...context, incomplete });
+    expect(failure?.message).toBe(
+      `2 cases of suite "Nightly" were not found, because ${incomplete}: they may have run. Run the report again once the service answers; 2 of 4 passed.`,
+    );
+    expect(failure?.message).not.toMatch(/not run/);
+    expect(notRunJob(expected[0]!, '', incomplete).detail).toBe(
+      `not found: ${incomplete}, so it may have run`,
+    );
+  });
+
+  it('with every item found, fails no more than a complete search would', () => {
+    expect(gatheredFailure([], tally, { ...context, incomplete })).toBeUndefined();
+  });
+});
