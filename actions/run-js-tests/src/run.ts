@@ -41,6 +41,7 @@ async function runPlatforms(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<A
   const options = {
     ...stepOptions('run-js-tests', inputs),
     retries: inputs.retries,
+    shard: inputs.shard,
     postStep: { key: STATE_KEY, place: workPlace(inputs.connection) },
   };
   try {

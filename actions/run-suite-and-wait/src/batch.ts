@@ -21,7 +21,7 @@ import {
   type JobStopper,
 } from '@sauce-actions/action-kit/test-run/job-follower';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
-import { shardStaggerMs } from '@sauce-actions/action-kit/test-run/request-pacer';
+import { startTurnMs } from '@sauce-actions/action-kit/test-run/request-pacer';
 import { START_GRACE_MS } from '@sauce-actions/action-kit/test-run/rounds';
 import type { Job, ServiceClock } from '@sauce-actions/api';
 import { CaseFinder } from './attempts.ts';
@@ -76,6 +76,8 @@ interface SuiteBatchOptions {
   client: SuiteClient;
   clock: Clock;
   logger: Logger;
+  /** When the step began, on the monotonic clock: a shard's turn to start is reckoned from it. */
+  stepBegunAt: number;
 }
 
 export class SuiteBatch implements Batch<Job | undefined> {
@@ -108,12 +110,13 @@ export class SuiteBatch implements Batch<Job | undefined> {
     const cases = selection.testCases?.length ?? 0;
     // Each shard before it has about as many cases to start: the largest share.
     const slot = shard ? Math.ceil(selection.selected / shard.total) : 0;
-    const staggerMs = shard && attempt === 1 && cases > 0 ? shardStaggerMs(shard, slot) : 0;
-    if (shard && staggerMs > 0) {
+    const turnMs = attempt === 1 && cases > 0 ? startTurnMs(shard, slot) : 0;
+    const waitMs = Math.round(turnMs - (clock.monotonic() - this.#options.stepBegunAt));
+    if (shard && waitMs > 0) {
       logger.info(
-        `Shard ${shardText(shard)} starts its ${cases} case(s) in ${formatDuration(staggerMs)}, after the shards before it: the matrix's starts take turns on the account.`,
+        `Shard ${shardText(shard)} starts its ${cases} case(s) in ${formatDuration(waitMs)}, at its turn: a matrix's shards plan, then start their cases, one after another on the account they share.`,
       );
-      await clock.sleep(staggerMs, signal);
+      await clock.sleep(waitMs, signal);
     }
     await startRuns(
       client.authoring,

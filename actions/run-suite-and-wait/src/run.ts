@@ -43,6 +43,7 @@ export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionR
     ...stepOptions('run-suite-and-wait', inputs),
     retries: inputs.retries,
     failFast: inputs.failFast,
+    shard: inputs.shard,
     // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
     ...(inputs.stopOnCancel ? { postStep: { key: STATE_KEY, place: workPlace(inputs.connection) } } : {}),
   };
@@ -54,6 +55,7 @@ function suiteAdapter(
   deps: SuiteDeps,
 ): TestRunAdapter<SuitePlan, Job | undefined, SuiteBatch, SuiteOutputs> {
   const { client, clock, logger } = deps;
+  const stepBegunAt = clock.monotonic();
   return {
     itemsName: 'cases',
     plan: (signal, startedAtMs) =>
@@ -68,6 +70,7 @@ function suiteAdapter(
         client,
         clock,
         logger,
+        stepBegunAt,
       }),
     again: (plan, round) => casesToRunAgain(plan, round, inputs.retries, logger),
     report: (plan, testRun, signal) => {

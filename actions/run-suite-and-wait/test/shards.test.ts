@@ -97,12 +97,18 @@ describe('run-suite-and-wait shards', () => {
     const ran = casesRun((await journal(emulator)).slice(before));
     expect([...ran].sort()).toEqual(testCases.map((testCase) => testCase.id).sort());
     // Two cases in the first shard (the first and third by id), one in the second.
-    expect(deps[0]!.logger.lines('info')[0]).toMatch(
-      /^Started 2 test case\(s\) \(shard 1\/2\) in build "Split cases/,
-    );
-    // The second shard holds its start back for the first's two starts (at 5 a second).
+    // Each holds its starts back until every shard planned and the shards before it started
+    // theirs (at 5 a second): the first after the two plannings, the second after two starts more.
+    const turn = (shard: string, cases: number) =>
+      new RegExp(
+        `^Shard ${shard} starts its ${cases} case\\(s\\) in [\\d.]+m?s, at its turn: a matrix's shards plan, then start their cases, one after another on the account they share\\.$`,
+      );
+    expect(deps[0]!.logger.lines('info').slice(0, 2)).toEqual([
+      expect.stringMatching(turn('1/2', 2)),
+      expect.stringMatching(/^Started 2 test case\(s\) \(shard 1\/2\) in build "Split cases/),
+    ]);
     expect(deps[1]!.logger.lines('info').slice(0, 2)).toEqual([
-      "Shard 2/2 starts its 1 case(s) in 400ms, after the shards before it: the matrix's starts take turns on the account.",
+      expect.stringMatching(turn('2/2', 1)),
       expect.stringMatching(/^Started 1 test case\(s\) \(shard 2\/2\) in build "Split cases/),
     ]);
     const file = JSON.parse(await readFile(results[1]!.outputs['results-file'], 'utf8')) as {

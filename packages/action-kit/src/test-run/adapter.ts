@@ -181,6 +181,8 @@ export interface TestRunOptions {
   junitFile?: string;
   /** Where the post step finds what the step left running: none when nothing is to be stopped. */
   postStep?: { key: string; place: WorkPlace };
+  /** The step's shard of a matrix: the shards plan one after another (`planTurnMs`). */
+  shard?: { index: number; total: number } | undefined;
 }
 
 /** A run found in the service by a report of a workflow run: when it was created orders the attempts. */

@@ -26,6 +26,7 @@ import { attemptsOfRuns, itemsNotRun, notRunJob } from './gather.ts';
 import { WorkRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
+import { planTurnMs } from './request-pacer.ts';
 import { runRounds } from './rounds.ts';
 
 type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;
@@ -50,6 +51,9 @@ export async function runTests<P extends TestPlan, R, B extends Batch<R>, O exte
   deps: TestRunDeps,
 ): Promise<ActionResult<O>> {
   return publishedWithin(options, deps, async (signal, startedAtMs) => {
+    // A matrix's shards take turns on the account they share, from their first request on.
+    const turnMs = planTurnMs(options.shard);
+    if (turnMs > 0) await deps.clock.sleep(turnMs, signal);
     // What fails before anything was started is thrown: the host words it (an abort names its reason).
     const plan = await adapter.plan(signal, startedAtMs);
     const { postStep } = options;

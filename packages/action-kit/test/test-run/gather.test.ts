@@ -154,7 +154,7 @@ describe('runInputsWarning', () => {
 });
 
 describe('a report whose search could not read all it needed', () => {
-  const tally = { total: 4, passed: 2, failed: 2, finished: 4, flaky: 0 } as const;
+  const tally = { total: 4, passed: 2, failed: 2, finished: 4, flaky: 0, queued: 0, running: 0, stopped: 0 };
   const context = {
     itemsName: 'cases',
     where: 'suite "Nightly"',

@@ -1,32 +1,53 @@
-/** Where each shard of a matrix starts its cases: slots one after another, within two minutes. */
+/** Where each shard of a matrix plans and starts its cases: turns one after another, within five minutes. */
 import { describe, expect, it } from 'vitest';
-import { REQUESTS_PER_SECOND, shardStaggerMs } from '../../src/test-run/request-pacer.ts';
+import { planTurnMs, REQUESTS_PER_SECOND, startTurnMs } from '../../src/test-run/request-pacer.ts';
 
-describe('shardStaggerMs', () => {
-  const rows: [string, { index: number; total: number }, number, number][] = [
-    ['no shard, no wait', { index: 1, total: 1 }, 400, 0],
-    ['the first shard starts at once', { index: 1, total: 20 }, 20, 0],
-    ['the second after the first’s 20 starts at 5 a second', { index: 2, total: 20 }, 20, 4000],
-    ['the last of 20 after 19 slots', { index: 20, total: 20 }, 20, 76_000],
-    ['a shard with nothing to start does not wait', { index: 3, total: 4 }, 0, 0],
-    ['large shards spread over two minutes at most', { index: 5, total: 5 }, 1000, 96_000],
-    ['256 shards of one case fit one slot each', { index: 256, total: 256 }, 1, 51_000],
+type Shard = { index: number; total: number };
+
+describe('the turns of a matrix’s shards', () => {
+  const rows: [string, Shard | undefined, number, number, number][] = [
+    ['no shard: no wait', undefined, 400, 0, 0],
+    ['1/1: no wait', { index: 1, total: 1 }, 400, 0, 0],
+    ['the first of 20 plans at once, and starts once all 20 planned', { index: 1, total: 20 }, 20, 0, 24_000],
+    ['the second plans 1.2 s later, starts 4 s after the first', { index: 2, total: 20 }, 20, 1200, 28_000],
+    ['the last of 20', { index: 20, total: 20 }, 20, 22_800, 100_000],
+    ['a shard with nothing to start does not wait to start', { index: 3, total: 4 }, 0, 2400, 0],
+    [
+      'large shards start within four minutes of planning',
+      { index: 5, total: 5 },
+      1000,
+      4800,
+      6000 + 192_000,
+    ],
+    [
+      '256 shards of one case: planning within a minute',
+      { index: 256, total: 256 },
+      1,
+      59_766,
+      60_000 + 51_000,
+    ],
   ];
-  it.each(rows)('%s', (_name, shard, starts, ms) => {
-    expect(shardStaggerMs(shard, starts)).toBe(ms);
+  it.each(rows)('%s', (_name, shard, starts, plan, start) => {
+    expect(planTurnMs(shard)).toBe(plan);
+    expect(startTurnMs(shard, starts)).toBe(start);
   });
 
-  it('keeps the matrix’s starts under the kit’s pace when every shard starts together', () => {
-    const shards = 20;
+  it('keeps the matrix under the kit’s pace when every shard begins together', () => {
+    const total = 20;
     const cases = 20;
-    const starts = Array.from({ length: shards }, (_, k) =>
-      shardStaggerMs({ index: k + 1, total: shards }, cases),
-    )
-      .flatMap((offset) => Array.from({ length: cases }, (_, n) => offset + (n * 1000) / REQUESTS_PER_SECOND))
+    const shards = Array.from({ length: total }, (_, k) => ({ index: k + 1, total }));
+    // Each shard's six planning requests and twenty starts at the kit's pace, from its turns.
+    const sent = shards
+      .flatMap((shard) => [
+        ...Array.from({ length: 6 }, (_, n) => planTurnMs(shard) + (n * 1000) / REQUESTS_PER_SECOND),
+        ...Array.from(
+          { length: cases },
+          (_, n) => startTurnMs(shard, cases) + (n * 1000) / REQUESTS_PER_SECOND,
+        ),
+      ])
       .sort((a, b) => a - b);
-    // No window of one second holds more starts than the pace allows.
-    for (let i = 0; i + REQUESTS_PER_SECOND < starts.length; i++) {
-      expect(starts[i + REQUESTS_PER_SECOND]! - starts[i]!).toBeGreaterThanOrEqual(1000);
+    for (let i = 0; i + REQUESTS_PER_SECOND < sent.length; i++) {
+      expect(sent[i + REQUESTS_PER_SECOND]! - sent[i]!).toBeGreaterThanOrEqual(1000);
     }
   });
 });
