@@ -61,7 +61,8 @@ export function suiteFailure(
       end.phase === 'start'
         ? `while starting the runs of build "${buildName}"`
         : `while waiting for build "${buildName}"`;
-    const counts = `${tally.finished} of ${tally.total} job(s) finished (${tally.passed} passed, ${tally.failed} failed); ${notFinished} did not finish${stoppedCount > 0 ? ` and ${stoppedCount} were stopped` : ''}.${missing}`;
+    const unstopped = stopped?.failed.length ?? 0;
+    const counts = `${tally.finished} of ${tally.total} job(s) finished (${tally.passed} passed, ${tally.failed} failed); ${notFinished} did not finish${stoppedCount > 0 ? ` and ${stoppedCount === 1 ? '1 was' : `${stoppedCount} were`} stopped` : ''}${unstopped > 0 ? `; ${unstopped === 1 ? '1 job' : `${unstopped} jobs`} could not be stopped in time, which the post step stops` : ''}.${missing}`;
     if (end.why === 'timeout') {
       return {
         kind: 'timeout',
