@@ -1,4 +1,5 @@
 /** What every authoring resource group shares: the transport, the path prefix and reading `data`. */
+import { ApiError } from '../core/errors.ts';
 import type { PageOptions } from '../core/pagination.ts';
 import { checkAnswer, list, number, present, record, type Shape } from '../core/shape.ts';
 import type { ApiResponse, HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
@@ -49,16 +50,43 @@ function isoDate(value: AuthoringDate | undefined): string | undefined {
 }
 
 /**
- * Largest `limit` the iterators ask for. The interface names no maximum; the emulator serves at
- * most 100 a page (a larger `limit` is answered with 100 items and the total), and a service that
- * refused a larger one would stop an iteration, so the iterators never ask for more.
+ * The `limit` the iterators ask for unless told. The interface names no maximum, and each page
+ * costs a request of an account's shared budget (a matrix's every shard lists its suite), so they
+ * ask for wide pages and page on by what each answer holds and its `total`: a service that serves
+ * fewer (the emulator serves at most 1,000) costs more pages, never items. One that refuses a wide
+ * `limit` (400) is asked for `AUTHORING_FALLBACK_LIMIT` instead (`widePages`).
  */
-const AUTHORING_MAX_LIMIT = 100;
+const AUTHORING_MAX_LIMIT = 1000;
+const AUTHORING_FALLBACK_LIMIT = 100;
 
-/** Paging options of an iterator, the page size capped at `AUTHORING_MAX_LIMIT`. */
+/** Paging options of an iterator: pages of `AUTHORING_MAX_LIMIT` unless told, and never more. */
 export function cappedPaging<T extends PageOptions>(options: T): T {
   return {
     ...options,
+    pageSize: options.pageSize ?? AUTHORING_MAX_LIMIT,
     maxPageSize: Math.min(options.maxPageSize ?? AUTHORING_MAX_LIMIT, AUTHORING_MAX_LIMIT),
+  };
+}
+
+/**
+ * A page fetcher that asks again at `AUTHORING_FALLBACK_LIMIT` when a service refuses a wider
+ * `limit` with 400, and keeps to it for the rest of the iteration; a 400 the narrower page meets
+ * too is the iteration's failure.
+ */
+export function widePages<P>(
+  fetchPage: (skip: number, limit: number) => Promise<P>,
+): (skip: number, limit: number) => Promise<P> {
+  let narrow = false;
+  return async (skip, limit) => {
+    if (narrow) return fetchPage(skip, Math.min(limit, AUTHORING_FALLBACK_LIMIT));
+    try {
+      return await fetchPage(skip, limit);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 400) || limit <= AUTHORING_FALLBACK_LIMIT)
+        throw error;
+      const page = await fetchPage(skip, AUTHORING_FALLBACK_LIMIT);
+      narrow = true;
+      return page;
+    }
   };
 }

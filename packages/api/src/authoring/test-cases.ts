@@ -5,6 +5,7 @@ import { segment } from '../core/transport.ts';
 import { id, list, optional, record, text } from '../core/shape.ts';
 import {
   cappedPaging,
+  widePages,
   filterQuery,
   pageOf,
   sendForData,
@@ -73,7 +74,7 @@ export class AuthoringTestCases {
     options: PageOptions & CallOptions = {},
   ): AsyncGenerator<TestCase, void, undefined> {
     return paginateSkipLimit(
-      (skip, limit) => this.list({ ...query, skip, limit }, options),
+      widePages((skip, limit) => this.list({ ...query, skip, limit }, options)),
       cappedPaging(options),
     );
   }

@@ -2,7 +2,14 @@
 import { callSpec, type CallOptions } from '../core/call.ts';
 import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
 import { segment } from '../core/transport.ts';
-import { cappedPaging, filterQuery, sendForData, sendForNothing, type AuthoringContext } from './context.ts';
+import {
+  cappedPaging,
+  widePages,
+  filterQuery,
+  sendForData,
+  sendForNothing,
+  type AuthoringContext,
+} from './context.ts';
 import type {
   AuthoringPage,
   CreateTestScheduleInput,
@@ -46,7 +53,7 @@ export class AuthoringTestSchedules {
     options: PageOptions & CallOptions = {},
   ): AsyncGenerator<TestSchedule, void, undefined> {
     return paginateSkipLimit(
-      (skip, limit) => this.list({ ...query, skip, limit }, options),
+      widePages((skip, limit) => this.list({ ...query, skip, limit }, options)),
       cappedPaging(options),
     );
   }

@@ -5,6 +5,7 @@ import { segment } from '../core/transport.ts';
 import { id, number, record, text } from '../core/shape.ts';
 import {
   cappedPaging,
+  widePages,
   filterQuery,
   pageOf,
   sendForData,
@@ -65,7 +66,7 @@ export class AuthoringTestSuites {
     options: PageOptions & CallOptions = {},
   ): AsyncGenerator<TestSuite, void, undefined> {
     return paginateSkipLimit(
-      (skip, limit) => this.list({ ...query, skip, limit }, options),
+      widePages((skip, limit) => this.list({ ...query, skip, limit }, options)),
       cappedPaging(options),
     );
   }

@@ -68,21 +68,58 @@ describe('authoring test suites', () => {
     expect(setup.requests).toHaveLength(3);
   });
 
-  it('iterates with a page size the service serves: never a limit over 100', async () => {
+  it('iterates in wide pages, paging on by what the service serves and its total', async () => {
     setup = mockClient();
     const all = Array.from({ length: 150 }, (_, i) => testSuite(i + 1));
+    // A service that serves 100 whatever is asked: two pages, every item.
     setup.reply(ORIGIN, 'GET', `${PREFIX}/testsuites`, {
       body: { data: { items: all.slice(0, 100), total: 150 } },
     });
     setup.reply(ORIGIN, 'GET', `${PREFIX}/testsuites`, {
       body: { data: { items: all.slice(100), total: 150 } },
     });
-    const items = await collect(setup.client.authoring.testSuites.iterate({}, { pageSize: 500 }));
+    const items = await collect(setup.client.authoring.testSuites.iterate({}));
     expect(items).toHaveLength(150);
     expect(setup.requests.map((r) => [r.query.get('skip'), r.query.get('limit')])).toEqual([
+      ['0', '1000'],
+      ['100', '1000'],
+    ]);
+  });
+
+  it('asks a service that refuses a wide page for pages of 100, and keeps to them', async () => {
+    setup = mockClient();
+    const all = Array.from({ length: 150 }, (_, i) => testSuite(i + 1));
+    setup.reply(ORIGIN, 'GET', `${PREFIX}/testsuites`, {
+      status: 400,
+      body: { error: { code: 'invalid_query', detail: 'limit must be at most 100' } },
+    });
+    setup.reply(ORIGIN, 'GET', `${PREFIX}/testsuites`, {
+      body: { data: { items: all.slice(0, 100), total: 150 } },
+    });
+    setup.reply(ORIGIN, 'GET', `${PREFIX}/testsuites`, {
+      body: { data: { items: all.slice(100), total: 150 } },
+    });
+    const items = await collect(setup.client.authoring.testSuites.iterate({}));
+    expect(items).toHaveLength(150);
+    expect(setup.requests.map((r) => [r.query.get('skip'), r.query.get('limit')])).toEqual([
+      ['0', '1000'],
       ['0', '100'],
       ['100', '100'],
     ]);
+  });
+
+  it('fails on a 400 that a page of 100 meets too', async () => {
+    setup = mockClient();
+    for (let k = 0; k < 2; k++) {
+      setup.reply(ORIGIN, 'GET', `${PREFIX}/testsuites`, {
+        status: 400,
+        body: { error: { code: 'invalid_query', detail: 'bad teamId' } },
+      });
+    }
+    await expect(collect(setup.client.authoring.testSuites.iterate({ teamId: 'x' }))).rejects.toMatchObject({
+      status: 400,
+    });
+    expect(setup.requests.map((r) => r.query.get('limit'))).toEqual(['1000', '100']);
   });
 
   it('creates a suite and reads the 201', async () => {

@@ -3,13 +3,13 @@
 /**
  * Seed 000 shows neither a default nor a maximum for `limit`, and counts among its 400s only
  * invalid query parameters: a `limit` that is a whole number of 0 or more is valid, however large.
- * A page holds 25 items unless `limit` says otherwise, and at most 100: a larger `limit` is
- * served as 100, not refused, as the mobile interface serves a `per_page` over its maximum
- * (seed 001). Every answer carries `total`, so a client that paginates by `skip` and `total` reads
- * the short page as what it is, not as the last one.
+ * A page holds 25 items unless `limit` says otherwise, and at most 1,000, as the job list of the
+ * automation interface: a larger `limit` is served as 1,000, not refused, as the mobile interface
+ * serves a `per_page` over its maximum (seed 001). Every answer carries `total`, so a client that
+ * paginates by `skip` and `total` reads the short page as what it is, not as the last one.
  */
 const DEFAULT_LIMIT = 25;
-const MAX_LIMIT = 100;
+const MAX_LIMIT = 1000;
 
 export interface CommonListQuery {
   search?: string;
