@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a,b}from"./chunk-Y4WGF43K.js";import"./chunk-K3D5RFA3.js";import"./chunk-WQNDVSLD.js";import"./chunk-NH3HDLIC.js";import"./chunk-33TIGABD.js";import"./chunk-EKHKGVLI.js";import"./chunk-IFLZHTXF.js";import"./chunk-DHOSGSHR.js";import"./chunk-OGRF4GVT.js";import"./chunk-FC5NRJ7C.js";import"./chunk-7DOOPZ4R.js";import"./chunk-XBPPTJU7.js";export{b as action,a as post};
