@@ -9,6 +9,7 @@ import {
   shardText,
   type Failure,
   type Logger,
+  type Clock,
 } from '@sauce-actions/action-kit';
 import type {
   Batch,
@@ -98,7 +99,7 @@ interface JsTestsBatchOptions {
   /** What the start sends, the shard for the log, and the poll interval. */
   inputs: StartInputs & Pick<JsTestsInputs, 'shard' | 'pollIntervalMs'>;
   client: JsTestsClient;
-  clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
+  clock: Pick<Clock, 'now' | 'monotonic' | 'sleep'>;
   logger: Logger;
   items: readonly PlacedPlatform[];
   attempt: number;

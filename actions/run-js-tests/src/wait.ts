@@ -23,8 +23,8 @@ interface WaitOptions {
   signal?: AbortSignal;
   /** Called after every answer; at most one progress line per poll comes from it. */
   onAnswer?: (answer: JsTestStatusAnswer) => void;
-  /** Waits between polls. */
-  clock: Pick<Clock, 'sleep'>;
+  /** Waits between polls, and reckons how long the platforms have been followed. */
+  clock: Pick<Clock, 'sleep' | 'monotonic'>;
   /** Where a failed poll that is ridden out is told. */
   logger: Pick<Logger, 'warning'>;
   /** Failed polls in a row that are ridden out before giving up (default 5). */
@@ -48,6 +48,7 @@ export async function waitForResults(source: StatusSource, options: WaitOptions)
   let failedInRow = 0;
   let gap: number | undefined;
   let endedBefore = 0;
+  const started = options.clock.monotonic();
   for (;;) {
     if (options.signal?.aborted) return { ended: 'aborted', answer };
     try {
@@ -68,6 +69,7 @@ export async function waitForResults(source: StatusSource, options: WaitOptions)
     gap = nextPollGap(options.pace, {
       ...(gap !== undefined ? { lastGapMs: gap } : {}),
       ended: ended > endedBefore,
+      elapsedMs: options.clock.monotonic() - started,
     });
     endedBefore = ended;
     try {

@@ -84,17 +84,16 @@ describe('waiting for results', () => {
   it('waits between polls on the clock it is given', async () => {
     const waits: number[] = [];
     let calls = 0;
-    const clock = { now: () => 0, sleep: async (ms: number) => void waits.push(ms) };
+    const clock = { now: () => 0, monotonic: () => 0, sleep: async (ms: number) => void waits.push(ms) };
     await waitForResults(
       { getStatus: async () => (++calls < 3 ? { ...done, completed: false } : done) },
       { ids: ['a'], pace: { baseMs: 7000 }, clock, logger: recordingLogger() },
     );
-    // Nothing ended: the gap grows by half.
-    expect(waits).toEqual([7000, 10_500]);
+    // Nothing ended, but the gap stays within a third of the time followed: poll-interval still.
+    expect(waits).toEqual([7000, 7000]);
   });
 
-  it('comes back to its floor when a platform ended, and a shard of 20 polls at most every 80 s', async () => {
-    const waits: number[] = [];
+  it('grows while no platform ends, within a third of the time followed, and comes back when one did', async () => {
     const entry = (id: string, result: JsTestStatus['result']) => ({
       id,
       job_id: 'f'.repeat(32),
@@ -102,34 +101,38 @@ describe('waiting for results', () => {
       url: '',
       result,
     });
+    const passed = { passed: true, total: 1 };
+    const pending = { completed: false, 'js tests': [entry('a', null), entry('b', null)] };
+    const oneEnded = { completed: false, 'js tests': [entry('a', passed), entry('b', null)] };
     const answers: JsTestStatusAnswer[] = [
-      { completed: false, 'js tests': [entry('a', null), entry('b', null)] },
-      { completed: false, 'js tests': [entry('a', null), entry('b', null)] },
-      { completed: false, 'js tests': [entry('a', { passed: true, total: 1 }), entry('b', null)] },
-      { completed: false, 'js tests': [entry('a', { passed: true, total: 1 }), entry('b', null)] },
-      {
-        completed: true,
-        'js tests': [entry('a', { passed: true, total: 1 }), entry('b', { passed: true, total: 1 })],
-      },
+      ...Array<JsTestStatusAnswer>(6).fill(pending),
+      oneEnded,
+      oneEnded,
+      { completed: true, 'js tests': [entry('a', passed), entry('b', passed)] },
     ];
-    let calls = 0;
-    const clock = { now: () => 0, sleep: async (ms: number) => void waits.push(ms) };
-    const status = { getStatus: async () => answers[calls++]! };
-    await waitForResults(status, {
-      ids: ['a', 'b'],
-      pace: { baseMs: 10_000 },
-      clock,
-      logger: recordingLogger(),
-    });
-    expect(waits).toEqual([10_000, 15_000, 10_000, 15_000]);
-    waits.length = 0;
-    calls = 0;
-    await waitForResults(status, {
-      ids: ['a', 'b'],
-      pace: { baseMs: 10_000, shards: 20 },
-      clock,
-      logger: recordingLogger(),
-    });
-    expect(waits).toEqual([80_000, 120_000, 80_000, 120_000]);
+    const run = async (pace: { baseMs: number; shards?: number }) => {
+      const waits: number[] = [];
+      let t = 0;
+      let calls = 0;
+      const clock = {
+        now: () => t,
+        monotonic: () => t,
+        sleep: async (ms: number) => void (waits.push(ms), (t += ms)),
+      };
+      await waitForResults(
+        { getStatus: async () => answers[calls++]! },
+        { ids: ['a', 'b'], pace, clock, logger: recordingLogger() },
+      );
+      return waits;
+    };
+    // poll-interval until a third of the time followed passes it, then by half at most; back to
+    // poll-interval once a platform ended.
+    expect(await run({ baseMs: 10_000 })).toEqual([
+      10_000, 10_000, 10_000, 10_000, 13_333, 17_778, 10_000, 15_000,
+    ]);
+    // A shard of 20: the same from its floor of 80 s.
+    expect(await run({ baseMs: 10_000, shards: 20 })).toEqual([
+      80_000, 80_000, 80_000, 80_000, 106_667, 142_222, 80_000, 120_000,
+    ]);
   });
 });

@@ -208,6 +208,7 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
         ...(gap !== undefined ? { lastGapMs: gap } : {}),
         ended: finished > finishedBefore,
         nextEndInMs: nextExpectedEndInMs(jobs, nowSeconds),
+        elapsedMs: now() - started,
       });
       finishedBefore = finished;
       await sleep(backoff.next(gap, contended), options.signal);

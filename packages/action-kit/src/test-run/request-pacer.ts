@@ -36,10 +36,10 @@ export class RequestPacer {
 const MAX_PLANNING_MS = 60_000;
 const MAX_STARTS_MS = 240_000;
 /**
- * A shard's planning, at the kit's pace: finding the suite, listing its cases, reading an earlier
- * attempt's jobs, about six requests.
+ * A shard's planning, at the kit's pace: finding the suite, listing its cases (a page of 1,000),
+ * reading an earlier attempt's jobs, three requests.
  */
-const PLAN_SLOT_MS = 1200;
+const PLAN_SLOT_MS = 600;
 
 type ShardOf = { index: number; total: number };
 
@@ -52,8 +52,8 @@ function turn(shard: ShardOf, slotMs: number, maxMs: number): number {
  * A matrix's shards take turns on the account they share. Its jobs start together, so each shard
  * holds its requests back by its index: first its planning, in slots of `PLAN_SLOT_MS` one after
  * another, then, once every shard has planned, its case starts, each shard in a slot as long as
- * its own starts take at the kit's pace. 20 shards of 20 cases plan within 24 s and start in
- * 4-second slots after that (the last 100 s after the step began), at most 5 requests a second
+ * its own starts take at the kit's pace. 20 shards of 20 cases plan within 12 s and start in
+ * 4-second slots after that (the last 88 s after the step began), at most 5 requests a second
  * between them, where all at once they
  * would send 100 a second against a limit of 10; and each shard's jobs are created close
  * together, which keeps its listing windows narrow. Both are offsets from the step's start.

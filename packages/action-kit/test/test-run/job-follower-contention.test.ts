@@ -44,6 +44,7 @@ describe('followJobs on a contended account', () => {
     const waits: number[] = [];
     const contended: boolean[] = [];
     const stop = new AbortController();
+    let t = 0;
     const result = await followJobs({
       jobs: client.automation.jobs,
       builds: ['nightly'],
@@ -54,8 +55,10 @@ describe('followJobs on a contended account', () => {
       signal: stop.signal,
       random: () => 0.5,
       onPoll: (progress) => void contended.push(progress.contended),
+      now: () => t,
       sleep: async (ms) => {
         waits.push(ms);
+        t += ms;
         if (waits.length === 1) await addFault(url, refuseOnce);
         if (waits.length === 5) stop.abort(new Error('enough polls'));
       },
@@ -64,8 +67,9 @@ describe('followJobs on a contended account', () => {
     expect(result.complete).toBe(false);
     expect(result.jobs.map((job) => job.id)).toEqual([id]);
     expect(contended).toEqual([true, true, false, false, false]);
-    // Nothing changes, so the interval grows 1.5× a poll (1000, 1500, 2250, 3375, 5063); the
-    // contention doubles it, up to 4 × 1 s, and a poll without contention halves that back.
-    expect(waits).toEqual([2000, 4000, 4000, 3375, 5063]);
+    // Nothing ends, so the gap grows 1.5× a poll within a third of the time followed (1000, 1000,
+    // 1500, 2250, 3375); contention doubles the wait, up to 4 × 1 s, and a poll without it halves
+    // that back, never under the gap.
+    expect(waits).toEqual([2000, 4000, 3000, 2250, 3375]);
   });
 });

@@ -112,3 +112,27 @@ describe('nextExpectedEndInMs', () => {
     expect(nextExpectedEndInMs(jobs, now)).toBe(expected);
   });
 });
+
+describe('the gap within a third of the time followed', () => {
+  const rows: [string, PollState, number][] = [
+    [
+      'early on, poll-interval however it grew',
+      { lastGapMs: 100_000, ended: false, elapsedMs: 12_000 },
+      10_000,
+    ],
+    [
+      'a third of the time followed once that is longer',
+      { lastGapMs: 100_000, ended: false, elapsedMs: 240_000 },
+      80_000,
+    ],
+    ['the growth when that is shorter', { lastGapMs: 20_000, ended: false, elapsedMs: 240_000 }, 30_000],
+    [
+      'and never past five minutes',
+      { lastGapMs: 290_000, ended: false, elapsedMs: 3_600_000 },
+      MAX_POLL_GAP_MS,
+    ],
+  ];
+  it.each(rows)('%s', (_name, state, gap) => {
+    expect(nextPollGap(alone, state)).toBe(gap);
+  });
+});
