@@ -27,7 +27,7 @@ const SLOW = [
   'packages/emulator/test/mobile/large-upload.test.ts',
   'actions/manage-tunnel/test/{download,operations,post,run,same-name,start,start-through-run}.test.ts',
   'actions/run-js-tests/test/{e2e,post,retries,run-cancel,run-reporting,shards}.test.ts',
-  'actions/run-suite-and-wait/test/{assets-tampering,e2e,fail-fast,post,rerun,retries,run-cancel,run-reporting,shards}.test.ts',
+  'actions/run-suite-and-wait/test/{assets-tampering,e2e,fail-fast,post,report-scale,rerun,retries,run-cancel,run-reporting,shards}.test.ts',
 ];
 
 /**
