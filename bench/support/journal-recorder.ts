@@ -6,15 +6,9 @@
  * and statuses still 0 on an earlier reading, requests not yet answered, are updated).
  */
 
-export interface JournalEntry {
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  /** 0 while unanswered, or when the connection was cut without an answer. */
-  status: number;
-  /** ISO 8601. */
-  time: string;
-}
+import type { JournalEntry } from '@sauce-actions/emulator';
+
+export type { JournalEntry };
 
 /** The emulator's journal capacity: a reading shorter than this holds every entry. */
 const CAPACITY = 10_000;

@@ -90,6 +90,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 export type { FaultSpec } from './admin/faults.ts';
+export type { JournalEntry } from './admin/journal.ts';
 export { defaultSeed, type Seed } from './seed.ts';
 export type { TlsOptions } from './server.ts';
 export type { EmulatorState } from './state.ts';
