@@ -9,6 +9,7 @@
  */
 import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
+import { setTimeout } from 'node:timers/promises';
 import path from 'node:path';
 import { parseKeyValueFile, runStep, type StepResult } from '@sauce-actions/action-harness';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
@@ -215,12 +216,26 @@ describe.runIf(RUNNER_OS !== undefined)('the e2e workflow, run here', () => {
     const start = (job.steps ?? []).find((step) => step.id === 'emulator') as Step & { run: string };
     const { workspace, runnerTemp } = await makeWorkspace();
     const bash = await runBashStep(start.run, { workspace, runnerTemp, env: {}, detached: true });
-    // The emulator it left running in the background shares the step's process group.
+    // The emulator it left running in the background shares the step's process group: ended,
+    // and waited for until the group is gone, so that nothing of it outlives the file.
     cleanups.push(async () => {
-      try {
-        if (bash.pid !== undefined) process.kill(-bash.pid, 'SIGTERM');
-      } catch {
-        // Already gone.
+      if (bash.pid === undefined) return;
+      const group = -bash.pid;
+      // Whether a signal reached the group: false once every process of it is gone.
+      const alive = (signal: NodeJS.Signals | 0 = 0): boolean => {
+        try {
+          process.kill(group, signal);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      alive('SIGTERM');
+      // A safety net, not a wait the test depends on: a group that ignores SIGTERM is killed.
+      const killAt = performance.now() + 10_000;
+      while (alive() && performance.now() < killAt + 5000) {
+        if (performance.now() > killAt) alive('SIGKILL');
+        await setTimeout(20);
       }
     });
     expect(bash.code, bash.output).toBe(0);
