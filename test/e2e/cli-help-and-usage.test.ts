@@ -3,6 +3,7 @@
  * emulator started here: the help of every action with its inputs and defaults, and exit 2 before
  * any request for a mistaken flag, action or value.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,10 @@ import { parse } from 'yaml';
 import { SAUCE_ENV, useCliTerminal } from './support/cli.ts';
 import { ROOT } from './support/lab.ts';
 
-const ACTIONS = ['upload-build', 'invite-testers', 'run-suite-and-wait', 'run-js-tests', 'manage-tunnel'];
+/** Every action of the repository, from its folders: the command line must have a command for each. */
+const ACTIONS = readdirSync(path.join(ROOT, 'actions')).filter((name) =>
+  existsSync(path.join(ROOT, 'actions', name, 'action.yml')),
+);
 
 const terminal = useCliTerminal();
 const { cli, workspace } = terminal;
@@ -18,10 +22,16 @@ const { cli, workspace } = terminal;
 describe('help', () => {
   beforeAll(workspace);
 
-  it('lists the five actions, exit 0', async () => {
+  it('lists every action of the actions/ folder, exit 0', async () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
-    for (const name of ACTIONS) expect(run.stdout).toContain(`  ${name} `);
+    expect(ACTIONS.length).toBeGreaterThanOrEqual(5);
+    for (const name of ACTIONS) {
+      expect(
+        run.stdout,
+        `actions/${name} has no command: add it to COMMANDS in src/commands.ts (its action.yml and a load of its src/definition.ts), then rebuild dist/`,
+      ).toContain(`  ${name} `);
+    }
     expect(run.stdout).toContain('Exit codes');
   });
 
