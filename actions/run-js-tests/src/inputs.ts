@@ -12,17 +12,15 @@ import {
   type SauceConnection,
   type Shard,
 } from '@sauce-actions/action-kit';
-import type { JsTestFramework, JsTestPlatform } from '@sauce-actions/api';
+import { JS_TEST_FRAMEWORKS, type JsTestFramework, type JsTestPlatform } from '@sauce-actions/api';
 import { readPublishingInputs, type PublishingInputs } from '@sauce-actions/action-kit/inputs/publishing';
 import { parsePlatforms } from './platforms.ts';
 
-export const FRAMEWORKS = [
-  'qunit',
-  'jasmine',
-  'YUI Test',
-  'mocha',
-  'custom',
-] as const satisfies readonly JsTestFramework[];
+/** The frameworks `framework` takes: the client's table of them. */
+export const FRAMEWORKS = JS_TEST_FRAMEWORKS;
+
+/** `qunit`, `jasmine`, …: the allowed values as a refusal names them. */
+export const FRAMEWORKS_TEXT = FRAMEWORKS.map((name) => `\`${name}\``).join(', ');
 
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 /** Runs of a failed platform after its first, at most: each waits for the slowest platform of the one before. */
@@ -62,11 +60,7 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
   const connection = readSauceConnection(read);
   const framework = read.enum('framework', FRAMEWORKS);
   if (framework === undefined) {
-    throw new InputError(
-      'framework',
-      'is required but was empty',
-      FRAMEWORKS.map((name) => `\`${name}\``).join(', '),
-    );
+    throw new InputError('framework', 'is required but was empty', FRAMEWORKS_TEXT);
   }
   const maxDurationMs = read.duration('max-duration', undefined, MAX_DURATION_BOUNDS);
   const url = parseTestPageUrl(read.requiredString('url', TEST_PAGE_FORM));

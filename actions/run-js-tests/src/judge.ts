@@ -4,6 +4,8 @@
  */
 import type { ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import {
+  jsResultSeconds,
+  jsTestCounts,
   jsTestFinished,
   jsTestJobId,
   jsTestPassed,
@@ -13,7 +15,7 @@ import {
   type JsTestStatusAnswer,
 } from '@sauce-actions/api';
 import { platformName } from './platforms.ts';
-import { countsText, resultDurationSeconds, testCounts, type TestCounts } from './results.ts';
+import { countsText, type TestCounts } from './results.ts';
 import type { StopJsTestsResult } from './stop.ts';
 
 export type PlatformStatus = 'passed' | 'failed' | 'error' | 'queued' | 'running' | 'stopped';
@@ -83,8 +85,8 @@ function judged(
   }
   // A text instead of the page's report: the service's reason the job ended, such as its maximum duration.
   if (typeof result === 'string') return { ...base, status: 'error', detail: result };
-  const counts = testCounts(framework, result);
-  const durationSeconds = resultDurationSeconds(framework, result);
+  const counts = jsTestCounts(framework, result);
+  const durationSeconds = jsResultSeconds(framework, result);
   const passed = jsTestPassed(framework, result);
   const detail =
     countsText(counts) ?? (passed ? undefined : `the ${framework} result does not report a pass`);

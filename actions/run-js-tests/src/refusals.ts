@@ -5,6 +5,7 @@
  */
 import { ActionError } from '@sauce-actions/action-kit';
 import { ApiError } from '@sauce-actions/api';
+import { FRAMEWORKS_TEXT } from './inputs.ts';
 
 /** What the start sent. */
 interface Context {
@@ -27,7 +28,7 @@ const MEMBERS: [RegExp, string, string][] = [
     'platforms',
     'each platform is `[os, browser, version]`, for example `Windows 11 / chrome / latest`',
   ],
-  [/framework/i, 'framework', 'one of `qunit`, `jasmine`, `YUI Test`, `mocha`, `custom`'],
+  [/framework/i, 'framework', `one of ${FRAMEWORKS_TEXT}`],
   [/maxduration|max.duration/i, 'max-duration', 'the longest time one job may run'],
   [/\burl\b/i, 'url', 'an http:// or https:// address of the test page'],
   [/\bbuild\b/i, 'build', 'a build name'],

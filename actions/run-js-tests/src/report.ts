@@ -6,11 +6,10 @@ import { describeFailure, optionalProperty, type Failure, type Shard } from '@sa
 import type { TestRun } from '@sauce-actions/action-kit/test-run/adapter';
 import type { ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import type { JUnitRerun, JUnitTestCase, JUnitTestSuite } from '@sauce-actions/action-kit/test-run/junit';
-import type { JsTestFramework } from '@sauce-actions/api';
+import { jsReportedTests, type JsTestFramework } from '@sauce-actions/api';
 import { earlyOutcome, type JsTestsBatch } from './batch.ts';
 import type { JsTestsInputs } from './inputs.ts';
 import { reportedJob, type PlatformResult } from './judge.ts';
-import { reportedTests } from './results.ts';
 
 /**
  * How the wait ended: every platform final, the `timeout` or a cancellation (unfinished jobs were
@@ -91,7 +90,7 @@ export function junitSuites(report: JsTestsReport): JUnitTestSuite[] {
 
 function platformCases(report: JsTestsReport, p: PlatformResult): JUnitTestCase[] {
   const link = p.url !== undefined ? { url: p.url } : {};
-  const tests = p.result !== null ? reportedTests(report.framework, p.result) : undefined;
+  const tests = p.result !== null ? jsReportedTests(report.framework, p.result) : undefined;
   const earlier = p.attempts ?? [];
   if (tests && tests.length > 0) {
     return tests.map((test) => {
@@ -148,7 +147,7 @@ function testReruns(
   return earlier.flatMap((run, index): JUnitRerun[] => {
     const test =
       run.result !== null
-        ? reportedTests(framework, run.result)?.find((t) => t.name === testName)
+        ? jsReportedTests(framework, run.result)?.find((t) => t.name === testName)
         : undefined;
     if (test === undefined || test.passed) return [];
     return [

@@ -11,7 +11,17 @@ import { AutomationTunnels } from './tunnels.ts';
 import { AutomationUsers } from './users.ts';
 
 export * from './types.ts';
-export { jsTestFinished, jsTestJobId, jsTestPassed, jsTestsFinished } from './js-results.ts';
+export { jsTestFinished, jsTestJobId, jsTestsFinished } from './js-results.ts';
+export {
+  JS_FRAMEWORKS,
+  JS_TEST_FRAMEWORKS,
+  jsReportedTests,
+  jsResultSeconds,
+  jsTestCounts,
+  jsTestPassed,
+  type JsReportedTest,
+  type JsTestCounts,
+} from './js-frameworks.ts';
 export { AutomationJobAssets } from './assets.ts';
 export { AutomationBugs } from './bugs.ts';
 export {
