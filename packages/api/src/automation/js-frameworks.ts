@@ -1,12 +1,11 @@
 /**
  * What a JS unit test framework's result means, one record per framework: whether the platform
  * passed (as long-lived clients of the interface judge it), its test counts, its single tests
- * where the framework lists them, and how long they ran. Adding a framework is a row here (the
- * compiler asks for it once `JsTestFramework` names it), plus its `action.yml` and README lines
- * and the emulator's own judge of it, which stays independent on purpose.
+ * where the framework lists them, and how long they ran. Adding a framework is a row here, which
+ * `JsTestFramework` and run-js-tests' allowed values are made from, plus its `action.yml` and
+ * README lines and the emulator's own judge of it (independent on purpose): run-js-tests'
+ * framework test names each of the three when one is missing.
  */
-import type { JsTestFramework } from './types.ts';
-
 export interface JsTestCounts {
   passed: number;
   failed: number;
@@ -141,13 +140,17 @@ export const JS_FRAMEWORKS = {
     tests: customTests,
     durationSeconds: (r) => millis(r.duration),
   },
-} as const satisfies Record<JsTestFramework, JsFrameworkRecord>;
+} as const satisfies Record<string, JsFrameworkRecord>;
+
+export type JsTestFramework = keyof typeof JS_FRAMEWORKS;
 
 /** The frameworks the interface accepts, in the table's order. */
 export const JS_TEST_FRAMEWORKS = Object.keys(JS_FRAMEWORKS) as JsTestFramework[];
 
 function recordOf(framework: string): JsFrameworkRecord | undefined {
-  return Object.hasOwn(JS_FRAMEWORKS, framework) ? JS_FRAMEWORKS[framework as JsTestFramework] : undefined;
+  return Object.hasOwn(JS_FRAMEWORKS, framework)
+    ? (JS_FRAMEWORKS[framework as JsTestFramework] as JsFrameworkRecord)
+    : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@
  * Types of the automation REST interface. Fields follow the interface's documents; answers are
  * returned as parsed, so fields not listed here still pass through.
  */
+import type { JsTestFramework } from './js-frameworks.ts';
 
 /** The account a `:username` path names, when it is not the client's own. */
 export interface ForAccount {
@@ -291,7 +292,8 @@ export interface TemporaryFileList {
 
 // ---- JS unit tests ----
 
-export type JsTestFramework = 'qunit' | 'jasmine' | 'YUI Test' | 'mocha' | 'custom';
+/** A framework the JS unit tests interface accepts: a row of `JS_FRAMEWORKS`. */
+export type { JsTestFramework };
 
 /** `[operating system, browser, version]`. */
 export type JsTestPlatform = [os: string, browser: string, version: string];
