@@ -30,7 +30,7 @@ function pullRequestTag(number: number): string {
   return `pr-${number}`;
 }
 
-interface BuildLabels {
+export interface BuildLabels {
   /** The CI system's metadata under the keys of `metadata` given, which win. */
   metadata: Record<string, string>;
   /** `tags` given, with the pull request's tag. */

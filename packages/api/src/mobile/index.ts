@@ -36,6 +36,7 @@ export {
   MOBILE_PROJECT_TESTERS_MAX_PER_PAGE,
 } from './projects.ts';
 export { mobileFailureOf } from './request.ts';
+export { uploadFields as mobileUploadFields } from './uploads.ts';
 export { MobileSites } from './sites.ts';
 export { MobileTesterGroups } from './tester-groups.ts';
 export { MobileTesters } from './testers.ts';

@@ -67,7 +67,7 @@ const UPLOAD_ANSWER = record({
 });
 
 /** The text fields of an upload, in the service's names and encodings; absent options are left out. */
-function uploadFields(upload: MobileUploadOptions, apiKey: string | undefined): [string, string][] {
+export function uploadFields(upload: MobileUploadOptions, apiKey: string | undefined): [string, string][] {
   const fields: [string, string | undefined][] = [
     ['api_key', apiKey],
     ['app_name', upload.appName],
