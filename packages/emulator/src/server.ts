@@ -8,13 +8,13 @@ import formbody from '@fastify/formbody';
 import { adminRoutes } from './admin/routes.ts';
 import { AdminState } from './admin/state.ts';
 import { installTrafficHooks } from './admin/traffic.ts';
-import { authoringRoutes } from './authoring/routes.ts';
-import { automationRoutes } from './automation/routes.ts';
+import { authoringRoutes } from './authoring/routes/index.ts';
+import { automationRoutes } from './automation/routes/index.ts';
 import { automationAdminRoutes } from './automation/routes/admin.ts';
 import { sauceConnectDownloadRoutes } from './automation/routes/sauce-connect.ts';
 import { isDashboardPath } from './dashboard/paths.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
-import { mobileRoutes } from './mobile/routes.ts';
+import { mobileRoutes } from './mobile/routes/index.ts';
 import { routeValidatorCompiler } from './shared/validators.ts';
 import type { EmulatorState } from './state.ts';
 

@@ -5,14 +5,14 @@
  * reaches the automation one's accounts, tunnels and jobs.
  */
 import { mkdir, rm } from 'node:fs/promises';
-import { AuthoringStore } from './authoring/store.ts';
+import { AuthoringStore } from './authoring/store/index.ts';
 import type { AuthoringData } from './authoring/model.ts';
 import { seededAuthoringData } from './authoring/store/initial-data.ts';
-import { AutomationStore } from './automation/store.ts';
+import { AutomationStore } from './automation/store/index.ts';
 import type { AutomationData } from './automation/model.ts';
 import { seededAutomationData } from './automation/store/initial-data.ts';
 import type { MobileData } from './mobile/model.ts';
-import { MobileStore } from './mobile/store.ts';
+import { MobileStore } from './mobile/store/index.ts';
 import { seededMobileData } from './mobile/store/initial-data.ts';
 import type { Seed } from './seed.ts';
 import type { StoreEnvironment } from './shared/store-state.ts';

@@ -7,7 +7,7 @@ import type {
   TestSuiteRecord,
 } from './model.ts';
 import { nextRunDate } from './schedule-timing.ts';
-import type { AuthoringStore } from './store.ts';
+import type { AuthoringStore } from './store/index.ts';
 
 /** A test case as lists answer it; `expectedOutcome` is the emulator's own and stays inside. */
 export function testCaseView(testCase: TestCaseRecord) {

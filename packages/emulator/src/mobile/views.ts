@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { auditLabel } from './audit-types.ts';
 import { timestamp } from './format.ts';
 import type { AuditEntry, AuditEvent, Build, Feedback, Group, Project, Tester, Webhook } from './model.ts';
-import type { MobileStore } from './store.ts';
+import type { MobileStore } from './store/index.ts';
 
 /** Links point at the emulator itself, at the address the client used. */
 export function baseUrl(request: FastifyRequest): string {

@@ -2,7 +2,7 @@
 import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { scheduleCreateBody, scheduleListQuery, scheduleUpdateBody, uuidParams } from '../schemas.ts';
 import { userOf } from '../session.ts';
-import type { AuthoringStore } from '../store.ts';
+import type { AuthoringStore } from '../store/index.ts';
 import { scheduleView } from '../views.ts';
 
 export function scheduleRoutes(app: SchemaTypedApp, store: AuthoringStore): void {

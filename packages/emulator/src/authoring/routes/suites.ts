@@ -10,7 +10,7 @@ import {
   uuidParams,
 } from '../schemas.ts';
 import { userOf } from '../session.ts';
-import type { AuthoringStore } from '../store.ts';
+import type { AuthoringStore } from '../store/index.ts';
 import { suiteRunView, suiteView } from '../views.ts';
 
 export function suiteRoutes(app: SchemaTypedApp, store: AuthoringStore): void {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { caseRunBody, hexIdParams, renameBody, revisionParams, testCaseListQuery } from '../schemas.ts';
 import { userOf } from '../session.ts';
-import type { AuthoringStore } from '../store.ts';
+import type { AuthoringStore } from '../store/index.ts';
 import type { CaseRunInput } from '../store/runs.ts';
 import { caseRunView, testCaseDetailView, testCaseView } from '../views.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { jobView } from '../job-view.ts';
-import type { AutomationStore } from '../store.ts';
+import type { AutomationStore } from '../store/index.ts';
 import {
   SC_ARCHES,
   SC_FILE_NAME_PATTERN,

@@ -4,7 +4,7 @@ import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { callerOf } from '../access.ts';
 import { sendError } from '../errors.ts';
 import type { BugRecord } from '../model.ts';
-import type { AutomationStore } from '../store.ts';
+import type { AutomationStore } from '../store/index.ts';
 import type { Bugs } from '../store/bugs.ts';
 
 /** Only these properties of a bug can be changed, as the seed states. */

@@ -6,7 +6,7 @@ import { jobsCsv } from '../csv.ts';
 import { sendError } from '../errors.ts';
 import { jobView } from '../job-view.ts';
 import type { JobRecord } from '../model.ts';
-import type { AutomationStore } from '../store.ts';
+import type { AutomationStore } from '../store/index.ts';
 import { usernameParams } from './params.ts';
 
 const jobParams = {

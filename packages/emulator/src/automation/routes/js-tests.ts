@@ -4,7 +4,7 @@ import { sendError } from '../errors.ts';
 import { hexId } from '../ids.ts';
 import { frameworkResult } from '../js-results.ts';
 import { jobError, jobTimes } from '../job-view.ts';
-import type { AutomationStore } from '../store.ts';
+import type { AutomationStore } from '../store/index.ts';
 import { usernameParams } from './params.ts';
 
 /** What `job_id` holds before the job is assigned, as the service answers. */

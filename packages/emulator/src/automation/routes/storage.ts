@@ -9,7 +9,7 @@ import { schemaTyped } from '../../shared/schema-typed.ts';
 import { sendError } from '../errors.ts';
 import { hexId } from '../ids.ts';
 import { unixSeconds } from '../model.ts';
-import type { AutomationStore } from '../store.ts';
+import type { AutomationStore } from '../store/index.ts';
 import { usernameParams } from './params.ts';
 
 function badFileName(name: string): boolean {

@@ -1,7 +1,7 @@
 /** Tunnels of an account. */
 import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { sendError } from '../errors.ts';
-import type { AutomationStore } from '../store.ts';
+import type { AutomationStore } from '../store/index.ts';
 import { usernameParams } from './params.ts';
 
 const tunnelParams = {

@@ -3,7 +3,7 @@ import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import { callerOf } from '../access.ts';
 import { sendError } from '../errors.ts';
 import type { AccountRecord } from '../model.ts';
-import type { AutomationStore } from '../store.ts';
+import type { AutomationStore } from '../store/index.ts';
 import type { AutomationAccounts } from '../store/accounts.ts';
 import { activityCounts, activitySummary, dailyUsage, utcDay } from '../usage.ts';
 import { usernameParams } from './params.ts';

@@ -1,6 +1,6 @@
 /** Account-wide operations: feedbacks, audit trails, permissions, webhooks and sites. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { MobileStore } from '../store.ts';
+import type { MobileStore } from '../store/index.ts';
 import { actorOf } from '../actor.ts';
 import { CODE, MobileError, invalid } from '../errors.ts';
 import { commaList, idParam, paginate } from '../format.ts';

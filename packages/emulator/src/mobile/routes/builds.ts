@@ -1,7 +1,7 @@
 /** Operations on one build: update, copy, download, invitations, deletion. */
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { MobileStore } from '../store.ts';
+import type { MobileStore } from '../store/index.ts';
 import { actorOf } from '../actor.ts';
 import { CODE, MobileError, invalid, notFound } from '../errors.ts';
 import { commaList, idParam, isOn } from '../format.ts';

@@ -1,6 +1,6 @@
 /** Tester groups as the account sees them, with their testers and projects (paginated). */
 import type { FastifyInstance } from 'fastify';
-import type { MobileStore } from '../store.ts';
+import type { MobileStore } from '../store/index.ts';
 import { idParam, paginate } from '../format.ts';
 import { groupView } from '../views.ts';
 

@@ -1,6 +1,6 @@
 /** Projects and their build and tester lists (v1 and v2). */
 import type { FastifyInstance } from 'fastify';
-import type { MobileStore } from '../store.ts';
+import type { MobileStore } from '../store/index.ts';
 import { idParam, paginate } from '../format.ts';
 import { baseUrl, buildV1, buildV2Item, projectV1, projectV2, projectV2Item } from '../views.ts';
 

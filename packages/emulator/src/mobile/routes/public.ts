@@ -5,7 +5,7 @@
  * open them. The dashboard links (build_url, invite_testers_url) are pages of `src/dashboard`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { MobileStore } from '../store.ts';
+import type { MobileStore } from '../store/index.ts';
 import { NO_REST_AUTH } from '../actor.ts';
 import { MobileError, notFound } from '../errors.ts';
 import type { Build } from '../model.ts';

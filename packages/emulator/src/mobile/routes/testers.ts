@@ -1,6 +1,6 @@
 /** Testers, blocking, and the tester-group membership operations. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { MobileStore } from '../store.ts';
+import type { MobileStore } from '../store/index.ts';
 import { actorOf } from '../actor.ts';
 import { notFound } from '../errors.ts';
 import { commaList, idParam } from '../format.ts';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { MobileStore } from '../store.ts';
+import type { MobileStore } from '../store/index.ts';
 import { NO_REST_AUTH } from '../actor.ts';
 import { oidcAccount } from '../auth.ts';
 import { CODE, MobileError, invalid, missing } from '../errors.ts';

@@ -2,20 +2,20 @@
  * State and state transitions of mobile app distribution: one part per resource, all over one
  * data object. Routes only translate HTTP to calls of these parts.
  */
-import { Store, type StoreEnvironment } from '../shared/store-state.ts';
-import type { MobileData } from './model.ts';
-import { MobileAccounts } from './store/accounts.ts';
-import { MobileAudits } from './store/audits.ts';
-import { MobileBuildSettings } from './store/build-settings.ts';
-import { MobileBuilds } from './store/builds.ts';
-import { MobileFiles } from './store/files.ts';
-import { MobileGroups } from './store/groups.ts';
-import { MobileInvites } from './store/invites.ts';
-import { MobileProjects } from './store/projects.ts';
-import { MobileSites } from './store/sites.ts';
-import { MobileState } from './store/state.ts';
-import { MobileTesters } from './store/testers.ts';
-import { MobileWebhooks } from './store/webhooks.ts';
+import { Store, type StoreEnvironment } from '../../shared/store-state.ts';
+import type { MobileData } from '../model.ts';
+import { MobileAccounts } from './accounts.ts';
+import { MobileAudits } from './audits.ts';
+import { MobileBuildSettings } from './build-settings.ts';
+import { MobileBuilds } from './builds.ts';
+import { MobileFiles } from './files.ts';
+import { MobileGroups } from './groups.ts';
+import { MobileInvites } from './invites.ts';
+import { MobileProjects } from './projects.ts';
+import { MobileSites } from './sites.ts';
+import { MobileState } from './state.ts';
+import { MobileTesters } from './testers.ts';
+import { MobileWebhooks } from './webhooks.ts';
 
 export class MobileStore extends Store<MobileData, MobileState> {
   readonly accounts: MobileAccounts;

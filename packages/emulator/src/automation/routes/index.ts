@@ -1,18 +1,18 @@
 /** The automation REST interface, registered once under each of its path prefixes. */
 import type { FastifyInstance } from 'fastify';
-import { acceptEmptyJsonBodies } from '../shared/json-body.ts';
-import { schemaTyped } from '../shared/schema-typed.ts';
-import { authenticate } from './access.ts';
-import { automationErrorHandler } from './errors.ts';
-import { bugRoutes, bugTypeRoutes } from './routes/bugs.ts';
-import { infoRoutes } from './routes/info.ts';
-import { jobRoutes } from './routes/jobs.ts';
-import { jsTestRoutes } from './routes/js-tests.ts';
-import { sauceConnectListingRoutes } from './routes/sauce-connect.ts';
-import { temporaryStorageRoutes } from './routes/storage.ts';
-import { tunnelRoutes } from './routes/tunnels.ts';
-import { userRoutes } from './routes/users.ts';
-import type { AutomationStore } from './store.ts';
+import { acceptEmptyJsonBodies } from '../../shared/json-body.ts';
+import { schemaTyped } from '../../shared/schema-typed.ts';
+import { authenticate } from '../access.ts';
+import { automationErrorHandler } from '../errors.ts';
+import { bugRoutes, bugTypeRoutes } from './bugs.ts';
+import { infoRoutes } from './info.ts';
+import { jobRoutes } from './jobs.ts';
+import { jsTestRoutes } from './js-tests.ts';
+import { sauceConnectListingRoutes } from './sauce-connect.ts';
+import { temporaryStorageRoutes } from './storage.ts';
+import { tunnelRoutes } from './tunnels.ts';
+import { userRoutes } from './users.ts';
+import type { AutomationStore } from '../store/index.ts';
 
 interface AutomationPluginOptions {
   store: AutomationStore;

@@ -2,15 +2,15 @@
  * State and state transitions of the automation interface: one part per resource, all over one
  * data object. Routes only translate HTTP to calls of these parts.
  */
-import { Store, StoreState, type StoreEnvironment } from '../shared/store-state.ts';
-import type { AutomationData } from './model.ts';
-import { AutomationAccounts } from './store/accounts.ts';
-import { Bugs } from './store/bugs.ts';
-import { AutomationJobs } from './store/jobs.ts';
-import { JsTests } from './store/js-tests.ts';
-import { SauceConnectBuilds } from './store/sauce-connect-builds.ts';
-import { TemporaryStorage } from './store/storage.ts';
-import { AutomationTunnels } from './store/tunnels.ts';
+import { Store, StoreState, type StoreEnvironment } from '../../shared/store-state.ts';
+import type { AutomationData } from '../model.ts';
+import { AutomationAccounts } from './accounts.ts';
+import { Bugs } from './bugs.ts';
+import { AutomationJobs } from './jobs.ts';
+import { JsTests } from './js-tests.ts';
+import { SauceConnectBuilds } from './sauce-connect-builds.ts';
+import { TemporaryStorage } from './storage.ts';
+import { AutomationTunnels } from './tunnels.ts';
 
 export class AutomationStore extends Store<AutomationData> {
   readonly accounts: AutomationAccounts;

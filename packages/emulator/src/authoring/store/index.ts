@@ -2,15 +2,15 @@
  * State and state transitions of the AI authoring interface: one part per resource, all over one
  * data object. Routes only translate HTTP to calls of these parts.
  */
-import type { AutomationAccounts } from '../automation/store/accounts.ts';
-import { Store, StoreState, type StoreEnvironment } from '../shared/store-state.ts';
-import type { AuthoringData } from './model.ts';
-import { Artifacts } from './store/artifacts.ts';
-import { Runs, type SimulatedJobs } from './store/runs.ts';
-import { TestSchedules } from './store/schedules.ts';
-import { TestSuites } from './store/suites.ts';
-import { TestCases } from './store/test-cases.ts';
-import { AuthoringUsers } from './store/users.ts';
+import type { AutomationAccounts } from '../../automation/store/accounts.ts';
+import { Store, StoreState, type StoreEnvironment } from '../../shared/store-state.ts';
+import type { AuthoringData } from '../model.ts';
+import { Artifacts } from './artifacts.ts';
+import { Runs, type SimulatedJobs } from './runs.ts';
+import { TestSchedules } from './schedules.ts';
+import { TestSuites } from './suites.ts';
+import { TestCases } from './test-cases.ts';
+import { AuthoringUsers } from './users.ts';
 
 /**
  * What the authoring interface takes from the automation one: the accounts (the two share them),

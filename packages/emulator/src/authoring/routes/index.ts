@@ -1,14 +1,14 @@
 /** The AI test authoring interface (seed 000) under its prefix, default `/v1/ai-authoring`. */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { schemaTyped } from '../shared/schema-typed.ts';
-import { AuthoringError, codeForStatus, errorBody } from './errors.ts';
-import { artifactRoutes } from './routes/artifacts.ts';
-import { scheduleRoutes } from './routes/schedules.ts';
-import { suiteRoutes } from './routes/suites.ts';
-import { testCaseRoutes } from './routes/test-cases.ts';
-import { useBasicAuthentication } from './session.ts';
-import type { AuthoringStore } from './store.ts';
-import { useAuthoringValidation } from './validation.ts';
+import { schemaTyped } from '../../shared/schema-typed.ts';
+import { AuthoringError, codeForStatus, errorBody } from '../errors.ts';
+import { artifactRoutes } from './artifacts.ts';
+import { scheduleRoutes } from './schedules.ts';
+import { suiteRoutes } from './suites.ts';
+import { testCaseRoutes } from './test-cases.ts';
+import { useBasicAuthentication } from '../session.ts';
+import type { AuthoringStore } from '../store/index.ts';
+import { useAuthoringValidation } from '../validation.ts';
 
 export async function authoringRoutes(
   app: FastifyInstance,

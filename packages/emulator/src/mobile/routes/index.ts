@@ -1,17 +1,17 @@
 /** The mobile distribution REST and upload interfaces, on the emulator's root. */
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { setActor } from './actor.ts';
-import { restActor } from './auth.ts';
-import { CODE, MobileError, failureBody } from './errors.ts';
-import { accountRoutes } from './routes/account.ts';
-import { buildRoutes } from './routes/builds.ts';
-import { groupRoutes } from './routes/groups.ts';
-import { projectRoutes } from './routes/projects.ts';
-import { publicRoutes } from './routes/public.ts';
-import { testerRoutes } from './routes/testers.ts';
-import { uploadRoutes } from './routes/upload.ts';
-import type { MobileStore } from './store.ts';
+import { setActor } from '../actor.ts';
+import { restActor } from '../auth.ts';
+import { CODE, MobileError, failureBody } from '../errors.ts';
+import { accountRoutes } from './account.ts';
+import { buildRoutes } from './builds.ts';
+import { groupRoutes } from './groups.ts';
+import { projectRoutes } from './projects.ts';
+import { publicRoutes } from './public.ts';
+import { testerRoutes } from './testers.ts';
+import { uploadRoutes } from './upload.ts';
+import type { MobileStore } from '../store/index.ts';
 
 export async function mobileRoutes(app: FastifyInstance, options: { store: MobileStore }): Promise<void> {
   const { store } = options;
