@@ -107,7 +107,8 @@ describe('run-suite-and-wait shards', () => {
       expect.stringMatching(turn('1/2', 2)),
       expect.stringMatching(/^Started 2 test case\(s\) \(shard 1\/2\) in build "Split cases/),
     ]);
-    expect(deps[1]!.logger.lines('info').slice(0, 2)).toEqual([
+    expect(deps[1]!.logger.lines('info').slice(0, 3)).toEqual([
+      "Shard 2/2 sends its first request in 600ms, at its turn: a matrix's shards plan one after another on the account they share.",
       expect.stringMatching(turn('2/2', 1)),
       expect.stringMatching(/^Started 1 test case\(s\) \(shard 2\/2\) in build "Split cases/),
     ]);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { StepDeps } from '../deps.ts';
 import type { ActionResult, Outputs } from '../reporting/result.ts';
 import { withDeadline } from '../step/cancellation.ts';
+import { formatDuration } from '../values/duration.ts';
 import { optionalProperty } from '../values/optional-property.ts';
 import type {
   Batch,
@@ -53,7 +54,12 @@ export async function runTests<P extends TestPlan, R, B extends Batch<R>, O exte
   return publishedWithin(options, deps, async (signal, startedAtMs) => {
     // A matrix's shards take turns on the account they share, from their first request on.
     const turnMs = planTurnMs(options.shard);
-    if (turnMs > 0) await deps.clock.sleep(turnMs, signal);
+    if (turnMs > 0 && options.shard) {
+      deps.logger.info(
+        `Shard ${options.shard.index}/${options.shard.total} sends its first request in ${formatDuration(turnMs)}, at its turn: a matrix's shards plan one after another on the account they share.`,
+      );
+      await deps.clock.sleep(turnMs, signal);
+    }
     // What fails before anything was started is thrown: the host words it (an abort names its reason).
     const plan = await adapter.plan(signal, startedAtMs);
     const { postStep } = options;

@@ -12,7 +12,7 @@ import { runTests } from '../../src/test-run/engine.ts';
 import { planTurnMs } from '../../src/test-run/request-pacer.ts';
 import type { TestRunOutputs } from '../../src/test-run/results.ts';
 import { testStepDeps } from '../../src/testing.ts';
-import { systemClock } from '../../src/index.ts';
+import { recordingLogger, systemClock } from '../../src/index.ts';
 
 let folder: string;
 beforeAll(async () => void (folder = await mkdtemp(path.join(os.tmpdir(), 'engine-turns-'))));
@@ -50,21 +50,26 @@ async function runShard(
       signal?.throwIfAborted();
     },
   };
+  const logger = recordingLogger();
   const deps = testStepDeps({
     tempDir: folder,
     clock,
+    logger,
     signal: controller.signal,
     workflow: { step: 'turns' },
   });
   const options = { name: 'toys', timeoutMs: 60_000, retries: 0, failOnFailure: true, shard };
   const error = await runTests(planOnly(planned), options, deps).catch((caught: unknown) => caught);
-  return { sleeps, planned, error };
+  return { sleeps, planned, error, info: logger.lines('info') };
 }
 
 describe('a shard’s turn before it plans', () => {
   it('is its index’s slot, and a cancel during it starts nothing', async () => {
     const cancelled = await runShard({ index: 3, total: 5 });
     expect(cancelled.sleeps).toEqual([planTurnMs({ index: 3, total: 5 })]);
+    expect(cancelled.info).toEqual([
+      "Shard 3/5 sends its first request in 1200ms, at its turn: a matrix's shards plan one after another on the account they share.",
+    ]);
     expect(cancelled.sleeps[0]).toBeGreaterThan(0);
     expect(cancelled.planned).toEqual([]);
     expect(cancelled.error).toBeInstanceOf(Error);
