@@ -68,7 +68,7 @@ export async function planSuite(
   const label = suite?.name ?? 'Test cases';
   const buildName = inputs.buildName ?? defaultBuildName(label, context.workflow, new Date(startedAtMs));
   const planned = await planRuns(client.authoring, inputs, suite, signal);
-  const earlier = await earlierAttempts(context, signal, { label, plan: planned, startedAtMs });
+  const earlier = await earlierAttempts(context, signal, { label, plan: planned });
   const runs = withoutCases(planned, new Set(earlier?.passed.map(({ testCase }) => testCase.id)));
   // A shard with no case to run has no round: nothing to wait for, and it passes.
   return {
@@ -89,7 +89,7 @@ export async function planSuite(
 async function earlierAttempts(
   { inputs, client, workflow, logger }: PlanContext,
   signal: AbortSignal,
-  context: { label: string; plan: Plan; startedAtMs: number },
+  context: { label: string; plan: Plan },
 ): Promise<EarlierResults | undefined> {
   if (!inputs.rerunFailed || plannedCases(context.plan) === 0) return undefined;
   const earlier = earlierBuildNames(context.label, inputs.buildName, workflow);
