@@ -41,6 +41,7 @@ import {
 import { platformName } from './platforms.ts';
 import { refusedStart } from './refusals.ts';
 import { startRequest, type StartInputs } from './requests.ts';
+import type { JsTestsRecord } from './state.ts';
 import { stopJsTestJobs, type StopJsTestsResult } from './stop.ts';
 import { waitForResults } from './wait.ts';
 
@@ -106,7 +107,7 @@ interface JsTestsBatchOptions {
   startedAtMs: number;
 }
 
-export class JsTestsBatch implements Batch<PlatformResult> {
+export class JsTestsBatch implements Batch<PlatformResult, JsTestsRecord> {
   readonly #options: JsTestsBatchOptions;
   readonly #platforms: JsTestPlatform[];
   /** Test ids, one per platform, once the start answered them. */
@@ -230,12 +231,12 @@ export class JsTestsBatch implements Batch<PlatformResult> {
   }
 
   /** The test ids, and the job ids assigned so far. */
-  work(): object | undefined {
+  running(): JsTestsRecord | undefined {
     return this.started ? { testIds: [...this.#ids], jobIds: [...this.#jobIds] } : undefined;
   }
 
   /** The platforms whose job could not be stopped (never assigned in time, or the stop failed). */
-  leftover(): object | undefined {
+  leftRunning(): JsTestsRecord | undefined {
     const left = this.#results().filter((p) => p.status === 'running' || p.status === 'queued');
     const jobIds = left.flatMap((p) => (p.jobId !== undefined ? [p.jobId] : []));
     return left.length > 0 ? { testIds: left.map((p) => p.id), jobIds } : undefined;

@@ -5,10 +5,10 @@
  * that ended on its own cleared the state, and then the host does not even run this.
  */
 import type { StepDeps } from '@sauce-actions/action-kit';
-import { cleanupStep, type Stopping } from '@sauce-actions/action-kit/test-run/post-step';
+import { cleanupStep, type ServicePlace, type Stopping } from '@sauce-actions/action-kit/test-run/post-step';
 import type { AutomationJobs, AutomationJsTests, SauceClient } from '@sauce-actions/api';
 import { readInputs } from './inputs.ts';
-import { SAVED_TESTS, type JsTestsState } from './state.ts';
+import { JS_TESTS_RECORD, type JsTestsRecord } from './state.ts';
 import { stopJsTestJobs } from './stop.ts';
 
 export interface PostDeps extends Pick<StepDeps, 'logger' | 'state'> {
@@ -17,12 +17,16 @@ export interface PostDeps extends Pick<StepDeps, 'logger' | 'state'> {
   };
 }
 
-export const post = cleanupStep('Run JS tests: cleanup', SAVED_TESTS, readInputs, stopLeftTests);
+export const post = cleanupStep('Run JS tests: cleanup', JS_TESTS_RECORD, readInputs, stopLeftTests);
 
 export const runPost = post.run;
 
 /** Asks the status of the tests (their jobs, once assigned) and stops every job still running. */
-async function stopLeftTests(state: JsTestsState, deps: PostDeps, graceMs: number): Promise<Stopping> {
+async function stopLeftTests(
+  state: ServicePlace & JsTestsRecord,
+  deps: PostDeps,
+  graceMs: number,
+): Promise<Stopping> {
   deps.logger.info(`The step ended before its JS tests did: stopping their unfinished jobs.`);
   const stopping = await stopJsTestJobs({
     status: deps.client.automation.jsTests,

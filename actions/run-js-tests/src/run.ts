@@ -6,7 +6,7 @@ import { optionalProperty, type ActionResult, type StepDeps } from '@sauce-actio
 import type { Round, TestPlan, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
 import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
-import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
+import { servicePlaceOf } from '@sauce-actions/action-kit/test-run/post-step';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import { JsTestsBatch, UnmatchedStart, type JsTestsClient, type PlacedPlatform } from './batch.ts';
@@ -16,7 +16,7 @@ import type { JsTestsInputs } from './inputs.ts';
 import type { PlatformResult } from './judge.ts';
 import { jsTestsFailure, jsTestsReport, junitSuites, resultsData } from './report.ts';
 import { runBuild } from './requests.ts';
-import { STATE_KEY } from './state.ts';
+import { JS_TESTS_RECORD } from './state.ts';
 import { jsTestsSummary, unmatchedStartResult } from './summary.ts';
 
 export interface JsTestsDeps extends Pick<
@@ -42,7 +42,7 @@ async function runPlatforms(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<A
     ...stepOptions('run-js-tests', inputs),
     retries: inputs.retries,
     shard: inputs.shard,
-    postStep: { key: STATE_KEY, place: workPlace(inputs.connection) },
+    postStep: { format: JS_TESTS_RECORD, place: servicePlaceOf(inputs.connection) },
   };
   try {
     return await runTests(jsTestsAdapter(inputs, deps), options, deps);
@@ -73,7 +73,7 @@ function jsTestsAdapter(
         attempt,
         startedAtMs: plan.startedAtMs,
       }),
-    again: (plan, round) => failedPlatforms(plan, round, inputs.retries, deps),
+    retryItems: (plan, round) => failedPlatforms(plan, round, inputs.retries, deps),
     report: (_plan, testRun, signal) => {
       const report = jsTestsReport(inputs, testRun, deps.clock.now());
       const { tally } = testRun;

@@ -35,7 +35,7 @@ import {
   type StartClient,
   type Started,
 } from './start.ts';
-import { RunWork } from './state.ts';
+import { RunRecorder, type RunRecord } from './state.ts';
 
 export interface SuiteClient {
   authoring: StartClient;
@@ -80,7 +80,7 @@ interface SuiteBatchOptions {
   stepBegunAt: number;
 }
 
-export class SuiteBatch implements Batch<Job | undefined> {
+export class SuiteBatch implements Batch<Job | undefined, RunRecord> {
   /** What was queued, filled in as runs start. */
   readonly queued: Started = nothingStarted();
   /** The run's jobs as last seen. */
@@ -89,7 +89,7 @@ export class SuiteBatch implements Batch<Job | undefined> {
   readonly #options: SuiteBatchOptions;
   /** Reads `queued.caseOfJob` as the case runs answer. */
   readonly #finder: CaseFinder;
-  readonly #work: RunWork;
+  readonly #recorder: RunRecorder;
   /** Ids of the jobs the last poll listed. */
   #polled: string[] = [];
 
@@ -97,7 +97,7 @@ export class SuiteBatch implements Batch<Job | undefined> {
     this.#options = options;
     this.#finder = new CaseFinder(knownCases(options.plan.runs), this.queued.caseOfJob);
     // On the service's clock (known from the plan's answers), as the post step lists jobs by it.
-    this.#work = new RunWork(options.client.serviceClock.fromLocal(options.plan.startedAtMs));
+    this.#recorder = new RunRecorder(options.client.serviceClock.fromLocal(options.plan.startedAtMs));
   }
 
   get started(): boolean {
@@ -237,13 +237,13 @@ export class SuiteBatch implements Batch<Job | undefined> {
     return false;
   }
 
-  work(): object | undefined {
-    return this.#work.now(this.queued, this.#polled);
+  running(): RunRecord | undefined {
+    return this.#recorder.running(this.queued, this.#polled);
   }
 
-  leftover(): object | undefined {
+  leftRunning(): RunRecord | undefined {
     const { failed, missing } = this.stopped;
-    return this.#work.left(
+    return this.#recorder.leftRunning(
       this.queued,
       failed.map(({ id }) => id),
       missing,

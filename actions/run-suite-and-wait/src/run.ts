@@ -9,7 +9,7 @@ import { collectJobAssets } from '@sauce-actions/action-kit/services/assets-arti
 import type { Round, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
 import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob, listSome, type ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
-import { workPlace } from '@sauce-actions/action-kit/test-run/post-step';
+import { servicePlaceOf } from '@sauce-actions/action-kit/test-run/post-step';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { anySignal, type Job } from '@sauce-actions/api';
 import { failedCases } from './attempts.ts';
@@ -22,7 +22,7 @@ import { planSuite, selectedCases, type SuitePlan } from './plan.ts';
 import { junitSuites, resultsData, suiteOutputs, suiteReport, type SuiteOutputs } from './report.ts';
 import type { CaseSelection } from './selection.ts';
 import { MAX_REQUESTS_PER_SECOND } from './start.ts';
-import { STATE_KEY } from './state.ts';
+import { RUN_RECORD } from './state.ts';
 import { suiteSummary } from './summary.ts';
 
 export interface SuiteDeps extends Pick<
@@ -45,7 +45,9 @@ export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionR
     failFast: inputs.failFast,
     shard: inputs.shard,
     // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
-    ...(inputs.stopOnCancel ? { postStep: { key: STATE_KEY, place: workPlace(inputs.connection) } } : {}),
+    ...(inputs.stopOnCancel
+      ? { postStep: { format: RUN_RECORD, place: servicePlaceOf(inputs.connection) } }
+      : {}),
   };
   return runTests(suiteAdapter(inputs, deps), options, deps);
 }
@@ -72,7 +74,7 @@ function suiteAdapter(
         logger,
         stepBegunAt,
       }),
-    again: (plan, round) => casesToRunAgain(plan, round, inputs.retries, logger),
+    retryItems: (plan, round) => casesToRunAgain(plan, round, inputs.retries, logger),
     report: (plan, testRun, signal) => {
       const report = suiteReport(plan, testRun, {
         retries: inputs.retries,

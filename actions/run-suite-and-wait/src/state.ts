@@ -1,12 +1,12 @@
 /**
  * What the post step needs to stop the run's jobs when the main step is killed outright (the
- * kit's saved work): the builds and job ids the start answered, the jobs each poll saw.
+ * kit's running record): the builds and job ids the start answered, the jobs each poll saw.
  */
 import {
-  parseSavedWork,
+  parseRunningRecord,
   savedStrings,
-  type SavedWork,
-  type WorkPlace,
+  type RunningRecordFormat,
+  type ServicePlace,
 } from '@sauce-actions/action-kit/test-run/post-step';
 import type { Started } from './start.ts';
 
@@ -19,7 +19,8 @@ export const STATE_KEY = 'run';
  */
 const MAX_RECORDED_IDS = 1000;
 
-export interface RunState extends WorkPlace {
+/** What a batch records of its run; the post step reads it with the place it runs. */
+export interface RunRecord {
   /** Build names the service gave the runs. */
   builds: string[];
   /** Job ids known so far (case runs answer theirs; polls show the others). */
@@ -30,12 +31,12 @@ export interface RunState extends WorkPlace {
   minimumCount?: number;
 }
 
-/** Where the run is kept for the post step. */
-export const SAVED_RUN: SavedWork<RunState> = { key: STATE_KEY, read: savedRun };
+/** How the run is recorded for the post step. */
+export const RUN_RECORD: RunningRecordFormat<RunRecord> = { key: STATE_KEY, read: readRunRecord };
 
-/** The saved run, when it names anything to stop; anything malformed counts as nothing. */
-function savedRun(text: string): RunState | undefined {
-  const state = parseSavedWork(text, (record) => {
+/** The recorded run, when it names anything to stop; anything malformed counts as nothing. */
+function readRunRecord(text: string): (ServicePlace & RunRecord) | undefined {
+  const state = parseRunningRecord(text, (record) => {
     if (typeof record.startedAtMs !== 'number') return undefined;
     const count = (n: unknown): number | undefined =>
       typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
@@ -52,8 +53,8 @@ function savedRun(text: string): RunState | undefined {
   return state !== undefined && (state.builds.length > 0 || state.jobIds.length > 0) ? state : undefined;
 }
 
-/** The run's work as it grows: what was started, and the ids of the jobs seen, up to `MAX_RECORDED_IDS`. */
-export class RunWork {
+/** The run's record as it grows: what was started, and the ids of the jobs seen, up to `MAX_RECORDED_IDS`. */
+export class RunRecorder {
   readonly #startedAtMs: number;
   readonly #jobIds = new Set<string>();
 
@@ -62,7 +63,7 @@ export class RunWork {
   }
 
   /** What was started, and the ids of jobs seen since; undefined while nothing is named. */
-  now(started: Started, seenIds: Iterable<string> = []): Omit<RunState, keyof WorkPlace> | undefined {
+  running(started: Started, seenIds: Iterable<string> = []): RunRecord | undefined {
     for (const id of [...started.jobIds, ...seenIds]) {
       if (this.#jobIds.size >= MAX_RECORDED_IDS) break;
       this.#jobIds.add(id);
@@ -82,12 +83,8 @@ export class RunWork {
    * expected never showed, the builds too, so that the post step looks for them again. With
    * neither, nothing is left.
    */
-  left(
-    started: Started,
-    leftRunning: readonly string[],
-    missing: number,
-  ): Omit<RunState, keyof WorkPlace> | undefined {
-    if (missing > 0) return this.now(started, leftRunning);
+  leftRunning(started: Started, leftRunning: readonly string[], missing: number): RunRecord | undefined {
+    if (missing > 0) return this.running(started, leftRunning);
     if (leftRunning.length === 0) return undefined;
     return { startedAtMs: this.#startedAtMs, builds: [], jobIds: leftRunning.slice(0, MAX_RECORDED_IDS) };
   }

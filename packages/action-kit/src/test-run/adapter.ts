@@ -9,7 +9,7 @@ import type { Outputs, PullRequestComment } from '../reporting/result.ts';
 import type { Failure } from '../step/failure.ts';
 import type { JobTally, ReportedJob } from './job-report.ts';
 import type { JUnitTestSuite } from './junit.ts';
-import type { WorkPlace } from './post-step.ts';
+import type { RunningRecordFormat, ServicePlace } from './post-step.ts';
 
 /** One run of an item: a job as the report shows it, and what the action keeps of it. */
 export interface Run<R = unknown> {
@@ -59,8 +59,11 @@ export interface StartSignals {
   onStarted(): void;
 }
 
-/** The items of one round, started together: how the action's service starts, follows and stops them. */
-export interface Batch<R = unknown> {
+/**
+ * The items of one round, started together: how the action's service starts, follows and stops
+ * them. `W` is the running record it keeps for the post step (the format's, `TestRunOptions.postStep`).
+ */
+export interface Batch<R = unknown, W extends object = object> {
   /** Starts the items. What it started stays known to the batch when it throws halfway. */
   start(signals: StartSignals): Promise<void>;
   /** Whether anything was started that can be followed or stopped. */
@@ -80,10 +83,10 @@ export interface Batch<R = unknown> {
    * stopped), on a deadline of its own. True when everything turned out finished meanwhile.
    */
   stop(end: EarlyEnd<R>): Promise<boolean>;
-  /** What the post step needs to stop what runs now; undefined while there is nothing. */
-  work(): object | undefined;
-  /** Once the round is over: what is left for the post step to stop; undefined for nothing. */
-  leftover(): object | undefined;
+  /** What the post step needs to stop what runs now; undefined while nothing runs. */
+  running(): W | undefined;
+  /** Once the round is over: what is left running for the post step to stop; undefined for nothing. */
+  leftRunning(): W | undefined;
   /** What each job came to. */
   runs(end: EarlyEnd<R> | undefined): Run<R>[];
 }
@@ -164,11 +167,11 @@ export interface TestRunAdapter<P extends TestPlan, R, B extends Batch<R>, O ext
   /** A batch of the plan's items, to be started: all of them first, those that failed on a retry. */
   batch(plan: P, items: readonly ItemOf<P>[], attempt: number): B;
   /** The items of a round that finished to run again, said in the log; none ends the retries. */
-  again(plan: P, round: Round<R, B>): ItemOf<P>[];
+  retryItems(plan: P, round: Round<R, B>): ItemOf<P>[];
   report(plan: P, run: TestRun<R, B>, signal: AbortSignal): ResultsReport<O>;
 }
 
-export interface TestRunOptions {
+export interface TestRunOptions<W extends object = object> {
   /** Names the results file, `<name>-<step id>.json` in the runner's temporary folder: one per step. */
   name: string;
   timeoutMs: number;
@@ -179,8 +182,11 @@ export interface TestRunOptions {
   /** Failed jobs are errors (the step fails), or only warnings. */
   failOnFailure: boolean;
   junitFile?: string;
-  /** Where the post step finds what the step left running: none when nothing is to be stopped. */
-  postStep?: { key: string; place: WorkPlace };
+  /**
+   * Where the post step finds what the step left running (the batches' running record, in the
+   * format the post step reads, with the place it runs): none when nothing is to be stopped.
+   */
+  postStep?: { format: RunningRecordFormat<W>; place: ServicePlace };
   /** The step's shard of a matrix: the shards plan one after another (`planTurnMs`). */
   shard?: { index: number; total: number } | undefined;
 }

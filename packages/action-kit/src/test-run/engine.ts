@@ -24,7 +24,7 @@ import type {
   TestRunOptions,
 } from './adapter.ts';
 import { attemptsOfRuns, itemsNotRun, notRunJob } from './gather.ts';
-import { WorkRecord } from './post-step.ts';
+import { RunningRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
 import { planTurnMs } from './request-pacer.ts';
@@ -46,9 +46,15 @@ export function stepOptions(
   };
 }
 
-export async function runTests<P extends TestPlan, R, B extends Batch<R>, O extends Outputs>(
+export async function runTests<
+  P extends TestPlan,
+  R,
+  W extends object,
+  B extends Batch<R, W>,
+  O extends Outputs,
+>(
   adapter: TestRunAdapter<P, R, B, O>,
-  options: TestRunOptions,
+  options: TestRunOptions<W>,
   deps: TestRunDeps,
 ): Promise<ActionResult<O>> {
   return publishedWithin(options, deps, async (signal, startedAtMs) => {
@@ -67,7 +73,7 @@ export async function runTests<P extends TestPlan, R, B extends Batch<R>, O exte
       signal,
       retries: options.retries,
       ...(options.failFast !== undefined ? { failFast: options.failFast } : {}),
-      work: postStep && new WorkRecord(deps.state, postStep.key, postStep.place),
+      record: postStep && new RunningRecord<W>(deps.state, postStep.format, postStep.place),
       clock: deps.clock,
       logger: deps.logger,
     });

@@ -1,8 +1,9 @@
 /**
  * What the post steps that stop jobs share, the safety net for a main step killed outright: the
- * work the main step keeps in the step's state (where it runs and what names it, never a
- * credential), saved as soon as it is known and cleared when the main step ends having stopped
- * what it had to; the post step's definition, which reads it back; its report of the jobs it stopped.
+ * running record the main step keeps in the step's state (where its jobs run and what names them,
+ * never a credential), saved as soon as it is known and cleared when the main step ends having
+ * stopped what it had to; the post step's definition, which reads it back; its report of the jobs
+ * it stopped.
  */
 import type { StepDeps, StepState } from '../deps.ts';
 import type { SauceConnection } from '../inputs/connection.ts';
@@ -14,20 +15,20 @@ import type { Logger } from '../step/logger.ts';
 /** Time a post step has to find what the main step left running and stop it: it is not killed as soon. */
 const POST_STEP_GRACE_MS = 60_000;
 
-/** Where the saved work runs, to check that the post step talks to the same place. */
-export interface WorkPlace {
+/** Where the jobs of a record run, to check that the post step talks to the same place. */
+export interface ServicePlace {
   region: string;
   apiUrl?: string;
 }
 
-export function workPlace(connection: SauceConnection): WorkPlace {
+export function servicePlaceOf(connection: SauceConnection): ServicePlace {
   return {
     region: connection.region,
     ...(connection.apiUrl !== undefined ? { apiUrl: connection.apiUrl } : {}),
   };
 }
 
-/** The non-empty strings of a saved list; anything else counts as none. */
+/** The non-empty strings of a recorded list; anything else counts as none. */
 export function savedStrings(list: unknown): string[] {
   return Array.isArray(list)
     ? list.filter((item): item is string => typeof item === 'string' && item !== '')
@@ -35,13 +36,13 @@ export function savedStrings(list: unknown): string[] {
 }
 
 /**
- * Reads saved work: its place, then the rest by `readRest`. Anything malformed (no JSON, no
+ * Reads a running record: its place, then the rest by `readRest`. Anything malformed (no JSON, no
  * region, what `readRest` refuses) counts as nothing to stop.
  */
-export function parseSavedWork<T extends object>(
+export function parseRunningRecord<W extends object>(
   text: string,
-  readRest: (record: Record<string, unknown>) => T | undefined,
-): (WorkPlace & T) | undefined {
+  readRest: (record: Record<string, unknown>) => W | undefined,
+): (ServicePlace & W) | undefined {
   if (text.trim() === '') return undefined;
   let value: unknown;
   try {
@@ -62,30 +63,41 @@ export function parseSavedWork<T extends object>(
 }
 
 /**
- * The work a main step keeps for its post step, under one key of the step's state, with the place
- * it runs: saved whenever it changes, and at the end only what is left, or nothing.
+ * How a main step's record of what it has running is kept for its post step: the key of the
+ * step's state, and how the post step reads it back. `W` is what a batch's `running()` returns;
+ * the post step reads `W` with the place it runs on.
  */
-export class WorkRecord {
+export interface RunningRecordFormat<W extends object> {
+  key: string;
+  /** The record; undefined when it names nothing to stop, or cannot be read. */
+  read(text: string): (ServicePlace & W) | undefined;
+}
+
+/**
+ * The record a main step keeps for its post step, under its format's key, with the place it runs:
+ * saved whenever it changes, and at the end only what is left running, or nothing.
+ */
+export class RunningRecord<W extends object> {
   readonly #state: StepState;
   readonly #key: string;
-  readonly #place: WorkPlace;
+  readonly #place: ServicePlace;
   #saved = '';
 
-  constructor(state: StepState, key: string, place: WorkPlace) {
+  constructor(state: StepState, format: RunningRecordFormat<W>, place: ServicePlace) {
     this.#state = state;
-    this.#key = key;
+    this.#key = format.key;
     this.#place = place;
   }
 
   /** Saves what the post step would have to stop now; undefined changes nothing. */
-  save(work: object | undefined): void {
-    if (work !== undefined) this.#write(JSON.stringify({ ...this.#place, ...work }));
+  save(running: W | undefined): void {
+    if (running !== undefined) this.#write(JSON.stringify({ ...this.#place, ...running }));
   }
 
-  /** The main step is done: what it leaves to the post step, or nothing, and then the post step does nothing. */
-  finish(leftover: object | undefined): void {
-    if (leftover === undefined) this.#write('');
-    else this.save(leftover);
+  /** The main step is done: what it leaves running for the post step, or nothing, and then the post step does nothing. */
+  finish(leftRunning: W | undefined): void {
+    if (leftRunning === undefined) this.#write('');
+    else this.save(leftRunning);
   }
 
   #write(text: string): void {
@@ -99,14 +111,6 @@ interface PostInputs {
   connection: SauceConnection;
 }
 
-/** Where a main step keeps its work for the post step, and how the post step reads it back. */
-export interface SavedWork<W extends WorkPlace> {
-  /** The key of the step's state that the main step's `WorkRecord` saves under. */
-  key: string;
-  /** The saved work; undefined when it names nothing to stop, or cannot be read. */
-  read(text: string): W | undefined;
-}
-
 /** What a post step stopped, for its report: `StoppedJobs` less what the definition knows. */
 export type Stopping = Omit<StoppedJobs, 'title' | 'jobUrl' | 'logger'>;
 
@@ -115,34 +119,34 @@ type CleanupDeps = Pick<StepDeps, 'logger' | 'state'> & { client: { jobUrl(jobId
 /** A post step that stops what its main step left running. */
 interface CleanupStep<D> {
   title: string;
-  /** Whether the main step left work; if not, the post step does not even read its inputs. */
+  /** Whether the main step left a running record; if not, the post step does not even read its inputs. */
   hasWork(state: StepState): boolean;
-  /** Only the connection: the saved state says what to stop. */
+  /** Only the connection: the running record says what to stop. */
   readInputs(read: InputReader): Promise<PostInputs>;
   run(inputs: PostInputs, deps: D): Promise<ActionResult>;
 }
 
 /**
- * The post step that reads the work the main step saved and stops it, with `stop`, within
+ * The post step that reads the running record the main step saved and stops it, with `stop`, within
  * `POST_STEP_GRACE_MS`. It reads the connection with the main step's reader, so that both steps
  * read it the same way (the main step saved state only after it read its inputs without error),
- * and warns when it names another place than the work ran on.
+ * and warns when it names another place than the jobs ran on.
  */
-export function cleanupStep<W extends WorkPlace, D extends CleanupDeps>(
+export function cleanupStep<W extends object, D extends CleanupDeps>(
   title: string,
-  saved: SavedWork<W>,
+  format: RunningRecordFormat<W>,
   readInputs: (read: InputReader) => Promise<{ connection: SauceConnection }>,
-  stop: (work: W, deps: D, graceMs: number) => Promise<Stopping>,
+  stop: (record: ServicePlace & W, deps: D, graceMs: number) => Promise<Stopping>,
 ): CleanupStep<D> {
   return {
     title,
-    hasWork: (state) => saved.read(state.get(saved.key)) !== undefined,
+    hasWork: (state) => format.read(state.get(format.key)) !== undefined,
     readInputs: async (read) => ({ connection: (await readInputs(read)).connection }),
     run: async (inputs, deps) => {
-      const work = saved.read(deps.state.get(saved.key));
-      if (work === undefined) return { outputs: {}, summary: '', annotations: [] };
-      warnIfElsewhere(work, inputs.connection, deps.logger);
-      const stopping = await stop(work, deps, POST_STEP_GRACE_MS);
+      const record = format.read(deps.state.get(format.key));
+      if (record === undefined) return { outputs: {}, summary: '', annotations: [] };
+      warnIfElsewhere(record, inputs.connection, deps.logger);
+      const stopping = await stop(record, deps, POST_STEP_GRACE_MS);
       return stoppedJobsResult({
         title,
         ...stopping,
@@ -153,8 +157,8 @@ export function cleanupStep<W extends WorkPlace, D extends CleanupDeps>(
   };
 }
 
-/** Warns when the post step's connection inputs name another place than the one the work ran on. */
-function warnIfElsewhere(saved: WorkPlace, connection: SauceConnection, logger: Logger): void {
+/** Warns when the post step's connection inputs name another place than the one the jobs ran on. */
+function warnIfElsewhere(saved: ServicePlace, connection: SauceConnection, logger: Logger): void {
   if (saved.region === connection.region && saved.apiUrl === connection.apiUrl) return;
   logger.warning(
     `The step ran its jobs on ${saved.apiUrl ?? saved.region}, but the connection inputs now name ${connection.apiUrl ?? connection.region}: the jobs may not be found.`,

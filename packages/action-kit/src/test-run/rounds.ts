@@ -11,7 +11,7 @@ import { abortReasonOf, ActionError, describeFailure } from '../step/failure.ts'
 import type { Logger } from '../step/logger.ts';
 import type { Batch, EarlyEnd, ItemOf, Round, Run, TestPlan, TestRunAdapter } from './adapter.ts';
 import { isFailedJob } from './job-report.ts';
-import type { WorkRecord } from './post-step.ts';
+import type { RunningRecord } from './post-step.ts';
 
 /**
  * How long a request that starts jobs may outlive a cancellation or the `timeout`: its answer
@@ -30,28 +30,28 @@ export function surelyNotStarted(error: unknown): boolean {
 /** Least time between two progress lines that say nothing new. */
 const QUIET_PROGRESS_MS = 60_000;
 
-interface RoundsContext {
+interface RoundsContext<W extends object> {
   /** The step's deadline. */
   signal: AbortSignal;
   retries: number;
   failFast?: boolean;
-  /** Where the work is kept for the post step; none when nothing is to be stopped. */
-  work: WorkRecord | undefined;
+  /** Where what runs is recorded for the post step; none when nothing is to be stopped. */
+  record: RunningRecord<W> | undefined;
   clock: Pick<Clock, 'monotonic'>;
   logger: Logger;
 }
 
 /** Every round of the run; a retry that could not start ends them, and says why. */
-export async function runRounds<P extends TestPlan, R, B extends Batch<R>>(
-  adapter: Pick<TestRunAdapter<P, R, B, never>, 'batch' | 'again' | 'itemsName'>,
+export async function runRounds<P extends TestPlan, R, W extends object, B extends Batch<R, W>>(
+  adapter: Pick<TestRunAdapter<P, R, B, never>, 'batch' | 'retryItems' | 'itemsName'>,
   plan: P,
-  context: RoundsContext,
+  context: RoundsContext<W>,
 ): Promise<{ rounds: Round<R, B>[]; notRetried?: string }> {
   const rounds: Round<R, B>[] = [];
   let items: readonly ItemOf<P>[] = plan.items;
   while (items.length > 0) {
     const attempt = rounds.length + 1;
-    const round = await runRound<R, B>(adapter.batch(plan, items, attempt), attempt, context);
+    const round = await runRound<R, W, B>(adapter.batch(plan, items, attempt), attempt, context);
     if (attempt > 1 && !round.batch.started && round.end?.why === 'failed') {
       // Nothing ran again: the items stand as the attempts before left them, and the step fails or
       // passes on them; why the retry did not run is a warning.
@@ -60,7 +60,7 @@ export async function runRounds<P extends TestPlan, R, B extends Batch<R>>(
       return { rounds, notRetried };
     }
     rounds.push(round);
-    items = round.end === undefined && attempt <= context.retries ? adapter.again(plan, round) : [];
+    items = round.end === undefined && attempt <= context.retries ? adapter.retryItems(plan, round) : [];
   }
   return { rounds };
 }
@@ -69,28 +69,32 @@ export async function runRounds<P extends TestPlan, R, B extends Batch<R>>(
  * Starts a batch, follows its jobs to their end, and stops them if the round ends first. The
  * first round throws what fails before anything was started; a retry reports it.
  */
-async function runRound<R, B extends Batch<R>>(
+async function runRound<R, W extends object, B extends Batch<R, W>>(
   batch: B,
   attempt: number,
-  context: RoundsContext,
+  context: RoundsContext<W>,
 ): Promise<Round<R, B>> {
   const end = (await startBatch(batch, attempt, context)) ?? (await followBatch(batch, attempt, context));
   // A round whose jobs all turn out finished while they were being stopped ended as it should.
   const finishedMeanwhile = end !== undefined && batch.started && (await batch.stop(end));
   const ended = finishedMeanwhile ? undefined : end;
-  context.work?.finish(batch.leftover());
+  context.record?.finish(batch.leftRunning());
   return { attempt, batch, ...(ended !== undefined ? { end: ended } : {}), runs: batch.runs(ended) };
 }
 
-async function startBatch<R>(
-  batch: Batch<R>,
+async function startBatch<R, W extends object>(
+  batch: Batch<R, W>,
   attempt: number,
-  context: RoundsContext,
+  context: RoundsContext<W>,
 ): Promise<EarlyEnd<R> | undefined> {
-  const { signal, work } = context;
+  const { signal, record } = context;
   const grace = graceAfter(signal, START_GRACE_MS);
   try {
-    await batch.start({ signal, requestSignal: grace.signal, onStarted: () => work?.save(batch.work()) });
+    await batch.start({
+      signal,
+      requestSignal: grace.signal,
+      onStarted: () => record?.save(batch.running()),
+    });
     return undefined;
   } catch (caught) {
     const error = cutOff(batch, caught, signal);
@@ -110,12 +114,12 @@ function cutOff(batch: Pick<Batch, 'cutOff'>, error: unknown, signal: AbortSigna
     : error;
 }
 
-async function followBatch<R>(
-  batch: Batch<R>,
+async function followBatch<R, W extends object>(
+  batch: Batch<R, W>,
   attempt: number,
-  context: RoundsContext,
+  context: RoundsContext<W>,
 ): Promise<EarlyEnd<R> | undefined> {
-  const { signal, work, clock, logger } = context;
+  const { signal, record, clock, logger } = context;
   const failFast = new AbortController();
   let failedFast: Run<R> | undefined;
   let lastLineAt = -Infinity;
@@ -124,7 +128,7 @@ async function followBatch<R>(
     isFailedJob(run.job) && (attempt > context.retries || run.item === undefined);
   try {
     const complete = await batch.follow(anySignal(signal, failFast.signal), (progress) => {
-      work?.save(batch.work());
+      record?.save(batch.running());
       const now = clock.monotonic();
       // One line when something changed, else one a minute at most.
       if (progress.changed || now - lastLineAt >= QUIET_PROGRESS_MS) {

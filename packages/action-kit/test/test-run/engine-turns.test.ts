@@ -29,7 +29,7 @@ function planOnly(planned: string[]): TestRunAdapter<TestPlan<string>, string, n
     batch: () => {
       throw new Error('no batch');
     },
-    again: () => [],
+    retryItems: () => [],
     report: () => {
       throw new Error('no report');
     },

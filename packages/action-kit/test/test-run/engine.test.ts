@@ -21,6 +21,7 @@ import type {
   TestRunOptions,
 } from '../../src/test-run/adapter.ts';
 import { runTests } from '../../src/test-run/engine.ts';
+import { parseRunningRecord, savedStrings, type RunningRecordFormat } from '../../src/test-run/post-step.ts';
 import type { ReportedJobStatus } from '../../src/test-run/job-report.ts';
 import { testResults, testRunOutputs, type TestRunOutputs } from '../../src/test-run/results.ts';
 import { testStepDeps, type TestStepDeps } from '../../src/testing.ts';
@@ -50,7 +51,17 @@ interface Seen {
   stopped: EarlyEnd[];
 }
 
-class ToyBatch implements Batch<string> {
+/** What a toy batch records for its post step. */
+interface ToyRecord {
+  toys: string[];
+}
+
+const TOY_RECORD: RunningRecordFormat<ToyRecord> = {
+  key: 'toys',
+  read: (text) => parseRunningRecord(text, (record) => ({ toys: savedStrings(record.toys) })),
+};
+
+class ToyBatch implements Batch<string, ToyRecord> {
   readonly #toy: Toy;
   readonly #items: readonly string[];
   readonly #attempt: number;
@@ -102,11 +113,11 @@ class ToyBatch implements Batch<string> {
     return this.#toy.finishedMeanwhile ?? false;
   }
 
-  work(): object | undefined {
+  running(): ToyRecord | undefined {
     return this.#started ? { toys: [...this.#items] } : undefined;
   }
 
-  leftover(): object | undefined {
+  leftRunning(): ToyRecord | undefined {
     return this.#stopped && !this.#toy.finishedMeanwhile ? { toys: [...this.#items] } : undefined;
   }
 
@@ -143,7 +154,7 @@ function toyAdapter(toy: Toy, seen: Seen): TestRunAdapter<ToyPlan, string, ToyBa
     itemsName: 'toys',
     plan: async () => ({ items: Object.keys(toy.script), label: 'Toys' }),
     batch: (_plan, items, attempt) => new ToyBatch(toy, items, attempt, seen),
-    again: (_plan, round) =>
+    retryItems: (_plan, round) =>
       round.runs.filter((run) => run.job.status === 'failed').map((run) => run.record.split('-')[0]!),
     report: (plan, run) => {
       toy.beforeReport?.();
@@ -345,17 +356,18 @@ describe('the test-run engine', () => {
     expect(results.ended).toBeNull();
   });
 
-  it('keeps the work for the post step as it starts, and only what is left at the end', async () => {
+  it('keeps the running record for the post step as it starts, and only what is left at the end', async () => {
     const cancel = new AbortController();
     const { deps } = await runToy(
       { script: { a: ['passed'] }, cancelDuring: { 1: cancel } },
-      { postStep: { key: 'toys', place: { region: 'us-west-1' } } },
+      { postStep: { format: TOY_RECORD, place: { region: 'us-west-1' } } },
       { signal: cancel.signal },
     );
-    expect(JSON.parse(deps.state.get('toys'))).toEqual({ region: 'us-west-1', toys: ['a'] });
+    // What the batch recorded is what the post step reads.
+    expect(TOY_RECORD.read(deps.state.get('toys'))).toEqual({ region: 'us-west-1', toys: ['a'] });
     const { deps: clean } = await runToy(
       { script: { a: ['passed'] } },
-      { postStep: { key: 'toys', place: { region: 'us-west-1' } } },
+      { postStep: { format: TOY_RECORD, place: { region: 'us-west-1' } } },
     );
     expect(clean.state.saved.get('toys')).toBe('');
   });
