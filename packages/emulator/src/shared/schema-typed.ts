@@ -24,3 +24,6 @@ export type SchemaTypedApp = FastifyInstance<
 export function schemaTyped(app: FastifyInstance): SchemaTypedApp {
   return app.withTypeProvider<JsonSchemaToTsProvider>();
 }
+
+/** What a schema gives a handler, for the helpers a handler passes its request's parts to. */
+export type FromRouteSchema<Schema> = (JsonSchemaToTsProvider & { schema: Schema })['validator'];

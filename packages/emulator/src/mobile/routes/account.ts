@@ -1,17 +1,16 @@
 /** Account-wide operations: feedbacks, audit trails, permissions, webhooks and sites. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FromRouteSchema, SchemaTypedApp } from '../../shared/schema-typed.ts';
 import type { MobileStore } from '../store/index.ts';
 import { actorOf } from '../actor.ts';
 import { CODE, MobileError, invalid } from '../errors.ts';
 import { commaList, idParam, paginate } from '../format.ts';
 import type { AuditEntry } from '../model.ts';
+import { auditQuery, siteParams, webhookParams } from '../schemas.ts';
+import type { Actor } from '../store/audits.ts';
 import { isAllProjectsAdmin } from '../store/accounts.ts';
 import { WEBHOOK_ACTIONS, type WebhookInput } from '../store/webhooks.ts';
 import { auditV1, auditV2, baseUrl, feedbackView, webhookView } from '../views.ts';
 import { fieldsOf, requiredText, text, type Fields } from './body.ts';
-
-type Params = Record<string, string>;
-type Query = Record<string, unknown>;
 
 const FEEDBACK_LIMIT = 100;
 const SITE_NAME = /^[A-Za-z0-9_-]{4,}$/;
@@ -31,10 +30,10 @@ function dateBound(name: string, value: unknown, endOfDay: boolean): number | un
  */
 function auditList(
   store: MobileStore,
-  request: FastifyRequest<{ Querystring: Query }>,
+  { account }: Actor,
+  query: FromRouteSchema<typeof auditQuery>,
   trail?: 'tester' | 'admin',
 ) {
-  const { account } = actorOf(request);
   if (!isAllProjectsAdmin(account)) {
     throw new MobileError(
       403,
@@ -42,7 +41,6 @@ function auditList(
       'Audit trails require admin permissions with access to all projects',
     );
   }
-  const query = request.query;
   let entries: AuditEntry[] = store.data.audits;
   if (query.site !== undefined && query.site !== '') {
     const site = String(query.site);
@@ -92,7 +90,7 @@ function webhookInput(fields: Fields): WebhookInput {
   };
 }
 
-export function accountRoutes(app: FastifyInstance, store: MobileStore): void {
+export function accountRoutes(app: SchemaTypedApp, store: MobileStore): void {
   app.get('/api/1/feedbacks', async (request) => {
     const base = baseUrl(request);
     const latest = [...store.data.feedbacks]
@@ -106,12 +104,13 @@ export function accountRoutes(app: FastifyInstance, store: MobileStore): void {
     audits: [...store.data.events].reverse().map(auditV1),
   }));
 
-  app.get<{ Querystring: Query }>('/api/2/audits', async (request) => auditList(store, request));
-  app.get<{ Querystring: Query }>('/api/2/audits/admin-trail', async (request) =>
-    auditList(store, request, 'admin'),
+  const audits = { schema: { querystring: auditQuery } };
+  app.get('/api/2/audits', audits, async (request) => auditList(store, actorOf(request), request.query));
+  app.get('/api/2/audits/admin-trail', audits, async (request) =>
+    auditList(store, actorOf(request), request.query, 'admin'),
   );
-  app.get<{ Querystring: Query }>('/api/2/audits/tester-trail', async (request) =>
-    auditList(store, request, 'tester'),
+  app.get('/api/2/audits/tester-trail', audits, async (request) =>
+    auditList(store, actorOf(request), request.query, 'tester'),
   );
 
   app.get('/api/1/cpanel/permissions', async () => ({
@@ -132,18 +131,20 @@ export function accountRoutes(app: FastifyInstance, store: MobileStore): void {
     return { status: 'ok', id: webhook.id };
   });
 
-  app.get<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
+  const byWebhook = { schema: { params: webhookParams } };
+
+  app.get('/api/1/webhook/:webhookId', byWebhook, async (request) => {
     const webhook = store.webhooks.get(idParam('webhook-id', request.params.webhookId));
     return { status: 'ok', webhook: webhookView(webhook) };
   });
 
-  app.post<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
+  app.post('/api/1/webhook/:webhookId', byWebhook, async (request) => {
     const webhook = store.webhooks.get(idParam('webhook-id', request.params.webhookId));
     store.webhooks.update(actorOf(request), webhook, webhookInput(fieldsOf(request)));
     return { status: 'ok' };
   });
 
-  app.delete<{ Params: Params }>('/api/1/webhook/:webhookId', async (request) => {
+  app.delete('/api/1/webhook/:webhookId', byWebhook, async (request) => {
     const webhook = store.webhooks.get(idParam('webhook-id', request.params.webhookId));
     store.webhooks.delete(actorOf(request), webhook);
     return { status: 'ok' };
@@ -189,8 +190,8 @@ export function accountRoutes(app: FastifyInstance, store: MobileStore): void {
     return { status: 'ok', id: site.id };
   });
 
-  app.delete<{ Params: Params }>('/api/1/site/:siteId', async (request) => {
-    store.sites.delete(actorOf(request), request.params.siteId ?? '');
+  app.delete('/api/1/site/:siteId', { schema: { params: siteParams } }, async (request) => {
+    store.sites.delete(actorOf(request), request.params.siteId);
     return { status: 'ok' };
   });
 }

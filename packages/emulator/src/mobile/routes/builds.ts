@@ -1,17 +1,17 @@
 /** Operations on one build: update, copy, download, invitations, deletion. */
 import { createReadStream } from 'node:fs';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { FromRouteSchema, SchemaTypedApp } from '../../shared/schema-typed.ts';
 import type { MobileStore } from '../store/index.ts';
 import { actorOf } from '../actor.ts';
 import { CODE, MobileError, invalid, notFound } from '../errors.ts';
 import { commaList, idParam, isOn } from '../format.ts';
 import type { Build } from '../model.ts';
+import { buildParams } from '../schemas.ts';
 import type { BuildChanges } from '../store/build-settings.ts';
 import { fieldsOf, requiredText, text, type Fields } from './body.ts';
 
-type Params = Record<string, string>;
-
-function buildOf(store: MobileStore, params: Params): Build {
+function buildOf(store: MobileStore, params: FromRouteSchema<typeof buildParams>): Build {
   return store.projects.build(idParam('project-id', params.projectId), idParam('build-id', params.buildId));
 }
 
@@ -53,22 +53,24 @@ function buildChanges(fields: Fields): BuildChanges {
 }
 
 /** The update's path ids; a bad one is the seed's code 1 (missing or invalid build). */
-function parseId(name: string, value: string | undefined): number {
-  if (!value || !/^\d+$/.test(value)) {
-    throw new MobileError(400, CODE.missingParameter, `Missing or invalid ${name}: ${value ?? ''}`);
+function parseId(name: string, value: string): number {
+  if (!/^\d+$/.test(value)) {
+    throw new MobileError(400, CODE.missingParameter, `Missing or invalid ${name}: ${value}`);
   }
   return Number(value);
 }
 
-export function buildRoutes(app: FastifyInstance, store: MobileStore): void {
-  app.delete<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId', async (request) => {
+export function buildRoutes(app: SchemaTypedApp, store: MobileStore): void {
+  const byBuild = { schema: { params: buildParams } };
+
+  app.delete('/api/1/projects/:projectId/builds/:buildId', byBuild, async (request) => {
     const build = buildOf(store, request.params);
     const files = store.builds.delete(actorOf(request), build);
     await store.files.remove(files);
     return { status: 'ok' };
   });
 
-  app.patch<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId', async (request) => {
+  app.patch('/api/1/projects/:projectId/builds/:buildId', byBuild, async (request) => {
     if (request.isMultipart()) {
       throw new MobileError(
         415,
@@ -95,7 +97,7 @@ export function buildRoutes(app: FastifyInstance, store: MobileStore): void {
     };
   });
 
-  app.post<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId/copy', async (request) => {
+  app.post('/api/1/projects/:projectId/builds/:buildId/copy', byBuild, async (request) => {
     const build = buildOf(store, request.params);
     const fields = fieldsOf(request);
     // A name or a path; surrounding and repeated slashes are not part of the folder's name.
@@ -128,26 +130,20 @@ export function buildRoutes(app: FastifyInstance, store: MobileStore): void {
     };
   });
 
-  app.get<{ Params: Params }>(
-    '/api/1/projects/:projectId/builds/:buildId/download',
-    async (request, reply) => {
-      const build = buildOf(store, request.params);
-      store.builds.recordDownload(actorOf(request), build);
-      return sendStored(store, reply, build.storedFile, build.fileName, build.fileSize);
-    },
-  );
+  app.get('/api/1/projects/:projectId/builds/:buildId/download', byBuild, async (request, reply) => {
+    const build = buildOf(store, request.params);
+    store.builds.recordDownload(actorOf(request), build);
+    return sendStored(store, reply, build.storedFile, build.fileName, build.fileSize);
+  });
 
   // Where the upload result's symbols_download_url points.
-  app.get<{ Params: Params }>(
-    '/api/1/projects/:projectId/builds/:buildId/symbols',
-    async (request, reply) => {
-      const build = buildOf(store, request.params);
-      if (!build.symbolsFile) throw notFound(`symbols file of build ${build.id}`);
-      return sendStored(store, reply, build.symbolsFile, `symbols-${build.id}`);
-    },
-  );
+  app.get('/api/1/projects/:projectId/builds/:buildId/symbols', byBuild, async (request, reply) => {
+    const build = buildOf(store, request.params);
+    if (!build.symbolsFile) throw notFound(`symbols file of build ${build.id}`);
+    return sendStored(store, reply, build.symbolsFile, `symbols-${build.id}`);
+  });
 
-  app.post<{ Params: Params }>('/api/1/projects/:projectId/builds/:buildId/invites', async (request) => {
+  app.post('/api/1/projects/:projectId/builds/:buildId/invites', byBuild, async (request) => {
     const build = buildOf(store, request.params);
     const fields = fieldsOf(request);
     const resolved = store.groups.resolve(commaList(requiredText(fields, 'groups')));

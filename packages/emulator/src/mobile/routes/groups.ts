@@ -1,21 +1,21 @@
 /** Tester groups as the account sees them, with their testers and projects (paginated). */
-import type { FastifyInstance } from 'fastify';
+import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import type { MobileStore } from '../store/index.ts';
 import { idParam, paginate } from '../format.ts';
+import { groupParams, pageQuery } from '../schemas.ts';
 import { groupView } from '../views.ts';
 
-type Params = Record<string, string>;
-type Query = Record<string, unknown>;
-
-export function groupRoutes(app: FastifyInstance, store: MobileStore): void {
+export function groupRoutes(app: SchemaTypedApp, store: MobileStore): void {
   app.get('/api/1/groups', async () => ({ status: 'ok', groups: store.data.groups.map(groupView) }));
 
-  app.get<{ Params: Params }>('/api/1/groups/:groupId', async (request) => {
+  app.get('/api/1/groups/:groupId', { schema: { params: groupParams } }, async (request) => {
     const group = store.groups.get(idParam('group-id', request.params.groupId));
     return { status: 'ok', group: groupView(group) };
   });
 
-  app.get<{ Params: Params; Querystring: Query }>('/api/1/groups/:groupId/testers', async (request) => {
+  const groupPage = { schema: { params: groupParams, querystring: pageQuery } };
+
+  app.get('/api/1/groups/:groupId/testers', groupPage, async (request) => {
     const group = store.groups.get(idParam('group-id', request.params.groupId));
     const page = paginate(store.groups.members(group), request.query, 50, 200);
     return {
@@ -25,7 +25,7 @@ export function groupRoutes(app: FastifyInstance, store: MobileStore): void {
     };
   });
 
-  app.get<{ Params: Params; Querystring: Query }>('/api/1/groups/:groupId/projects', async (request) => {
+  app.get('/api/1/groups/:groupId/projects', groupPage, async (request) => {
     const group = store.groups.get(idParam('group-id', request.params.groupId));
     const page = paginate(store.projects.ofGroup(group), request.query, 25, 100);
     return {

@@ -1,6 +1,7 @@
 /** The mobile distribution REST and upload interfaces, on the emulator's root. */
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { schemaTyped } from '../../shared/schema-typed.ts';
 import { setActor } from '../actor.ts';
 import { restActor } from '../auth.ts';
 import { CODE, MobileError, failureBody } from '../errors.ts';
@@ -33,11 +34,12 @@ export async function mobileRoutes(app: FastifyInstance, options: { store: Mobil
     setActor(request, restActor(store.accounts, request));
   });
 
-  projectRoutes(app, store);
-  buildRoutes(app, store);
-  testerRoutes(app, store);
-  groupRoutes(app, store);
-  accountRoutes(app, store);
-  uploadRoutes(app, store);
-  publicRoutes(app, store);
+  const typed = schemaTyped(app);
+  projectRoutes(typed, store);
+  buildRoutes(typed, store);
+  testerRoutes(typed, store);
+  groupRoutes(typed, store);
+  accountRoutes(typed, store);
+  uploadRoutes(typed, store);
+  publicRoutes(typed, store);
 }

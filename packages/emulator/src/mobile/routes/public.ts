@@ -4,15 +4,14 @@
  * Closed landing pages need a login, which the emulator does not model: only invitation links
  * open them. The dashboard links (build_url, invite_testers_url) are pages of `src/dashboard`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import type { MobileStore } from '../store/index.ts';
 import { NO_REST_AUTH } from '../actor.ts';
 import { MobileError, notFound } from '../errors.ts';
 import type { Build } from '../model.ts';
+import { codeParams, iconParams } from '../schemas.ts';
 import { sendStored } from './builds.ts';
 import { escapeHtml } from '../../shared/html.ts';
-
-type Params = Record<string, string>;
 
 /** A 1x1 transparent PNG. */
 const ICON = Buffer.from(
@@ -37,22 +36,24 @@ function buildForCode(store: MobileStore, code: string): Build {
   return build;
 }
 
-export function publicRoutes(app: FastifyInstance, store: MobileStore): void {
-  app.get('/download/:code', NO_REST_AUTH, async (request, reply) => {
-    const build = buildForCode(store, (request.params as Params).code ?? '');
+export function publicRoutes(app: SchemaTypedApp, store: MobileStore): void {
+  const byCode = { ...NO_REST_AUTH, schema: { params: codeParams } };
+
+  app.get('/download/:code', byCode, async (request, reply) => {
+    const build = buildForCode(store, request.params.code);
     const name = escapeHtml(`${build.appName} ${build.appVersion} (${build.appVersionCode})`);
     reply.type('text/html; charset=utf-8');
     return `<!doctype html><title>${name}</title><h1>${name}</h1><p>${escapeHtml(build.changelog)}</p><a href="app">Download</a>\n`;
   });
 
-  app.get('/download/:code/app', NO_REST_AUTH, async (request, reply) => {
-    const build = buildForCode(store, (request.params as Params).code ?? '');
+  app.get('/download/:code/app', byCode, async (request, reply) => {
+    const build = buildForCode(store, request.params.code);
     store.builds.countLandingDownload(build);
     return sendStored(store, reply, build.storedFile, build.fileName, build.fileSize);
   });
 
-  app.get('/icons/:file', NO_REST_AUTH, async (request, reply) => {
-    const code = ((request.params as Params).file ?? '').replace(/\.png$/, '');
+  app.get('/icons/:file', { ...NO_REST_AUTH, schema: { params: iconParams } }, async (request, reply) => {
+    const code = request.params.file.replace(/\.png$/, '');
     if (!store.data.projects.some((project) => project.code === code)) throw notFound('icon');
     return reply.type('image/png').send(ICON);
   });

@@ -10,7 +10,8 @@ import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { SchemaTypedApp } from '../../shared/schema-typed.ts';
 import type { MobileStore } from '../store/index.ts';
 import { NO_REST_AUTH } from '../actor.ts';
 import { oidcAccount } from '../auth.ts';
@@ -119,7 +120,7 @@ function uploadResult(request: FastifyRequest, project: Project, build: Build) {
   };
 }
 
-export function uploadRoutes(app: FastifyInstance, store: MobileStore): void {
+export function uploadRoutes(app: SchemaTypedApp, store: MobileStore): void {
   app.post('/api/upload', NO_REST_AUTH, async (request) => {
     if (!request.isMultipart()) throw missing('file');
     const fields: Record<string, string> = {};
