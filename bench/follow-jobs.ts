@@ -12,6 +12,7 @@
  *   [--interval-ms 2000] [--jobs 6] [--rate-limit 4] [--stagger-ms 0] [--rounds 1]
  */
 import { parseArgs } from 'node:util';
+import { RequestPacer, REQUESTS_PER_SECOND } from '@sauce-actions/action-kit/step/request-pacer';
 import { followJobs } from '@sauce-actions/action-kit/test-run/job-follower';
 import { isJobFinished } from '@sauce-actions/action-kit/test-run/job-status';
 import { SauceClient } from '@sauce-actions/api';
@@ -78,6 +79,7 @@ async function largeRun(): Promise<Record<string, unknown>> {
       expectedCount: cases * targets,
       startedAtMs,
       intervalMs: Number(values['interval-ms']),
+      pacer: new RequestPacer(REQUESTS_PER_SECOND),
       onPoll: ({ jobs }) => {
         // One GET per job not yet known finished, at every poll.
         naive += previousUnfinished;

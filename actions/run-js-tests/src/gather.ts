@@ -32,7 +32,7 @@ import { jsTestsSummary } from './summary.ts';
 type Result = PlatformResult | undefined;
 
 /** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
-type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'> & {
+type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow'> & {
   client: JsTestsClient;
 };
 
@@ -89,6 +89,7 @@ function reportAdapter(
         nowMs: deps.client.serviceClock.now(),
         runCreatedAtMs: reportedRun(deps.workflow).createdAtMs,
         signal,
+        pacer: deps.pacer,
       });
       const jobs = found.jobs;
       const runs = jobs.flatMap((job): GatheredRun<Result>[] => {

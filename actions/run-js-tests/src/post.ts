@@ -11,7 +11,7 @@ import { readInputs } from './inputs.ts';
 import { JS_TESTS_RECORD, type JsTestsRecord } from './state.ts';
 import { stopJsTestJobs } from './stop.ts';
 
-export interface PostDeps extends Pick<StepDeps, 'logger' | 'state'> {
+export interface PostDeps extends Pick<StepDeps, 'logger' | 'state' | 'pacer'> {
   client: Pick<SauceClient, 'jobUrl'> & {
     automation: { jsTests: Pick<AutomationJsTests, 'getStatus'>; jobs: Pick<AutomationJobs, 'stop'> };
   };

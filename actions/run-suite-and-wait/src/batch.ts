@@ -21,20 +21,15 @@ import {
   type JobStopper,
 } from '@sauce-actions/action-kit/test-run/job-follower';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
-import { startTurnMs } from '@sauce-actions/action-kit/test-run/request-pacer';
+import { startTurnMs } from '@sauce-actions/action-kit/test-run/shard-turns';
+import type { RequestPacer } from '@sauce-actions/action-kit/step/request-pacer';
 import { START_GRACE_MS } from '@sauce-actions/action-kit/test-run/rounds';
 import type { Job, ServiceClock } from '@sauce-actions/api';
 import { CaseFinder } from './attempts.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { reportedJobs, reportJob } from './jobs.ts';
 import { knownCases, type Plan, type SuitePlan } from './plan.ts';
-import {
-  MAX_REQUESTS_PER_SECOND,
-  nothingStarted,
-  startRuns,
-  type StartClient,
-  type Started,
-} from './start.ts';
+import { nothingStarted, startRuns, type StartClient, type Started } from './start.ts';
 import { RunRecorder, type RunRecord } from './state.ts';
 
 export interface SuiteClient {
@@ -75,6 +70,7 @@ interface SuiteBatchOptions {
   inputs: Pick<SuiteInputs, 'targets' | 'tunnelName' | 'pollIntervalMs' | 'stopOnCancel' | 'timeoutMs'>;
   client: SuiteClient;
   clock: Clock;
+  pacer: RequestPacer;
   logger: Logger;
   /** When the step began, on the monotonic clock: a shard's turn to start is reckoned from it. */
   stepBegunAt: number;
@@ -128,6 +124,7 @@ export class SuiteBatch implements Batch<Job | undefined, RunRecord> {
         buildName: plan.buildName,
         ...(inputs.tunnelName !== undefined ? { tunnelName: inputs.tunnelName } : {}),
         signal,
+        pacer: this.#options.pacer,
         requestSignal,
         onQueued: onStarted,
       },
@@ -168,7 +165,7 @@ export class SuiteBatch implements Batch<Job | undefined, RunRecord> {
       serviceNow: () => client.serviceClock.now(),
       intervalMs: inputs.pollIntervalMs,
       ...(this.#options.selection.shard ? { shards: this.#options.selection.shard.total } : {}),
-      maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+      pacer: this.#options.pacer,
       signal,
       onPoll: (poll) => {
         this.seen = [...poll.jobs];
@@ -192,7 +189,7 @@ export class SuiteBatch implements Batch<Job | undefined, RunRecord> {
    * any more.
    */
   async stop(end: EarlyEnd<Job | undefined>): Promise<boolean> {
-    const { inputs, client, clock, logger } = this.#options;
+    const { inputs, client, logger } = this.#options;
     const { queued } = this;
     logger.info(
       end.why === 'timeout'
@@ -217,8 +214,7 @@ export class SuiteBatch implements Batch<Job | undefined, RunRecord> {
       stop,
       graceMs,
       intervalMs: 500,
-      maxRequestsPerSecond: Math.max(MAX_REQUESTS_PER_SECOND, 8),
-      now: () => clock.monotonic(),
+      pacer: this.#options.pacer,
     });
     if (found.error !== undefined) logger.warning(`Listing the jobs of the run failed: ${found.error}`);
     if (stop) {

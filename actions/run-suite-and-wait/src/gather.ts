@@ -24,11 +24,11 @@ import type { SuiteInputs } from './inputs.ts';
 import { reportJob } from './jobs.ts';
 import { junitSuites, resultsData, type SuiteOutputs, type SuiteReport } from './report.ts';
 import { findCaseJobs, reportBuildNames } from './rerun.ts';
-import { findSuite, listSuiteCases, MAX_REQUESTS_PER_SECOND, type FoundSuite } from './start.ts';
+import { findSuite, listSuiteCases, type FoundSuite } from './start.ts';
 import { suiteSummary } from './summary.ts';
 
 /** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
-type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'> & {
+type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow'> & {
   client: SuiteClient;
 };
 
@@ -92,7 +92,7 @@ function reportAdapter(
         nowMs: client.serviceClock.now(),
         runCreatedAtMs: reportedRun(deps.workflow).createdAtMs,
         signal,
-        maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+        pacer: deps.pacer,
       });
       const runs = found.jobs.map((job): GatheredRun<Job | undefined> => ({
         // A job of no known case stands on its own.

@@ -3,6 +3,7 @@
  * a suite's cases on `targets` of their own, or this shard's share of them), less what passed in
  * an earlier attempt of the workflow run, in the build it names.
  */
+import type { RequestPacer } from '@sauce-actions/action-kit/step/request-pacer';
 import { shareOf, type Logger, type Shard, type WorkflowRun } from '@sauce-actions/action-kit';
 import type { TestPlan } from '@sauce-actions/action-kit/test-run/adapter';
 import { defaultBuildName, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
@@ -16,7 +17,6 @@ import {
   emptySuite,
   findSuite,
   listSuiteCases,
-  MAX_REQUESTS_PER_SECOND,
   type FoundSuite,
   type StartClient,
   type SuiteCase,
@@ -54,6 +54,7 @@ interface PlanContext {
     serviceClock: Pick<ServiceClock, 'now'>;
   };
   workflow: WorkflowRun;
+  pacer: RequestPacer;
   logger: Logger;
 }
 
@@ -87,7 +88,7 @@ export async function planSuite(
  * cases. None when there is nothing to look for; a search that fails is told and everything runs.
  */
 async function earlierAttempts(
-  { inputs, client, workflow, logger }: PlanContext,
+  { inputs, client, workflow, pacer, logger }: PlanContext,
   signal: AbortSignal,
   context: { label: string; plan: Plan },
 ): Promise<EarlierResults | undefined> {
@@ -109,7 +110,7 @@ async function earlierAttempts(
       nowMs: client.serviceClock.now(),
       runCreatedAtMs: workflow.createdAtMs,
       signal,
-      maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+      pacer,
     });
     logger.info(
       `Attempt ${earlier.attempt}: ${results.found} job(s) of earlier attempts found in build(s) ${searchedBuilds(earlier.builds)}; ${results.passed.length} of ${plannedCases(context.plan)} case(s) passed there and are not run again.`,

@@ -13,7 +13,7 @@ import { cleanupStep, type ServicePlace, type Stopping } from '@sauce-actions/ac
 import { readInputs } from './inputs.ts';
 import { RUN_RECORD, type RunRecord } from './state.ts';
 
-export interface PostDeps extends Pick<StepDeps, 'logger' | 'state'> {
+export interface PostDeps extends Pick<StepDeps, 'logger' | 'state' | 'pacer'> {
   client: { automation: { jobs: JobLister & JobStopper }; jobUrl(jobId: string): string };
 }
 
@@ -37,6 +37,7 @@ async function stopLeftJobs(
     ...(state.minimumCount !== undefined ? { minimumCount: state.minimumCount } : {}),
     startedAtMs: state.startedAtMs,
     stop: true,
+    pacer: deps.pacer,
     graceMs,
     intervalMs: 2000,
   });

@@ -5,6 +5,7 @@
  * `build-name` of the user's is the same in every attempt), so no artifact and no extra permission
  * is needed.
  */
+import type { RequestPacer } from '@sauce-actions/action-kit/step/request-pacer';
 import type { WorkflowRun } from '@sauce-actions/action-kit';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import { attemptBuildNames } from '@sauce-actions/action-kit/test-run/build-names';
@@ -94,7 +95,7 @@ interface BuildJobsRequest {
   /** When the workflow run was created, where the CI system tells: the search goes back to it. */
   runCreatedAtMs?: number | undefined;
   signal: AbortSignal;
-  maxRequestsPerSecond: number;
+  pacer: RequestPacer;
 }
 
 /**
@@ -121,7 +122,7 @@ export async function findCaseJobs(
     nowMs: request.nowMs,
     runCreatedAtMs: request.runCreatedAtMs,
     signal: request.signal,
-    maxRequestsPerSecond: request.maxRequestsPerSecond,
+    pacer: request.pacer,
   });
 }
 

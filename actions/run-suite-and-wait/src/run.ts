@@ -21,13 +21,12 @@ import type { SuiteInputs } from './inputs.ts';
 import { planSuite, selectedCases, type SuitePlan } from './plan.ts';
 import { junitSuites, resultsData, suiteOutputs, suiteReport, type SuiteOutputs } from './report.ts';
 import type { CaseSelection } from './selection.ts';
-import { MAX_REQUESTS_PER_SECOND } from './start.ts';
 import { RUN_RECORD } from './state.ts';
 import { suiteSummary } from './summary.ts';
 
 export interface SuiteDeps extends Pick<
   StepDeps,
-  'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'artifacts' | 'state'
+  'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow' | 'artifacts' | 'state'
 > {
   client: SuiteClient;
 }
@@ -61,7 +60,7 @@ function suiteAdapter(
   return {
     itemsName: 'cases',
     plan: (signal, startedAtMs) =>
-      planSuite({ inputs, client, workflow: deps.workflow, logger }, signal, startedAtMs),
+      planSuite({ inputs, client, workflow: deps.workflow, pacer: deps.pacer, logger }, signal, startedAtMs),
     batch: (plan, items, attempt) =>
       new SuiteBatch({
         plan,
@@ -71,6 +70,7 @@ function suiteAdapter(
         inputs,
         client,
         clock,
+        pacer: deps.pacer,
         logger,
         stepBegunAt,
       }),
@@ -160,7 +160,7 @@ async function uploadAssets(
       logger: deps.logger,
       artifacts: deps.artifacts,
       signal: anySignal(deps.signal, AbortSignal.timeout(ASSETS_TIMEOUT_MS)),
-      maxRequestsPerSecond: MAX_REQUESTS_PER_SECOND,
+      pacer: deps.pacer,
       limit: { bytes: inputs.maxAssetsBytes, input: 'max-assets-size' },
     });
     return collected.files > 0 ? dir : '';

@@ -1,6 +1,6 @@
 /** Finds the suite and queues its runs (or the chosen cases'), noting what was started as it goes. */
 import { isId, refusedInput, type ActionError } from '@sauce-actions/action-kit';
-import { RequestPacer } from '@sauce-actions/action-kit/test-run/request-pacer';
+import type { RequestPacer } from '@sauce-actions/action-kit/step/request-pacer';
 import { surelyNotStarted } from '@sauce-actions/action-kit/test-run/rounds';
 import {
   ApiError,
@@ -12,9 +12,6 @@ import {
 import { refusedStart } from './refusals.ts';
 import { caseRunRequest, suiteRunRequest, type RunSettings } from './requests.ts';
 import type { CaseSelection } from './selection.ts';
-
-/** Requests started a second at most: half the service's documented limit, leaving room for other steps on the account. */
-export const MAX_REQUESTS_PER_SECOND = 5;
 
 export interface StartClient {
   testSuites: Pick<AuthoringTestSuites, 'get' | 'iterate' | 'run'>;
@@ -40,6 +37,8 @@ interface StartRequest extends RunSettings {
   testCases?: readonly CaseSelection[];
   /** The step's signal: once it aborts, no further run is queued. */
   signal: AbortSignal;
+  /** The step's pacer: each case run takes its turn with the step's other requests. */
+  pacer: RequestPacer;
   /**
    * The signal of the requests that queue runs, which outlives `signal` by a grace period: their
    * answer names the build and the jobs, without which what they queued cannot be stopped. Once
@@ -130,9 +129,8 @@ export async function startRuns(client: StartClient, request: StartRequest, star
   }
   const selection: readonly CaseSelection[] = request.testCases ?? [];
   started.expectedCount ??= 0;
-  const pacer = new RequestPacer(MAX_REQUESTS_PER_SECOND);
   for (const chosen of selection) {
-    await pacer.take(signal);
+    await request.pacer.take(signal);
     signal.throwIfAborted();
     const body = caseRunRequest(request, chosen);
     const { buildName } = body;

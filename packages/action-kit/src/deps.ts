@@ -11,6 +11,7 @@ import type { ActionResult, Outputs } from './reporting/result.ts';
 import type { CiContext, TriggeringRun } from './step/ci-context.ts';
 import type { GitHistory } from './step/git-history.ts';
 import type { Logger } from './step/logger.ts';
+import type { RequestPacer } from './step/request-pacer.ts';
 
 export interface Clock {
   /** The wall clock (ms since the epoch): for what is shown and named, never for a deadline. */
@@ -107,6 +108,11 @@ export interface StepDeps {
   /** Aborts when the run is cancelled (reason `CancelledError`). */
   signal: AbortSignal;
   clock: Clock;
+  /**
+   * The step's one pace of requests to the service, shared by everything the kit sends for the
+   * step (listing, stopping, searching, starting, downloading), the post step's too.
+   */
+  pacer: RequestPacer;
   /** Where relative paths start. */
   workspace: string;
   /** A folder for files that last as long as the job (results, logs). */

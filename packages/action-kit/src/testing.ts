@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import { memoryState, systemClock, type StepDeps, type ToolCache } from './deps.ts';
+import { RequestPacer, REQUESTS_PER_SECOND } from './step/request-pacer.ts';
 import { noIdToken } from './inputs/id-token.ts';
 import { noGitHistory } from './step/git-history.ts';
 import { recordingLogger, type RecordingLogger } from './step/logger.ts';
@@ -34,6 +35,12 @@ export function testStepDeps(overrides: Partial<StepDeps> = {}): TestStepDeps {
     logger: recordingLogger(),
     signal: new AbortController().signal,
     clock: systemClock,
+    // The hosts' pace, on the clock a test gives.
+    pacer: new RequestPacer(
+      REQUESTS_PER_SECOND,
+      () => (overrides.clock ?? systemClock).monotonic(),
+      (ms, signal) => (overrides.clock ?? systemClock).sleep(ms, signal),
+    ),
     workspace: process.cwd(),
     tempDir: os.tmpdir(),
     state: memoryState(),

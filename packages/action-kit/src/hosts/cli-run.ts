@@ -18,6 +18,7 @@ import {
   type StepState,
   type WorkflowRun,
 } from '../deps.ts';
+import { RequestPacer, REQUESTS_PER_SECOND } from '../step/request-pacer.ts';
 import { noIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
 import { MAX_SUMMARY_BYTES } from '../reporting/budget.ts';
@@ -379,6 +380,7 @@ function stepDeps(
     logger,
     signal,
     clock: systemClock,
+    pacer: new RequestPacer(REQUESTS_PER_SECOND),
     workspace: io.cwd,
     tempDir,
     state,

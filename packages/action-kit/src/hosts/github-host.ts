@@ -16,6 +16,7 @@ import {
   type StepDeps,
   type StepState,
 } from '../deps.ts';
+import { RequestPacer, REQUESTS_PER_SECOND } from '../step/request-pacer.ts';
 import { runnerIdToken } from '../inputs/id-token.ts';
 import type { InputSource } from '../inputs/inputs.ts';
 import { ANNOTATIONS_PER_LEVEL, planAnnotations } from '../reporting/annotation-budget.ts';
@@ -364,6 +365,7 @@ function stepDeps(signal: AbortSignal, event: unknown, state: StepState, workspa
     logger: githubLogger,
     signal,
     clock: systemClock,
+    pacer: new RequestPacer(REQUESTS_PER_SECOND),
     workspace,
     // Outside the runner (a developer's machine) a folder of the step's own: two runs never share a results file.
     tempDir: env.RUNNER_TEMP || mkdtempSync(path.join(os.tmpdir(), 'sauce-actions-')),

@@ -22,7 +22,7 @@ import type { Artifacts } from '../deps.ts';
 import { quoteValue } from '../step/input-error.ts';
 import type { Logger } from '../step/logger.ts';
 import type { ReportedJob } from '../test-run/job-report.ts';
-import { RequestPacer, REQUESTS_PER_SECOND } from '../test-run/request-pacer.ts';
+import type { RequestPacer } from '../step/request-pacer.ts';
 import { formatSize } from '../values/size.ts';
 import { uploadArtifact } from './artifact-upload.ts';
 
@@ -56,7 +56,8 @@ interface CollectAssetsOptions {
   logger: Logger;
   artifacts: Artifacts;
   signal?: AbortSignal;
-  maxRequestsPerSecond?: number;
+  /** The step's pacer: downloads take their turns with the step's other requests. */
+  pacer: RequestPacer;
   /** Without it, nothing bounds the download but `signal`. */
   limit?: AssetLimit;
 }
@@ -110,7 +111,7 @@ export async function collectJobAssets(options: CollectAssetsOptions): Promise<C
 
 async function downloadAll(options: CollectAssetsOptions): Promise<Collected> {
   const { signal, limit } = options;
-  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? REQUESTS_PER_SECOND);
+  const { pacer } = options;
   const callOptions = signal ? { signal } : undefined;
   const collected: Collected = {
     files: 0,

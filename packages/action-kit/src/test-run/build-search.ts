@@ -23,7 +23,7 @@
 import type { Job } from '@sauce-actions/api';
 import { buildMatcher } from './build-names.ts';
 import { jobPages, START_MARGIN_MS, type JobLister } from './job-window.ts';
-import { RequestPacer, REQUESTS_PER_SECOND } from './request-pacer.ts';
+import type { RequestPacer } from '../step/request-pacer.ts';
 
 /** A workflow run can be re-run for 30 days after it ran: older jobs cannot be of it. */
 const SEARCH_WINDOW_MS = 31 * 24 * 3600_000;
@@ -51,7 +51,8 @@ export interface BuildJobsSearch {
   /** When the run was created, on the service's clock, where the CI system tells. */
   runCreatedAtMs?: number | undefined;
   signal: AbortSignal;
-  maxRequestsPerSecond?: number;
+  /** The step's pacer; `requests` counts the turns the search took. */
+  pacer: RequestPacer;
   /** Jobs asked per page (tests). */
   pageWidth?: number;
 }
@@ -66,7 +67,8 @@ export interface BuildJobsFound {
 }
 
 export async function findBuildJobs(jobs: JobLister, search: BuildJobsSearch): Promise<BuildJobsFound> {
-  const pacer = new RequestPacer(search.maxRequestsPerSecond ?? REQUESTS_PER_SECOND);
+  const { pacer } = search;
+  const firstTurn = pacer.count;
   const floorMs = Math.max(
     search.nowMs - SEARCH_WINDOW_MS,
     (search.runCreatedAtMs ?? -Infinity) - START_MARGIN_MS,
@@ -98,7 +100,7 @@ export async function findBuildJobs(jobs: JobLister, search: BuildJobsSearch): P
         if (job.creation_time !== null) oldestFound = Math.min(oldestFound, job.creation_time);
       }
       found.push(...matched);
-      if (allShownBefore && matched.length === 0) return { jobs: found, requests: pacer.count };
+      if (allShownBefore && matched.length === 0) return { jobs: found, requests: pacer.count - firstTurn };
       // Newest first: the page's last job is its oldest, and every later page older still.
       const oldestListed = page.jobs.at(-1)?.creation_time ?? null;
       const everyAttempt = shownAttempts.size >= attempts.length;
@@ -107,7 +109,7 @@ export async function findBuildJobs(jobs: JobLister, search: BuildJobsSearch): P
         oldestListed !== null &&
         oldestListed * 1000 < oldestFound * 1000 - SHARD_SPREAD_MS
       ) {
-        return { jobs: found, requests: pacer.count };
+        return { jobs: found, requests: pacer.count - firstTurn };
       }
     }
   } catch (error) {
@@ -116,15 +118,15 @@ export async function findBuildJobs(jobs: JobLister, search: BuildJobsSearch): P
     return {
       jobs: found,
       incomplete: `page ${pages + 1} of the job listing failed: ${why}`,
-      requests: pacer.count,
+      requests: pacer.count - firstTurn,
     };
   }
   if (lastFull && pages >= SEARCH_MAX_PAGES) {
     return {
       jobs: found,
       incomplete: `the search read the newest ${pages.toLocaleString('en-US')} pages of the account's jobs and stopped there`,
-      requests: pacer.count,
+      requests: pacer.count - firstTurn,
     };
   }
-  return { jobs: found, requests: pacer.count };
+  return { jobs: found, requests: pacer.count - firstTurn };
 }

@@ -27,7 +27,7 @@ import { attemptsOfRuns, itemsNotRun, notRunJob } from './gather.ts';
 import { RunningRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
-import { planTurnMs } from './request-pacer.ts';
+import { planTurnMs } from './shard-turns.ts';
 import { runRounds } from './rounds.ts';
 
 type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;

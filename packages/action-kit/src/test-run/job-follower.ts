@@ -35,7 +35,7 @@ import { isJobFinished, isKnownJobStatus, unknownStatusWarning } from './job-sta
 import { listRunJobs, runMatcher, START_MARGIN_MS, type JobLister, type JobWindow } from './job-window.ts';
 import { FailedListings } from './listing-failures.ts';
 import { nextExpectedEndInMs, nextPollGap, type PollPace } from './poll-schedule.ts';
-import { RequestPacer, REQUESTS_PER_SECOND } from './request-pacer.ts';
+import type { RequestPacer } from '../step/request-pacer.ts';
 
 export { runMatcher, START_MARGIN_MS, type JobLister } from './job-window.ts';
 export { stopJobs, type JobStopper } from './job-stopper.ts';
@@ -75,8 +75,8 @@ interface FollowJobsOptions {
   maxContendedIntervalMs?: number;
   /** Jobs asked per listed page (tests; default the widest the service serves). */
   pageSize?: number;
-  /** Requests started per second at most (default 5: half the documented limit, leaving room for others). */
-  maxRequestsPerSecond?: number;
+  /** The step's pacer: the follower's requests take their turns with the step's others. */
+  pacer: RequestPacer;
   signal?: AbortSignal;
   onPoll?: (poll: FollowProgress) => void;
   /** The clock intervals and the elapsed time are reckoned on: the monotonic one, unless told. */
@@ -117,7 +117,8 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
   const sleep = options.sleep ?? abortableSleep;
   const serviceNow = options.serviceNow ?? Date.now;
   const started = now();
-  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? REQUESTS_PER_SECOND, now, sleep);
+  const { pacer } = options;
+  const firstTurn = pacer.count;
   const isOfRun = runMatcher(options.builds, options.jobIds ?? []);
   const knownIds = new Set(options.jobIds ?? []);
   const expected = options.expectedCount ?? (knownIds.size > 0 ? knownIds.size : undefined);
@@ -150,7 +151,7 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
     jobs: [...tracked.values()],
     complete,
     polls,
-    requests: pacer.count,
+    requests: pacer.count - firstTurn,
     elapsedMs: now() - started,
   });
 
@@ -182,7 +183,7 @@ export async function followJobs(options: FollowJobsOptions): Promise<FollowResu
       options.onPoll?.({
         jobs,
         poll: polls,
-        requests: pacer.count,
+        requests: pacer.count - firstTurn,
         elapsedMs: now() - started,
         changed,
         contended,

@@ -1,6 +1,6 @@
 /** Stopping jobs: a few at a time, paced, each failure told and none stopping the others. */
 import type { CallOptions } from '@sauce-actions/api';
-import { RequestPacer, REQUESTS_PER_SECOND } from './request-pacer.ts';
+import type { RequestPacer } from '../step/request-pacer.ts';
 
 export interface JobStopper {
   stop(jobId: string, params?: object, options?: CallOptions): Promise<unknown>;
@@ -10,9 +10,8 @@ export interface JobStopper {
 export async function stopJobs(
   jobs: JobStopper,
   ids: readonly string[],
-  options: { signal?: AbortSignal; concurrency?: number; maxRequestsPerSecond?: number } = {},
+  options: { pacer: RequestPacer; signal?: AbortSignal; concurrency?: number },
 ): Promise<{ stopped: string[]; failed: { id: string; error: string }[] }> {
-  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? REQUESTS_PER_SECOND);
   const stopped: string[] = [];
   const failed: { id: string; error: string }[] = [];
   const queue = [...ids];
@@ -24,7 +23,7 @@ export async function stopJobs(
         continue;
       }
       try {
-        await pacer.take(options.signal);
+        await options.pacer.take(options.signal);
         await jobs.stop(id, {}, options.signal ? { signal: options.signal } : undefined);
         stopped.push(id);
       } catch (error) {

@@ -17,7 +17,7 @@
  *   and so does `maxPages`; the signal is checked before each page, and each waits for the pacer.
  */
 import { ApiError, type CallOptions, type Job, type ListJobsParams } from '@sauce-actions/api';
-import type { RequestPacer } from './request-pacer.ts';
+import type { RequestPacer } from '../step/request-pacer.ts';
 
 export interface JobLister {
   list(params: ListJobsParams & { full: true }, options?: CallOptions): Promise<Job[]>;

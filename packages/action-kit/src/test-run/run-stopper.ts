@@ -2,11 +2,11 @@
  * Finds the jobs of a run that ended before they did (cancelled, timed out, failed) and stops the
  * unfinished ones, on a deadline of its own: the main step's end, and the post step after a kill.
  */
-import { sleep as abortableSleep, monotonicNow, type Job } from '@sauce-actions/api';
+import { sleep as abortableSleep, type Job } from '@sauce-actions/api';
 import { isJobFinished } from './job-status.ts';
 import { stopJobs, type JobStopper } from './job-stopper.ts';
 import { listRunJobs, runMatcher, START_MARGIN_MS, type JobLister } from './job-window.ts';
-import { RequestPacer } from './request-pacer.ts';
+import type { RequestPacer } from '../step/request-pacer.ts';
 
 interface StopRunJobsOptions {
   jobs: JobLister & JobStopper;
@@ -34,8 +34,8 @@ interface StopRunJobsOptions {
   intervalMs?: number;
   /** Jobs asked per listed page (tests; default the widest the service serves). */
   pageSize?: number;
-  maxRequestsPerSecond?: number;
-  now?: () => number;
+  /** The step's pacer: stopping takes its turns with the step's other requests. */
+  pacer: RequestPacer;
 }
 
 interface StopRunJobsResult {
@@ -59,8 +59,7 @@ interface StopRunJobsResult {
  */
 export async function stopRunJobs(options: StopRunJobsOptions): Promise<StopRunJobsResult> {
   const deadline = AbortSignal.timeout(Math.max(0, options.graceMs));
-  const now = options.now ?? monotonicNow;
-  const pacer = new RequestPacer(options.maxRequestsPerSecond ?? 8, now);
+  const { pacer } = options;
   const knownIds = new Set(options.jobIds ?? []);
   const isOfRun = runMatcher(options.builds, options.jobIds ?? []);
   const tracked = new Map((options.seen ?? []).map((job) => [job.id, job]));
@@ -103,7 +102,7 @@ export async function stopRunJobs(options: StopRunJobsOptions): Promise<StopRunJ
         const result = await stopJobs(options.jobs, toStop, {
           signal: deadline,
           concurrency: 8,
-          maxRequestsPerSecond: options.maxRequestsPerSecond ?? 8,
+          pacer,
         });
         for (const id of result.stopped) {
           stopped.add(id);

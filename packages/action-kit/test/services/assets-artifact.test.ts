@@ -1,3 +1,4 @@
+import { RequestPacer } from '../../src/step/request-pacer.ts';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,7 @@ describe('collectJobAssets', () => {
         jobs: [{ id, name: 'Login works' }],
         dir,
         artifactName: 'sauce-assets',
+        pacer: new RequestPacer(0),
         logger,
         artifacts: {
           upload: async (artifact, files, root) => {
@@ -62,6 +64,7 @@ describe('collectJobAssets', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'assets-'));
     try {
       const collected = await collectJobAssets({
+        pacer: new RequestPacer(0),
         assets: {
           list: async () => ({ 'sauce-log': 'log.json' }),
           download: async (_id, file, into) => {
@@ -111,7 +114,7 @@ describe('collectJobAssets', () => {
         artifactName: 'a',
         logger,
         signal: cancel.signal,
-        maxRequestsPerSecond: 0,
+        pacer: new RequestPacer(0),
         artifacts: { upload: async () => ({ outcome: 'uploaded', id: 1 }) },
       });
       expect(collected).toEqual({ files: 0 });
@@ -166,7 +169,7 @@ describe('collectJobAssets with names and sizes from the service', () => {
       dir,
       artifactName: 'a',
       logger,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       artifacts: { upload: async () => ({ outcome: 'uploaded' }) },
       ...(limit ? { limit } : {}),
     });

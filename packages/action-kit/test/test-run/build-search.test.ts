@@ -2,6 +2,7 @@
  * A report's and a re-run's search of a run's builds: complete at any size, never the account's
  * whole history, and plain about what it could not read.
  */
+import { RequestPacer } from '../../src/step/request-pacer.ts';
 import type { Job } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import { findBuildJobs, SHARD_SPREAD_MS, type BuildJobsSearch } from '../../src/test-run/build-search.ts';
@@ -17,7 +18,7 @@ function search(overrides: Partial<BuildJobsSearch> = {}): BuildJobsSearch {
     items: 0,
     nowMs: NOW * 1000,
     signal: new AbortController().signal,
-    maxRequestsPerSecond: 0,
+    pacer: new RequestPacer(0),
     ...overrides,
   };
 }

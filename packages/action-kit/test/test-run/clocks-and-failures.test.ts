@@ -12,7 +12,7 @@ import { withDeadline } from '../../src/step/cancellation.ts';
 import { findBuildJobs } from '../../src/test-run/build-search.ts';
 import { followJobs, START_MARGIN_MS } from '../../src/test-run/job-follower.ts';
 import { publishResults } from '../../src/test-run/publish.ts';
-import { RequestPacer } from '../../src/test-run/request-pacer.ts';
+import { RequestPacer } from '../../src/step/request-pacer.ts';
 import { testResults } from '../../src/test-run/results.ts';
 import { recordingLogger } from '../../src/step/logger.ts';
 
@@ -48,7 +48,7 @@ describe('a run’s listing that fails after the retries', () => {
       expectedCount: 1,
       startedAtMs: 1_700_000_000_000,
       intervalMs: 1000,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       now: clock.now,
       sleep: clock.sleep,
       warn: (message) => warnings.push(message),
@@ -80,7 +80,7 @@ describe('a run’s listing that fails after the retries', () => {
         startedAtMs: 0,
         intervalMs: 1000,
         maxFailedPolls: 3,
-        maxRequestsPerSecond: 0,
+        pacer: new RequestPacer(0),
         now: clock.now,
         sleep: clock.sleep,
       }).catch((caught: unknown) => caught);
@@ -117,7 +117,7 @@ describe('a run’s window', () => {
       startedAtMs: serviceNowMs - 60_000,
       serviceNow: () => serviceNowMs,
       intervalMs: 1000,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       now: clock.now,
       sleep: clock.sleep,
     });
@@ -144,7 +144,7 @@ describe('a run’s window', () => {
       startedAtMs: serviceNowMs - 60_000,
       serviceNow: () => serviceNowMs,
       intervalMs: 1000,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       now: clock.now,
       sleep: clock.sleep,
     });
@@ -159,7 +159,7 @@ describe('a report’s search whose page fails after the retries', () => {
     items: 300,
     nowMs: 1_700_000_000_000,
     signal: new AbortController().signal,
-    maxRequestsPerSecond: 0,
+    pacer: new RequestPacer(0),
   };
 
   it('keeps what was read, and names the page that failed', async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/step/failure.ts';
 import type { TestRunAdapter, TestPlan } from '../../src/test-run/adapter.ts';
 import { runTests } from '../../src/test-run/engine.ts';
-import { planTurnMs } from '../../src/test-run/request-pacer.ts';
+import { planTurnMs } from '../../src/test-run/shard-turns.ts';
 import type { TestRunOutputs } from '../../src/test-run/results.ts';
 import { testStepDeps } from '../../src/testing.ts';
 import { recordingLogger, systemClock } from '../../src/index.ts';

@@ -3,6 +3,7 @@
  * budget: a poll whose listing met a 429 doubles the next wait, and polls that meet none bring it
  * back down, as the client's own `poll` does.
  */
+import { RequestPacer } from '../../src/step/request-pacer.ts';
 import { SauceClient } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,7 +52,7 @@ describe('followJobs on a contended account', () => {
       jobIds: [id],
       startedAtMs: Date.now(),
       intervalMs: 1000,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       signal: stop.signal,
       random: () => 0.5,
       onPoll: (progress) => void contended.push(progress.contended),

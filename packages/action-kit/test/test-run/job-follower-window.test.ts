@@ -3,6 +3,7 @@
  * as the service serves, or the few jobs left by id when that takes fewer requests. Against the
  * fake account of `support/account-jobs.ts`, on a clock of the test's.
  */
+import { RequestPacer } from '../../src/step/request-pacer.ts';
 import type { Job } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import { followJobs } from '../../src/test-run/job-follower.ts';
@@ -38,7 +39,7 @@ describe('a poll’s window', () => {
       startedAtMs: (NOW - 100) * 1000,
       serviceNow: () => NOW * 1000,
       intervalMs: 1000,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       onPoll: () => {
         mine.polled();
         // Another pipeline starts 5,000 jobs after the run's.
@@ -76,7 +77,7 @@ describe('a poll’s window', () => {
       startedAtMs: (NOW - 100) * 1000,
       serviceNow: () => NOW * 1000,
       intervalMs: 1000,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       onPoll: () => void (polls += 1),
       now: clock.now,
       sleep: clock.sleep,

@@ -2,7 +2,7 @@ import type { Job, ListJobsParams } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import { followJobs, START_MARGIN_MS, stopJobs, stopRunJobs } from '../../src/test-run/job-follower.ts';
 import { isKnownJobStatus, reportedStatus } from '../../src/test-run/job-status.ts';
-import { RequestPacer } from '../../src/test-run/request-pacer.ts';
+import { RequestPacer } from '../../src/step/request-pacer.ts';
 
 const job = (id: string, status: string, extra: Partial<Job> = {}): Job =>
   ({
@@ -57,7 +57,7 @@ describe('followJobs', () => {
       startedAtMs: 1_000_000,
       intervalMs: 1000,
       pageSize: 3,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       onPoll: () => void (poll += 1),
       now: c.now,
       sleep: c.sleep,
@@ -84,7 +84,7 @@ describe('followJobs', () => {
       settlePolls: 2,
       startedAtMs: 0,
       intervalMs: 10,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       onPoll: () => {
         polls += 1;
         if (polls === 1) jobs = [...jobs, job('b', 'complete')];
@@ -114,7 +114,7 @@ describe('followJobs', () => {
       expectedCount: 3,
       startedAtMs: 0,
       intervalMs: 10,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       onPoll: () => void (polls += 1),
       warn: (message) => warnings.push(message),
       now: c.now,
@@ -148,6 +148,7 @@ describe('followJobs', () => {
     const result = await followJobs({
       jobs: lister(() => [job('a', 'in progress')]),
       builds: ['B'],
+      pacer: new RequestPacer(0),
       expectedCount: 1,
       startedAtMs: 0,
       intervalMs: 5,
@@ -189,7 +190,7 @@ describe('RequestPacer and stopJobs', () => {
         },
       },
       ['a', 'bad', 'c'],
-      { maxRequestsPerSecond: 0 },
+      { pacer: new RequestPacer(0) },
     );
     expect(result.stopped.sort()).toEqual(['a', 'c']);
     expect(result.failed).toEqual([{ id: 'bad', error: 'nope' }]);
@@ -212,7 +213,7 @@ describe('listing is bounded', () => {
       startedAtMs: 1_000_000,
       intervalMs: 10,
       pageSize: 2,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
       signal: AbortSignal.timeout(2000),
     });
     expect(result.complete).toBe(true);
@@ -229,7 +230,7 @@ describe('stopJobs when time runs out', () => {
     controller.abort();
     const result = await stopJobs({ stop: async (id: string) => void tried.push(id) }, ['a', 'b'], {
       signal: controller.signal,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
     });
     expect(tried).toEqual([]);
     expect(result.stopped).toEqual([]);
@@ -278,7 +279,7 @@ describe('stopRunJobs', () => {
       stop: true,
       graceMs: 5000,
       intervalMs: 10,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
     });
     expect(fake.stopped.sort()).toEqual(['a', 'late']);
     expect(result.stopped.sort()).toEqual(['a', 'late']);
@@ -300,7 +301,7 @@ describe('stopRunJobs', () => {
       stop: true,
       graceMs: 300,
       intervalMs: 20,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
     });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.stopped).toEqual(['known']);
@@ -316,7 +317,7 @@ describe('stopRunJobs', () => {
       startedAtMs: 1_000_000,
       stop: false,
       graceMs: 1000,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
     });
     expect(fake.stopped).toEqual([]);
     expect(result.jobs.map((j) => j.id)).toEqual(['a']);
@@ -339,7 +340,7 @@ describe('stopRunJobs', () => {
       stop: true,
       graceMs: 200,
       intervalMs: 20,
-      maxRequestsPerSecond: 0,
+      pacer: new RequestPacer(0),
     });
     expect(result.stopped).toEqual([]);
     expect(result.failed).toEqual([{ id: 'x', error: expect.stringMatching(/stop refused|ran out|abort/i) }]);

@@ -1,7 +1,7 @@
 /** Pages of a window of the account's jobs: as wide as the service serves, and no page more. */
 import { describe, expect, it } from 'vitest';
 import { JOB_PAGE_WIDTH, jobPages, listRunJobs } from '../../src/test-run/job-window.ts';
-import { RequestPacer } from '../../src/test-run/request-pacer.ts';
+import { RequestPacer } from '../../src/step/request-pacer.ts';
 import { accountJobs, jobsOf, type AccountOptions } from './support/account-jobs.ts';
 
 const pacer = () => new RequestPacer(0);

@@ -1,6 +1,7 @@
 /** Where each shard of a matrix plans and starts its cases: turns one after another, within five minutes. */
 import { describe, expect, it } from 'vitest';
-import { planTurnMs, REQUESTS_PER_SECOND, startTurnMs } from '../../src/test-run/request-pacer.ts';
+import { REQUESTS_PER_SECOND } from '../../src/step/request-pacer.ts';
+import { planTurnMs, startTurnMs } from '../../src/test-run/shard-turns.ts';
 
 type Shard = { index: number; total: number };
 
