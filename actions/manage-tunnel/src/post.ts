@@ -23,7 +23,7 @@ interface PostDeps extends Pick<
 
 export const post = {
   title: 'Manage tunnel: cleanup',
-  hasWork: (state: StepState): boolean => hasCleanup(parseCleanup(state.get(STATE_KEY))),
+  hasLeftRunning: (state: StepState): boolean => hasCleanup(parseCleanup(state.get(STATE_KEY))),
   readInputs: readPostInputs,
   run: runPost,
 } satisfies PostDefinition<PostInputs>;

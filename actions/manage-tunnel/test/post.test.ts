@@ -183,14 +183,18 @@ describe('post step cleanup', () => {
 
 describe('post step', () => {
   it('has work only when the saved state names a tunnel or a process', () => {
-    expect(post.hasWork(memoryState())).toBe(false);
-    expect(post.hasWork(memoryState({ [STATE_KEY]: '{"tunnels":[]}' }))).toBe(false);
-    expect(post.hasWork(memoryState({ [STATE_KEY]: 'garbage' }))).toBe(false);
+    expect(post.hasLeftRunning(memoryState())).toBe(false);
+    expect(post.hasLeftRunning(memoryState({ [STATE_KEY]: '{"tunnels":[]}' }))).toBe(false);
+    expect(post.hasLeftRunning(memoryState({ [STATE_KEY]: 'garbage' }))).toBe(false);
     expect(
-      post.hasWork(memoryState({ [STATE_KEY]: '{"tunnels":[{"id":"t1","name":null,"origin":"waited"}]}' })),
+      post.hasLeftRunning(
+        memoryState({ [STATE_KEY]: '{"tunnels":[{"id":"t1","name":null,"origin":"waited"}]}' }),
+      ),
     ).toBe(true);
     const process = { pid: 42, executable: '/sc', logFile: '/sc.log', tunnelName: 'n' };
-    expect(post.hasWork(memoryState({ [STATE_KEY]: serializeCleanup({ tunnels: [], process }) }))).toBe(true);
+    expect(
+      post.hasLeftRunning(memoryState({ [STATE_KEY]: serializeCleanup({ tunnels: [], process }) })),
+    ).toBe(true);
   });
 
   it('stops the saved process and deletes the saved tunnel, and says so in its summary', async () => {

@@ -121,7 +121,7 @@ describe('start through run', () => {
     expect(isRunning(state.process.pid)).toBe(true);
 
     // The post step, in a new process on the runner, finds everything in the state.
-    expect(post.hasWork(deps.state)).toBe(true);
+    expect(post.hasLeftRunning(deps.state)).toBe(true);
     const postDeps = testStepDeps({ state: memoryState({ [STATE_KEY]: deps.state.get(STATE_KEY) }) });
     const cleaned = await runPost(
       { connection: startInputs('unit-start').connection },
@@ -221,7 +221,7 @@ describe('start through run', () => {
     ]);
     // Once a launch has ended, the state no longer asks the post step to stop it.
     expect(deps.state.get(STATE_KEY)).toBe('{"tunnels":[]}');
-    expect(post.hasWork(deps.state)).toBe(false);
+    expect(post.hasLeftRunning(deps.state)).toBe(false);
     expect(await readFile(logFile, 'utf8')).toContain('"--region","eu-central"');
   });
 

@@ -153,6 +153,6 @@ export interface ActionDefinition<I extends ActionInputs = ActionInputs, O exten
 
 /** A post step: runs after the job's steps, whatever their outcome, to clean up what the step started. */
 export interface PostDefinition<I extends ActionInputs = ActionInputs> extends ActionDefinition<I> {
-  /** Whether the state the main step saved leaves anything to do; if not, no input is even read. */
-  hasWork(state: StepState): boolean;
+  /** Whether the state the main step saved names anything left running; if not, no input is even read. */
+  hasLeftRunning(state: StepState): boolean;
 }

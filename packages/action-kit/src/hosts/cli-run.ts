@@ -91,7 +91,7 @@ export async function runAction(
     await summary(action.title, main);
     report(main, io);
     let code = exitCodeOf(main.failure);
-    if (post?.hasWork(state)) {
+    if (post?.hasLeftRunning(state)) {
       if (main.failure === undefined && command.holdsWhatItStarted) {
         logger.info('Running until SIGINT or SIGTERM (Ctrl-C): then what this command started is stopped.');
         await holdUntil(signals.received);

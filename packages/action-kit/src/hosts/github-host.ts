@@ -93,7 +93,7 @@ export async function runPostStep<P extends ActionInputs>(
 }
 
 async function runPost<P extends ActionInputs>(post: PostDefinition<P>, files: StepFiles, workspace: string) {
-  if (!post.hasWork(files.state)) {
+  if (!post.hasLeftRunning(files.state)) {
     githubLogger.info('Nothing to clean up.');
     return;
   }

@@ -117,7 +117,7 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
 async function publishedWithin<O extends Outputs>(
   options: GatherOptions,
   deps: ReportDeps,
-  work: (
+  runOrGather: (
     signal: AbortSignal,
     startedAtMs: number,
   ) => Promise<{ report: ResultsReport<O>; results: TestResults }>,
@@ -127,7 +127,7 @@ async function publishedWithin<O extends Outputs>(
   await checkReportFiles(files);
   const deadline = withDeadline(deps.signal, options.timeoutMs);
   try {
-    const { report, results } = await work(deadline.signal, deps.clock.now());
+    const { report, results } = await runOrGather(deadline.signal, deps.clock.now());
     return await publishResults(report, results, {
       ...files,
       failOnFailure: options.failOnFailure,

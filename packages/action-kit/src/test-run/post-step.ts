@@ -120,7 +120,7 @@ type CleanupDeps = Pick<StepDeps, 'logger' | 'state'> & { client: { jobUrl(jobId
 interface CleanupStep<D> {
   title: string;
   /** Whether the main step left a running record; if not, the post step does not even read its inputs. */
-  hasWork(state: StepState): boolean;
+  hasLeftRunning(state: StepState): boolean;
   /** Only the connection: the running record says what to stop. */
   readInputs(read: InputReader): Promise<PostInputs>;
   run(inputs: PostInputs, deps: D): Promise<ActionResult>;
@@ -140,7 +140,7 @@ export function cleanupStep<W extends object, D extends CleanupDeps>(
 ): CleanupStep<D> {
   return {
     title,
-    hasWork: (state) => format.read(state.get(format.key)) !== undefined,
+    hasLeftRunning: (state) => format.read(state.get(format.key)) !== undefined,
     readInputs: async (read) => ({ connection: (await readInputs(read)).connection }),
     run: async (inputs, deps) => {
       const record = format.read(deps.state.get(format.key));

@@ -210,7 +210,7 @@ describe('runCli', () => {
     const order: string[] = [];
     const post: PostDefinition = {
       title: 'Sample: cleanup',
-      hasWork: (state) => state.get('left') !== '',
+      hasLeftRunning: (state) => state.get('left') !== '',
       readInputs,
       run: async (_inputs, deps) => {
         order.push(`post ${deps.state.get('left')}`);
@@ -240,7 +240,7 @@ describe('runCli', () => {
     const order: string[] = [];
     const post: PostDefinition = {
       title: 'Sample: cleanup',
-      hasWork: (state) => state.get('left') !== '',
+      hasLeftRunning: (state) => state.get('left') !== '',
       readInputs,
       run: async (_inputs, deps) => {
         order.push(`post aborted=${deps.signal.aborted}`);

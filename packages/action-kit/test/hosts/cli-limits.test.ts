@@ -41,7 +41,7 @@ function command(result: ActionResult, cleanup?: ActionResult): CliCommand {
     ({
       title: 'Cleanup',
       readInputs: (reader: InputReader) => ({ connection: readSauceConnection(reader) }),
-      hasWork: () => true,
+      hasLeftRunning: () => true,
       run: async () => cleanup,
     } as PostDefinition);
   return {

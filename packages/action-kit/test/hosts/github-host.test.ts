@@ -133,7 +133,7 @@ describe('runOnGitHub', () => {
   it('runs the post step with the state the main step saved, and only when there is work', async () => {
     const post: PostDefinition<Inputs> = {
       title: 'Cleanup',
-      hasWork: (state) => state.get('jobs') !== '',
+      hasLeftRunning: (state) => state.get('jobs') !== '',
       readInputs,
       run: async (_inputs, deps) => ({
         outputs: {},

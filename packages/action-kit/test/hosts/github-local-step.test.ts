@@ -135,7 +135,7 @@ describe('runPostStep', () => {
     const seen: string[] = [];
     const post: PostDefinition<Inputs> = {
       ...workspaceStep(seen),
-      hasWork: (state) => state.get('jobs') !== '',
+      hasLeftRunning: (state) => state.get('jobs') !== '',
     };
     await runPostStep(post, { root });
     expect(seen).toEqual([root, root]);
