@@ -1,4 +1,5 @@
 import { RequestPacer } from '../../src/step/request-pacer.ts';
+import { isJobFinished } from '../../src/test-run/job-status.ts';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,10 @@ describe('collectJobAssets', () => {
     try {
       const run = await client.authoring.testCases.run('65a1f0c0e4b0a1b2c3d4e501');
       const id = run.jobs[0]?.sauceJobId as string;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Its assets are kept once it ends: waited for as the job's status, however slow the machine.
+      while (!isJobFinished(await client.automation.jobs.get(id))) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       const uploads: { name: string; files: string[]; root: string }[] = [];
       const logger = recordingLogger();
       const collected = await collectJobAssets({
