@@ -26,8 +26,9 @@ const SLOW = [
   'packages/emulator/test/core/cli.test.ts',
   'packages/emulator/test/mobile/large-upload.test.ts',
   'actions/manage-tunnel/test/{download,operations,post,run,same-name,start,start-through-run}.test.ts',
-  'actions/run-js-tests/test/{e2e,post,retries,run-cancel,run-reporting,shards}.test.ts',
-  'actions/run-suite-and-wait/test/{assets-tampering,e2e,fail-fast,post,report-scale,rerun,retries,run-cancel,run-reporting,shards}.test.ts',
+  'actions/run-js-tests/test/{retries,run-reporting,shards}.test.ts',
+  'actions/run-suite-and-wait/test/{assets-tampering,e2e,fail-fast,report-scale,rerun,retries,run-cancel,run-reporting,shards}.test.ts',
+  'test/engine-scenarios/{post-step,reporting,retries,starts-cut-short,waits-cut-short}.test.ts',
 ];
 
 /**
@@ -60,10 +61,10 @@ const LONGEST = [
   'test/e2e/hostile-answers.test.ts',
   'test/e2e/https-proxy.test.ts',
   'actions/manage-tunnel/test/start.test.ts',
-  'actions/run-js-tests/test/e2e.test.ts',
+  'test/engine-scenarios/waits-cut-short.test.ts',
+  'test/engine-scenarios/post-step.test.ts',
   'test/e2e/fault-matrix/retried-reads.test.ts',
-  'actions/run-suite-and-wait/test/run-cancel.test.ts',
-  'actions/run-js-tests/test/post.test.ts',
+  'test/engine-scenarios/starts-cut-short.test.ts',
   'test/e2e/fault-matrix/posts-sent-once.test.ts',
   'test/e2e/answer-shapes.test.ts',
   'test/e2e/fault-matrix/refused-inputs.test.ts',

@@ -88,7 +88,7 @@ export function withEmulators<const Durations extends readonly number[]>(
   };
 }
 
-function runInputs(emulator: RunningEmulator, overrides: Partial<JsTestsInputs>): JsTestsInputs {
+export function runInputs(emulator: RunningEmulator, overrides: Partial<JsTestsInputs>): JsTestsInputs {
   return {
     connection: {
       service: 'sauce',

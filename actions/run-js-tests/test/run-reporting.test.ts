@@ -1,9 +1,11 @@
 /**
- * What a run of run-js-tests reports, through its deps (a real client against an in-process
- * emulator with short jobs, a recording logger, a temporary folder): counts, links, the results
- * file, the JUnit report, the summary and annotations for pages that pass and fail, with
- * `fail-on-failure` on and off; and when the status checks fail for a while, keep failing, or the
- * start answers with the wrong number of test ids.
+ * How run-js-tests judges and reports each platform, through its deps (a real client against an
+ * in-process emulator with short jobs, a recording logger, a temporary folder): what the start
+ * sends, the counts of each page's tests in the results file, the JUnit report, the summary and
+ * annotations for pages that pass and fail; and when the status checks fail for a while, keep
+ * failing, or the start answers with the wrong number of test ids. What every test action
+ * publishes (outputs, links, annotations, a results file per step) is a row of
+ * `test/engine-scenarios/`.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +14,7 @@ import type { RunningEmulator } from '@sauce-actions/emulator';
 import { SauceClient } from '@sauce-actions/api';
 import { describe, expect, it } from 'vitest';
 import { run, type JsTestsDeps } from '../src/run.ts';
-import { clientOf, resultsOf, withEmulators } from './helpers.ts';
+import { addFault, clientOf, resultsOf, withEmulators } from './helpers.ts';
 
 let emulator: RunningEmulator;
 const { inputs, deps, dir } = withEmulators([300], { started: (emulators) => ([emulator] = emulators) });
@@ -27,10 +29,6 @@ describe('run-js-tests run', () => {
     );
     const { outputs, summary } = result;
     expect(result.failure).toBeUndefined();
-    expect(result.annotations).toEqual([]);
-    expect(outputs.total).toBe(2);
-    expect(outputs.passed).toBe(2);
-    expect(outputs.failed).toBe(0);
     const jobIds = JSON.parse(outputs['job-ids']) as string[];
     expect(jobIds).toHaveLength(2);
     for (const id of jobIds) expect(id).toMatch(/^[0-9a-f]{32}$/);
@@ -39,7 +37,6 @@ describe('run-js-tests run', () => {
     const job = await clientOf(emulator).automation.jobs.get(jobIds[0]!);
     expect(job).toMatchObject({ build: 'b-1', name: 'unit', tags: ['ci'] });
 
-    expect(outputs['results-file']).toBe(path.join(dir, `run-js-tests-${d.workflow.step}.json`));
     const results = await resultsOf(outputs['results-file']);
     expect(results.outcome).toBe('completed');
     expect(results.platforms.map((p) => [p.name, p.status, p.counts])).toEqual([
@@ -59,19 +56,12 @@ describe('run-js-tests run', () => {
     expect(junit).toContain('<testsuites tests="6" failures="0"');
     expect(junit).toContain('<testcase name="test 1" classname="Windows 11 / chrome / latest"');
 
-    expect(wholeText(summary)).toContain('JS unit tests (custom): all passed');
-    expect(wholeText(summary)).toContain(`<a href="${emulator.url}/tests/${jobIds[0]}">${jobIds[0]}</a>`);
     expect(wholeText(summary)).toContain('<td>3</td><td>0</td><td>3</td>');
-
-    // Progress: at most one line per poll, none repeated while nothing changes.
     const lines = d.logger.lines('info');
-    const progress = lines.filter((line) => / platforms finished: /.test(line));
-    expect(progress.length).toBeGreaterThan(0);
-    const states = progress.map((line) => line.replace(/ \(\d+s\)$/, ''));
-    expect(new Set(states).size).toBe(states.length);
-    expect(progress.at(-1)).toMatch(/^2 of 2 platforms finished: 2 passed/);
+    expect(lines.filter((line) => / platforms finished: /.test(line)).at(-1)).toMatch(
+      /^2 of 2 platforms finished: 2 passed/,
+    );
     expect(lines.at(-1)).toMatch(/^2 of 2 platforms passed, 0 failed \(\d+s\)$/);
-    expect(lines).toContain(`JUnit report written to ${junitFile}.`);
   });
 
   it('fails platforms whose page fails, naming them with links, and one JUnit case per platform', async () => {
@@ -84,18 +74,8 @@ describe('run-js-tests run', () => {
     const results = await resultsOf(outputs['results-file']);
     expect(results.platforms.map((p) => p.detail)).toEqual(['1 of 3 tests failed', '1 of 3 tests failed']);
     const jobIds = JSON.parse(outputs['job-ids']) as string[];
-    expect(failure?.kind).toBe('tests-failed');
-    expect(failure?.message).toContain(
-      '2 of 2 platforms failed the JS tests: Windows 11 / chrome / latest (',
-    );
     expect(failure?.message).toContain(`${emulator.url}/tests/${jobIds[1]}`);
-    expect(annotations).toHaveLength(2);
-    expect(annotations[0]).toMatchObject({
-      level: 'error',
-      title: 'Failed job: Windows 11 / chrome / latest',
-    });
     expect(annotations[0]!.message).toContain('1 of 3 tests failed');
-    expect(annotations[0]!.message).toContain(`${emulator.url}/tests/${jobIds[0]}`);
     const junit = await readFile(junitFile, 'utf8');
     expect(junit).toContain('<testsuites tests="2" failures="2"');
     expect(junit).toContain('message="1 of 3 tests failed"');
@@ -103,25 +83,14 @@ describe('run-js-tests run', () => {
     expect(wholeText(summary)).toContain('<td>2</td><td>1</td><td>3</td>');
   });
 
-  it('only reports failures when fail-on-failure is false', async () => {
-    const { outputs, annotations, failure } = await run(
-      inputs({ url: 'https://example.com/fail.html', framework: 'mocha', failOnFailure: false }),
-      deps(clientOf(emulator)),
-    );
-    expect(outputs.failed).toBe(2);
-    expect(failure).toBeUndefined();
-    // A green step shows no error: failed platforms are warnings.
-    expect(annotations.map((a) => a.level)).toEqual(['warning', 'warning']);
-  });
-
   it('rides out 503s while polling', async () => {
     // More failures than the client retries, so that a whole poll fails and the next one goes on.
-    const response = await fetch(`${emulator.url}/_emulator/faults`, {
+    await addFault(emulator, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ method: 'POST', path: '/rest/v1/demo/js-tests/status', status: 503, times: 7 }),
+      path: '/rest/v1/demo/js-tests/status',
+      status: 503,
+      times: 7,
     });
-    expect(response.ok).toBe(true);
     const d = deps(clientOf(emulator));
     const { outputs, failure } = await run(inputs(), d);
     expect(failure).toBeUndefined();
@@ -132,17 +101,12 @@ describe('run-js-tests run', () => {
   });
 
   it('when the status checks keep failing, fails as service trouble with the platforms as last seen', async () => {
-    const response = await fetch(`${emulator.url}/_emulator/faults`, {
+    await addFault(emulator, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        method: 'POST',
-        path: '/rest/v1/demo/js-tests/status',
-        status: 503,
-        times: 1000,
-      }),
+      path: '/rest/v1/demo/js-tests/status',
+      status: 503,
+      times: 1000,
     });
-    expect(response.ok).toBe(true);
     const { outputs, summary, failure } = await run(inputs(), deps(clientOf(emulator)));
     expect(failure?.kind).toBe('service');
     expect(failure?.message).toMatch(/^Sauce Labs could not handle the request: /);

@@ -1,14 +1,14 @@
 /**
  * run-js-tests split among the jobs of a matrix (`shard`): every platform runs in exactly one
- * shard under the one build, and an empty share passes and starts nothing; against an in-process
- * emulator with short jobs and a real client.
+ * shard under the one build; against an in-process emulator with short jobs and a real client.
+ * An empty share is a row of `test/engine-scenarios/`.
  */
 import { shareOf, wholeText } from '@sauce-actions/action-kit';
 import type { JsTestPlatform } from '@sauce-actions/api';
 import type { RunningEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/run.ts';
-import { clientOf, journal, resultsOf, withEmulators } from './helpers.ts';
+import { clientOf, journal, withEmulators } from './helpers.ts';
 
 let emulator: RunningEmulator;
 const { inputs, deps } = withEmulators([300], {
@@ -50,19 +50,5 @@ describe('run-js-tests shards', () => {
     );
     expect(wholeText(results[0]!.summary)).toContain('JS unit tests (custom), shard 1/2: all passed');
     expect(wholeText(results[1]!.summary)).toContain('2/2: 2 of the 4 platforms, split among 2 shards');
-  });
-
-  it('a shard with no platform passes, starts nothing and says so', async () => {
-    const before = (await journal(emulator)).length;
-    const result = await run(
-      inputs({ platforms: [], shard: { index: 3, total: 3, of: 2 } }),
-      deps(clientOf(emulator)),
-    );
-    expect(result.failure).toBeUndefined();
-    expect(result.outputs).toMatchObject({ total: 0, passed: 0, failed: 0, 'job-ids': '[]' });
-    expect(wholeText(result.summary)).toContain('JS unit tests (custom), shard 3/3: nothing to run');
-    expect(wholeText(result.summary)).toContain('the platforms is empty: nothing ran');
-    expect((await journal(emulator)).slice(before)).toEqual([]);
-    expect((await resultsOf(result.outputs['results-file'])).platforms).toEqual([]);
   });
 });

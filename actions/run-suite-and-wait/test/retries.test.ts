@@ -1,18 +1,16 @@
 /**
- * Failed cases of run-suite-and-wait run again (`retries`): a case that passes on a retry is flaky,
- * one that fails every attempt fails the step, a refused retry leaves the case as it was, and a
- * shard retries its own; then the default seed's `Regression` suite, whose `Case 07` is flaky.
- * Against in-process emulators with short jobs and a real client.
+ * Failed cases of run-suite-and-wait run again (`retries`) as the suite runs them: the failed case
+ * alone, case by case, in the build of its failed run, in a shard too; then the default seed's
+ * `Regression` suite, whose `Case 07` is flaky. Against in-process emulators with short jobs and a
+ * real client. What retries are to the engine (flaky, failing every attempt, a retry refused) are
+ * rows of `test/engine-scenarios/`.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, InputReader, inputSource, shareOf, wholeText } from '@sauce-actions/action-kit';
+import { shareOf, wholeText } from '@sauce-actions/action-kit';
 import { defaultSeed, startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
 import {
-  addFault,
   buildsOf,
   casesRun,
   hooked,
@@ -55,9 +53,8 @@ describe('run-suite-and-wait retries', () => {
 
   it('retries: 1 on the 12-case suite passes with one flaky case, run again in the build of its first run', async () => {
     const before = (await journal(emulator)).length;
-    const junitFile = path.join(folder, 'workspace', 'junit.xml');
     const deps = flakyCase(suiteDeps(emulator, folder, { workflow: workflowRun('32', '1') }));
-    const result = await run(suiteInputs(emulator, { suite: 'Twelve', retries: 1, junitFile }), deps);
+    const result = await run(suiteInputs(emulator, { suite: 'Twelve', retries: 1 }), deps);
 
     expect(result.failure).toBeUndefined();
     expect(result.outputs).toMatchObject({
@@ -79,83 +76,8 @@ describe('run-suite-and-wait retries', () => {
     expect((await buildsOf(emulator, ids)).sort()).toEqual(
       [...Array(12).fill(buildOf('Twelve', '32', '1')), `${buildOf('Twelve', '32', '1')} - 1`].sort(),
     );
-
-    expect(wholeText(result.summary)).toContain('12 jobs, 12 passed, 0 failed, 1 flaky');
-    expect(wholeText(result.summary)).toContain(
-      'Case 07<br><sub>flaky: failed on attempt 1, passed on attempt 2</sub>',
-    );
-    expect(wholeText(result.summary)).toContain('✅ passed (flaky)');
-    // A link to each attempt, in order, with its outcome; `job-ids` has them in that order.
-    const links =
-      /<td>1: <a href="[^"]*\/tests\/(\w+)">\1<\/a> ❌<br>2: <a href="[^"]*\/tests\/(\w+)">\2<\/a> ✅<\/td>/.exec(
-        wholeText(result.summary),
-      );
-    const [first, second] = [links?.[1] ?? '?', links?.[2] ?? '?'];
-    expect(wholeText(result.summary)).toContain(`href="${emulator.url}/tests/${first}"`);
-    expect(ids.indexOf(second)).toBe(ids.indexOf(first) + 1);
-    expect(wholeText(result.summary)).toContain(
-      'Failed jobs were run again (`retries: 1`, 2 attempts in all): of the 1 run again, 1 passed on a retry (flaky), 0 failed every attempt.',
-    );
-    expect(result.annotations).toEqual([
-      expect.objectContaining({ level: 'warning', title: 'Flaky job: Case 07' }),
-    ]);
-    expect(result.annotations[0]?.message).toContain(
-      'is flaky: it failed on attempt 1, passed on attempt 2.',
-    );
-
-    const junit = await readFile(junitFile, 'utf8');
-    expect(junit).toContain('tests="12" failures="0" errors="0"');
-    const flakyCaseXml = /<testcase name="Case 07"[\s\S]*?<\/testcase>/.exec(junit)?.[0] ?? '';
-    expect(flakyCaseXml).toContain(`<flakyFailure message="attempt 1: `);
-    expect(flakyCaseXml).toContain(`<system-out>${emulator.url}/tests/${first}</system-out>`);
-    expect(flakyCaseXml).not.toContain('<failure');
     expect(deps.logger.lines('info')).toContain(
       'Running 1 failed test case(s) again, attempt 2 of 2 at most: Case 07.',
-    );
-  });
-
-  it('retries: 1 on Smoke still fails its always-failing case, with failed=1 and both attempts reported', async () => {
-    const junitFile = path.join(folder, 'workspace', 'junit.xml');
-    const result = await run(
-      suiteInputs(emulator, { suite: 'Smoke', retries: 1, junitFile, buildName: 'Smoke retried' }),
-      suiteDeps(emulator, folder),
-    );
-    expect(result.failure?.kind).toBe('tests-failed');
-    expect(result.failure?.message).toContain('"Checkout fails" (safari 17, macOS 13, all 2 attempts)');
-    expect(result.outputs).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0 });
-    expect(JSON.parse(result.outputs['job-ids'])).toHaveLength(4);
-    expect(wholeText(result.summary)).toContain('Checkout fails<br><sub>failed all 2 attempts');
-    expect(wholeText(result.summary)).toContain(
-      'of the 1 run again, 0 passed on a retry (flaky), 1 failed every attempt.',
-    );
-    const junit = await readFile(junitFile, 'utf8');
-    expect(junit).toContain('tests="3" failures="1" errors="0"');
-    expect(/<testcase name="Checkout fails"[\s\S]*?<\/testcase>/.exec(junit)?.[0]).toMatch(
-      /<failure [\s\S]*<rerunFailure message="attempt 1: /,
-    );
-  });
-
-  it('a retry the service refuses to start leaves the failed case as it was, with a warning saying why', async () => {
-    // The first round is a suite run; the retry runs the failed case by itself, and is refused.
-    await addFault(emulator, {
-      method: 'POST',
-      path: '/^/v1/ai-authoring/testcases/[^/]+/run$/',
-      status: 400,
-    });
-    const result = await run(
-      suiteInputs(emulator, { suite: 'Smoke', retries: 1, buildName: 'Smoke retry refused' }),
-      suiteDeps(emulator, folder),
-    );
-    expect(result.failure?.kind).toBe('tests-failed');
-    expect(result.outputs).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0 });
-    expect(wholeText(result.summary)).not.toContain('were run again');
-    expect(result.annotations).toContainEqual(
-      expect.objectContaining({
-        level: 'warning',
-        message: expect.stringMatching(
-          /^The failed cases were not run again: Sauce Labs refused to run test case /,
-        ),
-      }),
     );
   });
 
@@ -174,20 +96,6 @@ describe('run-suite-and-wait retries', () => {
     // The retry was asked in the build its first run got; the service made that name unique in turn.
     for (const build of builds) expect(build.replace(/( - \d+)*$/, '')).toBe(buildOf('Twelve', '33', '1'));
   });
-
-  it('reads retries from 0 to 5, default 0, and refuses others by name', async () => {
-    const read = (values: Record<string, string>) =>
-      readInputs(
-        new InputReader(inputSource({ username: 'demo', 'access-key': 'k', suite: 'Twelve', ...values })),
-      );
-    expect((await read({})).retries).toBe(0);
-    expect((await read({ retries: '5' })).retries).toBe(5);
-    for (const retries of ['6', '-1', 'two']) {
-      const error = await read({ retries }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).input).toBe('retries');
-    }
-  });
 });
 
 /** The emulator's default seed has the `Regression` suite of twelve cases, `Case 07` flaky. */
@@ -202,7 +110,7 @@ describe.skipIf(!hasRegression)("the default seed's Regression suite", () => {
     await plain?.close();
   });
 
-  it('retries: 1 passes with flaky=1 and total=12; Smoke still fails with failed=1', async () => {
+  it('retries: 1 passes with flaky=1 and total=12', async () => {
     const regression = await run(
       suiteInputs(plain, { suite: 'Regression', retries: 1 }),
       suiteDeps(plain, folder, { workflow: workflowRun('51', '1') }),
@@ -212,10 +120,6 @@ describe.skipIf(!hasRegression)("the default seed's Regression suite", () => {
     expect(wholeText(regression.summary)).toContain(
       'Case 07<br><sub>flaky: failed on attempt 1, passed on attempt 2</sub>',
     );
-
-    const smoke = await run(suiteInputs(plain, { suite: 'Smoke', retries: 1 }), suiteDeps(plain, folder));
-    expect(smoke.failure?.kind).toBe('tests-failed');
-    expect(smoke.outputs).toMatchObject({ total: 3, passed: 2, failed: 1, flaky: 0 });
   });
 
   it('three shards with retries: 1 run every case once, and the flaky one again in its shard', async () => {

@@ -1,15 +1,14 @@
 /**
  * run-suite-and-wait split among the jobs of a matrix (`shard`): every case of a suite, or of the
- * chosen test cases, runs in exactly one shard under one build name, an empty share passes, and a
- * malformed shard is refused by name; against an in-process emulator with short jobs and a real
- * client.
+ * chosen test cases, runs in exactly one shard under one build name, each shard at its turn, and
+ * 1/1 is the whole suite; against an in-process emulator with short jobs and a real client. An
+ * empty share and a malformed shard are rows of `test/engine-scenarios/`.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, InputReader, inputSource, wholeText } from '@sauce-actions/action-kit';
+import { wholeText } from '@sauce-actions/action-kit';
 import type { RunningEmulator } from '@sauce-actions/emulator';
 import { describe, expect, it } from 'vitest';
-import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
 import {
   buildOf,
@@ -118,30 +117,6 @@ describe('run-suite-and-wait shards', () => {
     expect(file.shard).toEqual({ index: 2, total: 2, cases: 1, of: 3 });
   });
 
-  it('a shard with nothing to run passes, runs nothing, and says so', async () => {
-    const before = (await journal(emulator)).length;
-    const junitFile = path.join(folder, 'workspace', 'junit.xml');
-    const result = await run(
-      suiteInputs(emulator, { suite: GREEN_SUITE, shard: { index: 4, total: 4 }, junitFile }),
-      suiteDeps(emulator, folder),
-    );
-    expect(result.failure).toBeUndefined();
-    expect(result.outputs).toMatchObject({
-      'build-name': '',
-      total: 0,
-      passed: 0,
-      failed: 0,
-      'job-ids': '[]',
-    });
-    expect(wholeText(result.summary)).toContain('<h2>Suite Green, shard 4/4: nothing to run</h2>');
-    expect(wholeText(result.summary)).toContain(
-      'Shard 4/4 has no test case to run: the suite&#39;s 2 test case(s) are split among 4 shards by case id',
-    );
-    const requests = (await journal(emulator)).slice(before);
-    expect(requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
-    expect(await readFile(junitFile, 'utf8')).toContain('tests="0"');
-  });
-
   it('1/1 runs the whole suite in one suite run', async () => {
     const before = (await journal(emulator)).length;
     const result = await run(
@@ -151,23 +126,5 @@ describe('run-suite-and-wait shards', () => {
     expect(result.outputs).toMatchObject({ total: 3, passed: 3 });
     expect(casesRun((await journal(emulator)).slice(before))).toEqual([]);
     expect(wholeText(result.summary)).not.toContain('shard');
-  });
-
-  it.each(['4/3', '0/3', '1/0', 'a/b'])('refuses shard %s by name before any request', async (shard) => {
-    const before = (await journal(emulator)).length;
-    const error = await readInputs(
-      new InputReader(
-        inputSource({
-          username: 'demo',
-          'access-key': 'demo-access-key',
-          'api-url': emulator.url,
-          suite: 'Twelve',
-          shard,
-        }),
-      ),
-    ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).input).toBe('shard');
-    expect(await journal(emulator)).toHaveLength(before);
   });
 });
