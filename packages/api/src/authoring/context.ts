@@ -1,8 +1,9 @@
 /** What every authoring resource group shares: the transport, the path prefix and reading `data`. */
 import { ApiError } from '../core/errors.ts';
 import type { PageOptions } from '../core/pagination.ts';
+import { Resource } from '../core/resource.ts';
 import { checkAnswer, list, number, present, record, type Shape } from '../core/shape.ts';
-import type { ApiResponse, HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
+import type { HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
 import type { AuthoringDate, AuthoringListFilters } from './types.ts';
 
 export interface AuthoringContext {
@@ -11,26 +12,24 @@ export interface AuthoringContext {
 }
 
 /**
- * Sends a request whose answer is `{ data }` and returns `data`, after checking the fields of it
- * that `shape` names (the ones callers read).
+ * A resource group of the authoring interface: its paths below the prefix, its answers `{ data }`
+ * whose `data` is returned after checking the fields of it that the row's shape names (the ones
+ * callers read), or nothing (204) where the row expects no answer.
  */
-export async function sendForData<T>(
-  context: AuthoringContext,
-  spec: RequestSpec,
-  shape: Shape = present,
-): Promise<T> {
-  const response: ApiResponse<unknown> = await context.http.send(spec);
-  return checkAnswer<{ data: T }>(spec, response.body, record({ data: shape })).data;
+export abstract class AuthoringResource extends Resource {
+  constructor(context: AuthoringContext) {
+    super(context, context.prefix);
+  }
+
+  protected override read<T>(spec: RequestSpec, body: unknown, shape: Shape | undefined): T {
+    if (spec.responseType === 'none') return undefined as T;
+    return checkAnswer<{ data: T }>(spec, body, record({ data: shape ?? present })).data;
+  }
 }
 
 /** A page of a list, its items each of `item`. */
 export function pageOf(item: Shape): Shape {
   return record({ items: list(item), total: number });
-}
-
-/** Sends a request whose success answer is empty (204). */
-export async function sendForNothing(context: AuthoringContext, spec: RequestSpec): Promise<void> {
-  await context.http.send({ ...spec, responseType: 'none' });
 }
 
 /** The filters every list takes, as the query sends them: dates in ISO 8601. */

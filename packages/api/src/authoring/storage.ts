@@ -1,23 +1,21 @@
 /** AI authoring artifact storage: downloads to disk. */
 import type { Readable } from 'node:stream';
-import { callSpec, type CallOptions } from '../core/call.ts';
+import type { CallOptions } from '../core/call.ts';
 import {
   fileNameFromDisposition,
   safeBaseName,
   writeStreamToFile,
   type DownloadResult,
 } from '../core/files.ts';
-import { segment } from '../core/transport.ts';
-import type { AuthoringContext } from './context.ts';
+import { operations } from '../core/resource.ts';
+import { AuthoringResource } from './context.ts';
 import type { DownloadArtifactOptions } from './types.ts';
 
-export class AuthoringStorage {
-  readonly #context: AuthoringContext;
+const STORAGE = operations({
+  downloadArtifact: { route: 'GET /storage/{id}', responseType: 'stream' },
+});
 
-  constructor(context: AuthoringContext) {
-    this.#context = context;
-  }
-
+export class AuthoringStorage extends AuthoringResource {
   /**
    * GET /v1/ai-authoring/storage/{id}: streams an artifact (a screenshot, for example) into `dir`.
    * The file is named after the answer's Content-Disposition, reduced to a base name so that it
@@ -28,13 +26,10 @@ export class AuthoringStorage {
     dir: string,
     options: DownloadArtifactOptions & CallOptions = {},
   ): Promise<DownloadResult> {
-    const response = await this.#context.http.send<Readable>({
-      operation: 'downloadArtifact',
-      method: 'GET',
-      path: `${this.#context.prefix}/storage/${segment(id)}`,
-      responseType: 'stream',
-      ...callSpec(options),
-    });
+    const response = await this.exchange<Readable>(
+      this.request(STORAGE.downloadArtifact, { path: { id } }),
+      options,
+    );
     const fallback = safeBaseName(id, 'artifact');
     const name = safeBaseName(options.fileName ?? fileNameFromDisposition(response.headers), fallback);
     return writeStreamToFile(response.body, dir, name);

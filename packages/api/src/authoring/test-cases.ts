@@ -1,25 +1,10 @@
 /** AI authoring test cases: list, get, delete, run, rename. */
-import { callSpec, type CallOptions } from '../core/call.ts';
-import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
-import { segment } from '../core/transport.ts';
+import type { CallOptions } from '../core/call.ts';
+import { json, operations } from '../core/resource.ts';
 import { id, list, optional, record, text } from '../core/shape.ts';
-import {
-  cappedPaging,
-  widePages,
-  filterQuery,
-  pageOf,
-  sendForData,
-  sendForNothing,
-  type AuthoringContext,
-} from './context.ts';
-import type {
-  AuthoringPage,
-  ListTestCasesQuery,
-  RunTestCaseInput,
-  TestCase,
-  TestCaseDetail,
-  TestCaseRun,
-} from './types.ts';
+import { AuthoringCollection, type CollectionTable } from './collection.ts';
+import { filterQuery, pageOf, type AuthoringContext } from './context.ts';
+import type { ListTestCasesQuery, RunTestCaseInput, TestCase, TestCaseDetail, TestCaseRun } from './types.ts';
 
 /** What callers read of a test case: its id and name, and the targets it runs on. */
 const TEST_CASE = record({
@@ -33,74 +18,34 @@ const CASE_RUN = record({
   jobs: list(record({ sauceJobId: optional(text), name: optional(text) })),
 });
 
-export class AuthoringTestCases {
-  readonly #context: AuthoringContext;
+const TEST_CASES = operations({
+  listTestCases: { route: 'GET /testcases', shape: pageOf(TEST_CASE) },
+  getTestCase: { route: 'GET /testcases/{id}', shape: TEST_CASE },
+  deleteTestCase: { route: 'DELETE /testcases/{id}', responseType: 'none' },
+  runTestCase: { route: 'POST /testcases/{id}/run', shape: CASE_RUN },
+  runRevision: { route: 'POST /testcases/{id}/run/{revisionId}', operation: 'runTestCase', shape: CASE_RUN },
+  renameTestCase: 'POST /testcases/{id}/rename',
+});
 
+const COLLECTION: CollectionTable<ListTestCasesQuery> = {
+  list: TEST_CASES.listTestCases,
+  get: TEST_CASES.getTestCase,
+  // `testSuiteId: null` selects the cases assigned to no suite.
+  filters: (query) => ({ ...filterQuery(query), testSuiteId: query.testSuiteId }),
+};
+
+/**
+ * /v1/ai-authoring/testcases: `list` and `iterate` the cases; /testcases/{id}: `get` one with its
+ * revisions and user names, and the case's own operations.
+ */
+export class AuthoringTestCases extends AuthoringCollection<TestCase, TestCaseDetail, ListTestCasesQuery> {
   constructor(context: AuthoringContext) {
-    this.#context = context;
-  }
-
-  #path(id?: string): string {
-    const base = `${this.#context.prefix}/testcases`;
-    return id === undefined ? base : `${base}/${segment(id)}`;
-  }
-
-  /**
-   * GET /v1/ai-authoring/testcases: one page of test cases. `testSuiteId: null` selects the cases
-   * assigned to no suite; `limit: 0` returns only the total.
-   */
-  list(query: ListTestCasesQuery = {}, options?: CallOptions): Promise<AuthoringPage<TestCase>> {
-    return sendForData(
-      this.#context,
-      {
-        operation: 'listTestCases',
-        method: 'GET',
-        path: this.#path(),
-        query: {
-          ...filterQuery(query),
-          testSuiteId: query.testSuiteId,
-          skip: query.skip,
-          limit: query.limit,
-        },
-        ...callSpec(options),
-      },
-      pageOf(TEST_CASE),
-    );
-  }
-
-  /** GET /v1/ai-authoring/testcases (every page): all matching test cases, fetched as needed. */
-  iterate(
-    query: Omit<ListTestCasesQuery, 'skip' | 'limit'> = {},
-    options: PageOptions & CallOptions = {},
-  ): AsyncGenerator<TestCase, void, undefined> {
-    return paginateSkipLimit(
-      widePages((skip, limit) => this.list({ ...query, skip, limit }, options)),
-      cappedPaging(options),
-    );
-  }
-
-  /** GET /v1/ai-authoring/testcases/{id}: one test case with its revisions and user names. */
-  get(id: string, options?: CallOptions): Promise<TestCaseDetail> {
-    return sendForData(
-      this.#context,
-      {
-        operation: 'getTestCase',
-        method: 'GET',
-        path: this.#path(id),
-        ...callSpec(options),
-      },
-      TEST_CASE,
-    );
+    super(context, COLLECTION);
   }
 
   /** DELETE /v1/ai-authoring/testcases/{id}: deletes a test case (204). */
   delete(id: string, options?: CallOptions): Promise<void> {
-    return sendForNothing(this.#context, {
-      operation: 'deleteTestCase',
-      method: 'DELETE',
-      path: this.#path(id),
-      ...callSpec(options),
-    });
+    return this.call(TEST_CASES.deleteTestCase, { path: { id } }, options);
   }
 
   /**
@@ -110,29 +55,12 @@ export class AuthoringTestCases {
    */
   run(id: string, input: RunTestCaseInput = {}, options?: CallOptions): Promise<TestCaseRun> {
     const { revisionId, ...body } = input;
-    const path =
-      revisionId === undefined ? `${this.#path(id)}/run` : `${this.#path(id)}/run/${segment(revisionId)}`;
-    return sendForData(
-      this.#context,
-      {
-        operation: 'runTestCase',
-        method: 'POST',
-        path,
-        body: { kind: 'json', value: body },
-        ...callSpec(options),
-      },
-      CASE_RUN,
-    );
+    const row = revisionId === undefined ? TEST_CASES.runTestCase : TEST_CASES.runRevision;
+    return this.call(row, { path: { id, revisionId }, body: json(body) }, options);
   }
 
   /** POST /v1/ai-authoring/testcases/{id}/rename: gives the case a new name. */
   rename(id: string, name: string, options?: CallOptions): Promise<TestCaseDetail> {
-    return sendForData(this.#context, {
-      operation: 'renameTestCase',
-      method: 'POST',
-      path: `${this.#path(id)}/rename`,
-      body: { kind: 'json', value: { name } },
-      ...callSpec(options),
-    });
+    return this.call(TEST_CASES.renameTestCase, { path: { id }, body: json({ name }) }, options);
   }
 }

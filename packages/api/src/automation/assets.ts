@@ -1,27 +1,23 @@
 /** Job assets: logs, video and screenshots a job leaves behind (kept 30 days). */
 import type { Readable } from 'node:stream';
-import { callSpec, type CallOptions } from '../core/call.ts';
+import type { CallOptions } from '../core/call.ts';
 import { announcedLength, safeBaseName, writeStreamToFile, type DownloadResult } from '../core/files.ts';
-import { segment } from '../core/transport.ts';
-import { account, REST, type AutomationContext } from './context.ts';
+import { operations } from '../core/resource.ts';
+import { AutomationResource } from './context.ts';
 import type { DownloadJobAssetParams, ForAccount, JobAssetList } from './types.ts';
 
-export class AutomationJobAssets {
-  readonly #ctx: AutomationContext;
+const ASSETS = '/{username}/jobs/{jobId}/assets';
 
-  constructor(ctx: AutomationContext) {
-    this.#ctx = ctx;
-  }
+const JOB_ASSETS = operations({
+  listJobAssets: `GET ${ASSETS}`,
+  downloadJobAsset: { route: `GET ${ASSETS}/{fileName}`, responseType: 'stream' },
+  deleteJobAssets: { route: `DELETE ${ASSETS}`, responseType: 'none' },
+});
 
+export class AutomationJobAssets extends AutomationResource {
   /** GET /rest/v1/{username}/jobs/{jobId}/assets: asset names mapped to file names, null when not captured (`listJobAssets`). */
   async list(jobId: string, params: ForAccount = {}, options?: CallOptions): Promise<JobAssetList> {
-    const { body } = await this.#ctx.http.send<JobAssetList>({
-      operation: 'listJobAssets',
-      method: 'GET',
-      path: this.#assetsPath(jobId, params.username),
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(JOB_ASSETS.listJobAssets, { path: { username: params.username, jobId } }, options);
   }
 
   /**
@@ -37,13 +33,10 @@ export class AutomationJobAssets {
     params: DownloadJobAssetParams = {},
     options?: CallOptions,
   ): Promise<DownloadResult> {
-    const { body, headers } = await this.#ctx.http.send<Readable>({
-      operation: 'downloadJobAsset',
-      method: 'GET',
-      path: `${this.#assetsPath(jobId, params.username)}/${segment(fileName)}`,
-      responseType: 'stream',
-      ...callSpec(options),
+    const spec = this.request(JOB_ASSETS.downloadJobAsset, {
+      path: { username: params.username, jobId, fileName },
     });
+    const { body, headers } = await this.exchange<Readable>(spec, options);
     const announcedBytes = announcedLength(headers);
     return writeStreamToFile(body, dir, safeBaseName(params.saveAs ?? fileName, 'asset'), {
       ...(params.maxBytes !== undefined ? { maxBytes: params.maxBytes } : {}),
@@ -53,16 +46,6 @@ export class AutomationJobAssets {
 
   /** DELETE /rest/v1/{username}/jobs/{jobId}/assets: deletes every asset of the job (`deleteJobAssets`). */
   async delete(jobId: string, params: ForAccount = {}, options?: CallOptions): Promise<void> {
-    await this.#ctx.http.send({
-      operation: 'deleteJobAssets',
-      method: 'DELETE',
-      path: this.#assetsPath(jobId, params.username),
-      responseType: 'none',
-      ...callSpec(options),
-    });
-  }
-
-  #assetsPath(jobId: string, username: string | undefined): string {
-    return `${REST}/${account(this.#ctx, username)}/jobs/${segment(jobId)}/assets`;
+    await this.call(JOB_ASSETS.deleteJobAssets, { path: { username: params.username, jobId } }, options);
   }
 }

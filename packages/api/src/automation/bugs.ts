@@ -1,7 +1,7 @@
 /** Bug records; the bug type operations are public. */
-import { callSpec, type CallOptions } from '../core/call.ts';
-import { segment } from '../core/transport.ts';
-import { REST, type AutomationContext } from './context.ts';
+import type { CallOptions } from '../core/call.ts';
+import { operations } from '../core/resource.ts';
+import { AutomationResource } from './context.ts';
 import type {
   AutomationBug,
   AutomationBugType,
@@ -9,69 +9,37 @@ import type {
   AutomationBugUpdate,
 } from './types.ts';
 
-export class AutomationBugs {
-  readonly #ctx: AutomationContext;
+const BUGS = operations({
+  listBugTypes: { route: 'GET /bugs/types', credentials: null },
+  getBugType: { route: 'GET /bugs/types/{bugTypeId}', credentials: null },
+  getBug: 'GET /bugs/detail/{bugId}',
+  queryBugs: 'GET /bugs/query/',
+  updateBug: 'PUT /bugs/update/{bugId}',
+});
 
-  constructor(ctx: AutomationContext) {
-    this.#ctx = ctx;
-  }
-
+export class AutomationBugs extends AutomationResource {
   /** GET /rest/v1/bugs/types: lists bug types (`listBugTypes`). Public. */
   async listTypes(options?: CallOptions): Promise<AutomationBugType[]> {
-    const { body } = await this.#ctx.http.send<AutomationBugType[]>({
-      operation: 'listBugTypes',
-      method: 'GET',
-      path: `${REST}/bugs/types`,
-      credentials: null,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(BUGS.listBugTypes, {}, options);
   }
 
   /** GET /rest/v1/bugs/types/{bugTypeId}: the fields of a bug type (`getBugType`). Public. */
   async getType(bugTypeId: string, options?: CallOptions): Promise<AutomationBugTypeFields> {
-    const { body } = await this.#ctx.http.send<AutomationBugTypeFields>({
-      operation: 'getBugType',
-      method: 'GET',
-      path: `${REST}/bugs/types/${segment(bugTypeId)}`,
-      credentials: null,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(BUGS.getBugType, { path: { bugTypeId } }, options);
   }
 
   /** GET /rest/v1/bugs/detail/{bugId}: one bug (`getBug`). */
   async get(bugId: string, options?: CallOptions): Promise<AutomationBug> {
-    const { body } = await this.#ctx.http.send<AutomationBug>({
-      operation: 'getBug',
-      method: 'GET',
-      path: `${REST}/bugs/detail/${segment(bugId)}`,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(BUGS.getBug, { path: { bugId } }, options);
   }
 
   /** GET /rest/v1/bugs/query/: several bugs, the ids sent as a JSON array (`queryBugs`). */
   async query(ids: readonly string[], options?: CallOptions): Promise<AutomationBug[]> {
-    const { body } = await this.#ctx.http.send<AutomationBug[]>({
-      operation: 'queryBugs',
-      method: 'GET',
-      path: `${REST}/bugs/query/`,
-      query: { ids: JSON.stringify(ids) },
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(BUGS.queryBugs, { query: { ids: JSON.stringify(ids) } }, options);
   }
 
   /** PUT /rest/v1/bugs/update/{bugId}: changes Title and Description, sent as a JSON object (`updateBug`). */
   async update(bugId: string, update: AutomationBugUpdate, options?: CallOptions): Promise<AutomationBug> {
-    const { body } = await this.#ctx.http.send<AutomationBug>({
-      operation: 'updateBug',
-      method: 'PUT',
-      path: `${REST}/bugs/update/${segment(bugId)}`,
-      query: { update: JSON.stringify(update) },
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(BUGS.updateBug, { path: { bugId }, query: { update: JSON.stringify(update) } }, options);
   }
 }

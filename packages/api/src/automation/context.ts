@@ -1,6 +1,6 @@
 /** What every resource group of the automation interface shares, and the path helpers they use. */
-import { checkAnswer, type Shape } from '../core/shape.ts';
-import { segment, type HttpTransport, type RequestSpec } from '../core/transport.ts';
+import { Resource, type PathValue } from '../core/resource.ts';
+import type { HttpTransport } from '../core/transport.ts';
 import type { AutomationTime } from './types.ts';
 
 export interface AutomationContext {
@@ -12,17 +12,25 @@ export interface AutomationContext {
 /** Prefix of every operation of this interface. */
 export const REST = '/rest/v1';
 
-/** Sends a request and returns its answer, after checking the fields `shape` names (the ones callers read). */
-export async function sendChecked<T>(ctx: AutomationContext, spec: RequestSpec, shape: Shape): Promise<T> {
-  const { body } = await ctx.http.send<unknown>(spec);
-  return checkAnswer<T>(spec, body, shape);
-}
+/**
+ * A resource group of the automation interface: its paths below `/rest/v1`, where a
+ * `{username}` the call leaves out is the client's account.
+ */
+export abstract class AutomationResource extends Resource {
+  readonly #ctx: AutomationContext;
 
-/** The encoded `:username` segment: the call's account, else the client's. */
-export function account(ctx: AutomationContext, username: string | undefined): string {
-  const name = username ?? ctx.username;
-  if (name === '') throw new TypeError('no username: configure the client with one or pass it to the call');
-  return segment(name);
+  constructor(ctx: AutomationContext) {
+    super(ctx, REST);
+    this.#ctx = ctx;
+  }
+
+  protected override pathValue(name: string, value: PathValue): string | number {
+    if (name !== 'username') return super.pathValue(name, value);
+    const username = value ?? this.#ctx.username;
+    if (username === '')
+      throw new TypeError('no username: configure the client with one or pass it to the call');
+    return username;
+  }
 }
 
 /** Unix seconds, as the interface's `from` and `to` expect. */

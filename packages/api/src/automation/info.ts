@@ -8,9 +8,9 @@
  * well, which the client does not need. It keeps the configured base address, so an `https`
  * address is never downgraded, and a client pointed at the emulator (plain HTTP) reaches them too.
  */
-import { callSpec, type CallOptions } from '../core/call.ts';
-import { segment } from '../core/transport.ts';
-import { REST, type AutomationContext } from './context.ts';
+import type { CallOptions } from '../core/call.ts';
+import { operations } from '../core/resource.ts';
+import { AutomationResource } from './context.ts';
 import type { AutomationApi, AutomationPlatform, AutomationServiceStatus } from './types.ts';
 
 /** Which Sauce Connect build to name: the platform as the listing spells it, and a version. */
@@ -34,35 +34,21 @@ export interface SauceConnectDownload {
   download: { url: string; version: string; checksums: SauceConnectChecksum[] };
 }
 
-export class AutomationInfo {
-  readonly #ctx: AutomationContext;
+const INFO = operations({
+  getStatus: { route: 'GET /info/status', credentials: null },
+  listPlatforms: { route: 'GET /info/platforms/{automationApi}', credentials: null },
+  getSauceConnectDownload: { route: 'GET /public/tunnels/sauce-connect/download', credentials: null },
+});
 
-  constructor(ctx: AutomationContext) {
-    this.#ctx = ctx;
-  }
-
+export class AutomationInfo extends AutomationResource {
   /** GET /rest/v1/info/status: current service status (`getStatus`). */
   async getStatus(options?: CallOptions): Promise<AutomationServiceStatus> {
-    const { body } = await this.#ctx.http.send<AutomationServiceStatus>({
-      operation: 'getStatus',
-      method: 'GET',
-      path: `${REST}/info/status`,
-      credentials: null,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(INFO.getStatus, {}, options);
   }
 
   /** GET /rest/v1/info/platforms/{automationApi}: supported platforms of an automation interface (`listPlatforms`). */
   async listPlatforms(automationApi: AutomationApi, options?: CallOptions): Promise<AutomationPlatform[]> {
-    const { body } = await this.#ctx.http.send<AutomationPlatform[]>({
-      operation: 'listPlatforms',
-      method: 'GET',
-      path: `${REST}/info/platforms/${segment(automationApi)}`,
-      credentials: null,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(INFO.listPlatforms, { path: { automationApi } }, options);
   }
 
   /**
@@ -74,14 +60,7 @@ export class AutomationInfo {
     params: SauceConnectDownloadParams,
     options?: CallOptions,
   ): Promise<SauceConnectDownload> {
-    const { body } = await this.#ctx.http.send<SauceConnectDownload>({
-      operation: 'getSauceConnectDownload',
-      method: 'GET',
-      path: `${REST}/public/tunnels/sauce-connect/download`,
-      query: { os: params.os, arch: params.arch, version: params.version },
-      credentials: null,
-      ...callSpec(options),
-    });
-    return body;
+    const query = { os: params.os, arch: params.arch, version: params.version };
+    return this.call(INFO.getSauceConnectDownload, { query }, options);
   }
 }

@@ -1,9 +1,9 @@
 /** Jobs: listing, reading, editing, stopping and deleting. */
-import { callSpec, type CallOptions } from '../core/call.ts';
+import type { CallOptions } from '../core/call.ts';
 import { paginateOffset } from '../core/pagination.ts';
+import { json, operations } from '../core/resource.ts';
 import { list, optional, record, text } from '../core/shape.ts';
-import { segment, type RequestSpec } from '../core/transport.ts';
-import { account, epochSeconds, REST, sendChecked, type AutomationContext } from './context.ts';
+import { AutomationResource, epochSeconds } from './context.ts';
 import { JOB_TIMES, withServiceTimes } from './times.ts';
 import type { ForAccount, IterateJobsParams, Job, JobRef, JobUpdate, ListJobsParams } from './types.ts';
 
@@ -31,13 +31,17 @@ const JOB = record({
 });
 const JOB_REF = record({ id: text });
 
-export class AutomationJobs {
-  readonly #ctx: AutomationContext;
+const JOB_PATH = '/{username}/jobs/{jobId}';
 
-  constructor(ctx: AutomationContext) {
-    this.#ctx = ctx;
-  }
+const JOBS = operations({
+  listJobs: 'GET /{username}/jobs',
+  getJob: { route: `GET ${JOB_PATH}`, shape: JOB },
+  updateJob: `PUT ${JOB_PATH}`,
+  deleteJob: { route: `DELETE ${JOB_PATH}`, responseType: 'none' },
+  stopJob: `PUT ${JOB_PATH}/stop`,
+});
 
+export class AutomationJobs extends AutomationResource {
   /**
    * GET /rest/v1/{username}/jobs: lists jobs, newest first (`listJobs`). With `full: true` whole
    * jobs, otherwise `{ id }` items; with `format: 'csv'` the answer's text.
@@ -48,25 +52,22 @@ export class AutomationJobs {
   list(params?: ListJobsParams, options?: CallOptions): Promise<Job[] | JobRef[] | string>;
   async list(params: ListJobsParams = {}, options?: CallOptions): Promise<Job[] | JobRef[] | string> {
     const csv = params.format === 'csv';
-    const spec: RequestSpec = {
-      operation: 'listJobs',
-      method: 'GET',
-      path: `${REST}/${account(this.#ctx, params.username)}/jobs`,
-      query: {
-        limit: params.limit,
-        full: params.full,
-        skip: params.skip,
-        from: params.from !== undefined ? epochSeconds(params.from) : undefined,
-        to: params.to !== undefined ? epochSeconds(params.to) : undefined,
-        format: params.format,
-      },
-      responseType: csv ? 'text' : 'json',
-      ...(csv ? { headers: { accept: 'text/csv' } } : {}),
-      ...callSpec(options),
+    const path = { username: params.username };
+    const query = {
+      limit: params.limit,
+      full: params.full,
+      skip: params.skip,
+      from: params.from !== undefined ? epochSeconds(params.from) : undefined,
+      to: params.to !== undefined ? epochSeconds(params.to) : undefined,
+      format: params.format,
     };
-    if (csv) return (await this.#ctx.http.send<string>(spec)).body;
-    if (!params.full) return sendChecked<JobRef[]>(this.#ctx, spec, list(JOB_REF));
-    const jobs = await sendChecked<Job[]>(this.#ctx, spec, list(JOB));
+    if (csv) {
+      const row = { ...JOBS.listJobs, responseType: 'text' } as const;
+      return this.call<string>(row, { path, query, headers: { accept: 'text/csv' } }, options);
+    }
+    const row = { ...JOBS.listJobs, responseType: 'json' } as const;
+    if (!params.full) return this.call<JobRef[]>({ ...row, shape: list(JOB_REF) }, { path, query }, options);
+    const jobs = await this.call<Job[]>({ ...row, shape: list(JOB) }, { path, query }, options);
     return jobs.map((job) => withServiceTimes(job, JOB_TIMES));
   }
 
@@ -100,13 +101,8 @@ export class AutomationJobs {
 
   /** GET /rest/v1/{username}/jobs/{jobId}: full job information (`getJob`). */
   async get(jobId: string, params: ForAccount = {}, options?: CallOptions): Promise<Job> {
-    const spec: RequestSpec = {
-      operation: 'getJob',
-      method: 'GET',
-      path: this.#jobPath(jobId, params.username),
-      ...callSpec(options),
-    };
-    return withServiceTimes(await sendChecked<Job>(this.#ctx, spec, JOB), JOB_TIMES);
+    const job = await this.call<Job>(JOBS.getJob, { path: { username: params.username, jobId } }, options);
+    return withServiceTimes(job, JOB_TIMES);
   }
 
   /** PUT /rest/v1/{username}/jobs/{jobId}: changes tags, name, custom data and the like (`updateJob`). */
@@ -117,28 +113,13 @@ export class AutomationJobs {
     options?: CallOptions,
   ): Promise<Job> {
     const { customData, ...rest } = changes;
-    const { body } = await this.#ctx.http.send<Job>({
-      operation: 'updateJob',
-      method: 'PUT',
-      path: this.#jobPath(jobId, params.username),
-      body: {
-        kind: 'json',
-        value: { ...rest, ...(customData !== undefined ? { 'custom-data': customData } : {}) },
-      },
-      ...callSpec(options),
-    });
-    return body;
+    const body = json({ ...rest, ...(customData !== undefined ? { 'custom-data': customData } : {}) });
+    return this.call(JOBS.updateJob, { path: { username: params.username, jobId }, body }, options);
   }
 
   /** DELETE /rest/v1/{username}/jobs/{jobId}: removes the job with all its assets (`deleteJob`). */
   async delete(jobId: string, params: ForAccount = {}, options?: CallOptions): Promise<void> {
-    await this.#ctx.http.send({
-      operation: 'deleteJob',
-      method: 'DELETE',
-      path: this.#jobPath(jobId, params.username),
-      responseType: 'none',
-      ...callSpec(options),
-    });
+    await this.call(JOBS.deleteJob, { path: { username: params.username, jobId } }, options);
   }
 
   /**
@@ -150,16 +131,6 @@ export class AutomationJobs {
     params: ForAccount = {},
     options?: CallOptions,
   ): Promise<Partial<Job> | undefined> {
-    const { body } = await this.#ctx.http.send<Partial<Job> | undefined>({
-      operation: 'stopJob',
-      method: 'PUT',
-      path: `${this.#jobPath(jobId, params.username)}/stop`,
-      ...callSpec(options),
-    });
-    return body;
-  }
-
-  #jobPath(jobId: string, username: string | undefined): string {
-    return `${REST}/${account(this.#ctx, username)}/jobs/${segment(jobId)}`;
+    return this.call(JOBS.stopJob, { path: { username: params.username, jobId } }, options);
   }
 }

@@ -1,8 +1,8 @@
 /** JavaScript unit tests run on chosen platforms (a legacy interface that still answers). */
-import { callSpec, type CallOptions } from '../core/call.ts';
+import type { CallOptions } from '../core/call.ts';
+import { json, operations } from '../core/resource.ts';
 import { boolean, either, id, list, optional, record, text } from '../core/shape.ts';
-import type { RequestSpec } from '../core/transport.ts';
-import { account, REST, sendChecked, type AutomationContext } from './context.ts';
+import { AutomationResource } from './context.ts';
 import type { ForAccount, JsTestsStarted, JsTestStatusAnswer, StartJsTestsParams } from './types.ts';
 
 /** A start answers one test id per platform. */
@@ -17,27 +17,20 @@ const STATUS = record({
   'js tests': list(record({ id, job_id: optional(either(text, id)), platform: optional(list()) })),
 });
 
-export class AutomationJsTests {
-  readonly #ctx: AutomationContext;
+const JS_TESTS = operations({
+  startJsTests: { route: 'POST /{username}/js-tests', shape: STARTED },
+  // It only reads, so it is retried like a GET.
+  getJsTestStatus: { route: 'POST /{username}/js-tests/status', shape: STATUS, idempotent: true },
+});
 
-  constructor(ctx: AutomationContext) {
-    this.#ctx = ctx;
-  }
-
+export class AutomationJsTests extends AutomationResource {
   /** POST /rest/v1/{username}/js-tests: starts the test page on every platform, one job each (`startJsTests`). */
   async start(params: StartJsTestsParams, options?: CallOptions): Promise<JsTestsStarted> {
     const { username, capabilities, ...fields } = params;
     const value: Record<string, unknown> = { ...capabilities };
     // Named members win over same-named capabilities; undefined ones are left out of the body.
     for (const [key, member] of Object.entries(fields)) if (member !== undefined) value[key] = member;
-    const spec: RequestSpec = {
-      operation: 'startJsTests',
-      method: 'POST',
-      path: `${REST}/${account(this.#ctx, username)}/js-tests`,
-      body: { kind: 'json', value },
-      ...callSpec(options),
-    };
-    return sendChecked<JsTestsStarted>(this.#ctx, spec, STARTED);
+    return this.call(JS_TESTS.startJsTests, { path: { username }, body: json(value) }, options);
   }
 
   /**
@@ -49,14 +42,7 @@ export class AutomationJsTests {
     params: ForAccount = {},
     options?: CallOptions,
   ): Promise<JsTestStatusAnswer> {
-    const spec: RequestSpec = {
-      operation: 'getJsTestStatus',
-      method: 'POST',
-      path: `${REST}/${account(this.#ctx, params.username)}/js-tests/status`,
-      body: { kind: 'json', value: { 'js tests': ids } },
-      idempotent: true,
-      ...callSpec(options),
-    };
-    return sendChecked<JsTestStatusAnswer>(this.#ctx, spec, STATUS);
+    const body = json({ 'js tests': ids });
+    return this.call(JS_TESTS.getJsTestStatus, { path: { username: params.username }, body }, options);
   }
 }

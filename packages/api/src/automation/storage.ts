@@ -2,9 +2,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { callSpec, type CallOptions } from '../core/call.ts';
-import { segment } from '../core/transport.ts';
-import { account, REST, type AutomationContext } from './context.ts';
+import type { CallOptions } from '../core/call.ts';
+import { operations } from '../core/resource.ts';
+import { AutomationResource } from './context.ts';
 import type {
   ForAccount,
   TemporaryFileList,
@@ -12,13 +12,12 @@ import type {
   UploadTemporaryFileParams,
 } from './types.ts';
 
-export class AutomationStorage {
-  readonly #ctx: AutomationContext;
+const STORAGE = operations({
+  uploadTemporaryFile: 'POST /storage/{username}/{fileName}',
+  listTemporaryFiles: 'GET /storage/{username}',
+});
 
-  constructor(ctx: AutomationContext) {
-    this.#ctx = ctx;
-  }
-
+export class AutomationStorage extends AutomationResource {
   /**
    * POST /rest/v1/storage/{username}/{fileName}: stores a local file, streamed as the raw body
    * (`uploadTemporaryFile`). A stored file of the same name is kept unless `overwrite` is true.
@@ -31,10 +30,8 @@ export class AutomationStorage {
     const info = await stat(filePath);
     if (!info.isFile()) throw new TypeError(`not a file: ${path.basename(filePath)}`);
     const fileName = params.fileName ?? path.basename(filePath);
-    const { body } = await this.#ctx.http.send<TemporaryFileUpload>({
-      operation: 'uploadTemporaryFile',
-      method: 'POST',
-      path: `${REST}/storage/${account(this.#ctx, params.username)}/${segment(fileName)}`,
+    const parts = {
+      path: { username: params.username, fileName },
       query: { overwrite: params.overwrite === true ? true : undefined },
       body: {
         kind: 'stream',
@@ -42,19 +39,12 @@ export class AutomationStorage {
         length: info.size,
         open: () => createReadStream(filePath),
       },
-      ...callSpec(options),
-    });
-    return body;
+    } as const;
+    return this.call(STORAGE.uploadTemporaryFile, parts, options);
   }
 
   /** GET /rest/v1/storage/{username}: lists the stored files (`listTemporaryFiles`). */
   async list(params: ForAccount = {}, options?: CallOptions): Promise<TemporaryFileList> {
-    const { body } = await this.#ctx.http.send<TemporaryFileList>({
-      operation: 'listTemporaryFiles',
-      method: 'GET',
-      path: `${REST}/storage/${account(this.#ctx, params.username)}`,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(STORAGE.listTemporaryFiles, { path: { username: params.username } }, options);
   }
 }

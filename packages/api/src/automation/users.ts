@@ -1,7 +1,8 @@
 /** Accounts: users, sub-accounts, concurrency, activity, usage and access keys. */
-import { callSpec, type CallOptions } from '../core/call.ts';
+import type { CallOptions } from '../core/call.ts';
+import { json, operations } from '../core/resource.ts';
 import type { QueryScalar } from '../core/transport.ts';
-import { account, isoDate, REST, type AutomationContext } from './context.ts';
+import { AutomationResource, isoDate } from './context.ts';
 import type {
   AccessKeyChange,
   AutomationActivity,
@@ -32,22 +33,20 @@ export interface GetUserActivityParams extends ForAccount {
   duration?: number;
 }
 
-export class AutomationUsers {
-  readonly #ctx: AutomationContext;
+const USERS = operations({
+  getUser: 'GET /users/{username}',
+  createSubAccount: 'POST /users/{username}',
+  getConcurrency: 'GET /users/{username}/concurrency',
+  getActivity: 'GET /{username}/activity',
+  getUserActivity: 'GET /users/{username}/activity',
+  getUsage: 'GET /users/{username}/usage',
+  changeAccessKey: 'POST /users/{username}/accesskey/change',
+});
 
-  constructor(ctx: AutomationContext) {
-    this.#ctx = ctx;
-  }
-
+export class AutomationUsers extends AutomationResource {
   /** GET /rest/v1/users/{username}: reads an account (`getUser`). */
   async get(params: ForAccount = {}, options?: CallOptions): Promise<AutomationUser> {
-    const { body } = await this.#ctx.http.send<AutomationUser>({
-      operation: 'getUser',
-      method: 'GET',
-      path: `${REST}/users/${account(this.#ctx, params.username)}`,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(USERS.getUser, { path: { username: params.username } }, options);
   }
 
   /**
@@ -55,46 +54,19 @@ export class AutomationUsers {
    * Partner accounts add `plan`.
    */
   async createSubAccount(params: CreateSubAccountParams, options?: CallOptions): Promise<AutomationUser> {
-    const { parent, ...fields } = params;
-    const { body } = await this.#ctx.http.send<AutomationUser>({
-      operation: 'createSubAccount',
-      method: 'POST',
-      path: `${REST}/users/${account(this.#ctx, parent)}`,
-      body: {
-        kind: 'json',
-        value: {
-          username: fields.username,
-          password: fields.password,
-          name: fields.name,
-          email: fields.email,
-          ...(fields.plan !== undefined ? { plan: fields.plan } : {}),
-        },
-      },
-      ...callSpec(options),
-    });
-    return body;
+    const { parent, username, password, name, email, plan } = params;
+    const body = json({ username, password, name, email, ...(plan !== undefined ? { plan } : {}) });
+    return this.call(USERS.createSubAccount, { path: { username: parent }, body }, options);
   }
 
   /** GET /rest/v1/users/{username}/concurrency: concurrency limits and current use (`getConcurrency`). */
   async getConcurrency(params: ForAccount = {}, options?: CallOptions): Promise<AutomationConcurrency> {
-    const { body } = await this.#ctx.http.send<AutomationConcurrency>({
-      operation: 'getConcurrency',
-      method: 'GET',
-      path: `${REST}/users/${account(this.#ctx, params.username)}/concurrency`,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(USERS.getConcurrency, { path: { username: params.username } }, options);
   }
 
   /** GET /rest/v1/{username}/activity: real-time job counts of the account and its sub-accounts (`getActivity`). */
   async getActivity(params: ForAccount = {}, options?: CallOptions): Promise<AutomationActivity> {
-    const { body } = await this.#ctx.http.send<AutomationActivity>({
-      operation: 'getActivity',
-      method: 'GET',
-      path: `${REST}/${account(this.#ctx, params.username)}/activity`,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(USERS.getActivity, { path: { username: params.username } }, options);
   }
 
   /**
@@ -105,30 +77,18 @@ export class AutomationUsers {
     params: GetUserActivityParams = {},
     options?: CallOptions,
   ): Promise<AutomationUserActivity> {
-    const { body } = await this.#ctx.http.send<AutomationUserActivity>({
-      operation: 'getUserActivity',
-      method: 'GET',
-      path: `${REST}/users/${account(this.#ctx, params.username)}/activity`,
-      query: { duration: params.duration },
-      ...callSpec(options),
-    });
-    return body;
+    const parts = { path: { username: params.username }, query: { duration: params.duration } };
+    return this.call(USERS.getUserActivity, parts, options);
   }
 
   /** GET /rest/v1/users/{username}/usage: jobs and VM time per day (`getUsage`). */
   async getUsage(params: GetUsageParams = {}, options?: CallOptions): Promise<AutomationUsage> {
-    const { body } = await this.#ctx.http.send<AutomationUsage>({
-      operation: 'getUsage',
-      method: 'GET',
-      path: `${REST}/users/${account(this.#ctx, params.username)}/usage`,
-      query: {
-        ...params.query,
-        ...(params.start !== undefined ? { start: isoDate(params.start) } : {}),
-        ...(params.end !== undefined ? { end: isoDate(params.end) } : {}),
-      },
-      ...callSpec(options),
-    });
-    return body;
+    const query = {
+      ...params.query,
+      ...(params.start !== undefined ? { start: isoDate(params.start) } : {}),
+      ...(params.end !== undefined ? { end: isoDate(params.end) } : {}),
+    };
+    return this.call(USERS.getUsage, { path: { username: params.username }, query }, options);
   }
 
   /**
@@ -136,12 +96,6 @@ export class AutomationUsers {
    * working at once, so this client's own key does too (`changeAccessKey`).
    */
   async changeAccessKey(params: ForAccount = {}, options?: CallOptions): Promise<AccessKeyChange> {
-    const { body } = await this.#ctx.http.send<AccessKeyChange>({
-      operation: 'changeAccessKey',
-      method: 'POST',
-      path: `${REST}/users/${account(this.#ctx, params.username)}/accesskey/change`,
-      ...callSpec(options),
-    });
-    return body;
+    return this.call(USERS.changeAccessKey, { path: { username: params.username } }, options);
   }
 }

@@ -1,7 +1,8 @@
 /** Audit trails: the deprecated v1 list and the three paginated v2 trails. */
 import type { CallOptions } from '../core/call.ts';
-import type { HttpTransport, QueryValue } from '../core/transport.ts';
-import { callMobile, iteratePages, pageQuery } from './request.ts';
+import { operations } from '../core/resource.ts';
+import type { QueryValue } from '../core/transport.ts';
+import { type Listing, MobileResource, pageQuery } from './request.ts';
 import type {
   MobileAudit,
   MobileAuditFilter,
@@ -16,28 +17,28 @@ export const MOBILE_AUDITS_MAX_PER_PAGE = 200;
 
 type AuditQuery = MobileAuditFilter & MobilePageParams;
 
-const TRAILS = {
-  listAudits: '/api/2/audits/',
-  listAdminTrail: '/api/2/audits/admin-trail/',
-  listTesterTrail: '/api/2/audits/tester-trail/',
-} as const;
+const AUDITS = operations({
+  listAuditsV1: 'GET /api/1/audits',
+  listAudits: 'GET /api/2/audits/',
+  listAdminTrail: 'GET /api/2/audits/admin-trail/',
+  listTesterTrail: 'GET /api/2/audits/tester-trail/',
+});
 
-type Trail = keyof typeof TRAILS;
+type Trail = Exclude<keyof typeof AUDITS, 'listAuditsV1'>;
 
-export class MobileAudits {
-  readonly #http: HttpTransport;
+/** The v2 trails, each a paginated list of audit items. */
+function trailPages(trail: Trail): Listing<MobileAuditPage, MobileAudit> {
+  return {
+    operation: AUDITS[trail],
+    maxPageSize: MOBILE_AUDITS_MAX_PER_PAGE,
+    itemsOf: (page) => page.audits,
+  };
+}
 
-  constructor(http: HttpTransport) {
-    this.#http = http;
-  }
-
+export class MobileAudits extends MobileResource {
   /** GET /api/1/audits: the deprecated v1 audit list. */
   listV1(options?: CallOptions): Promise<MobileAuditListV1> {
-    return callMobile(
-      this.#http,
-      { operation: 'listAuditsV1', method: 'GET', path: '/api/1/audits' },
-      options,
-    );
+    return this.call(AUDITS.listAuditsV1, {}, options);
   }
 
   /** GET /api/2/audits/: one page of audit items of every action type (admins with all-projects access). */
@@ -79,29 +80,17 @@ export class MobileAudits {
     return this.#iterate('listTesterTrail', filter, options);
   }
 
+  // Async, so that a date the filter cannot send rejects rather than throws.
   async #list(
-    operation: Trail,
+    trail: Trail,
     query: AuditQuery | undefined,
     options: CallOptions | undefined,
   ): Promise<MobileAuditPage> {
-    return callMobile(
-      this.#http,
-      { operation, method: 'GET', path: TRAILS[operation], query: auditQuery(query) },
-      options,
-    );
+    return this.call(AUDITS[trail], { query: auditQuery(query) }, options);
   }
 
-  #iterate(
-    operation: Trail,
-    filter: MobileAuditFilter | undefined,
-    options: MobileIterateOptions | undefined,
-  ): AsyncGenerator<MobileAudit, void, undefined> {
-    return iteratePages(
-      (params, call) => this.#list(operation, { ...filter, ...params }, call),
-      (page) => page.audits,
-      MOBILE_AUDITS_MAX_PER_PAGE,
-      options,
-    );
+  #iterate(trail: Trail, filter: MobileAuditFilter | undefined, options: MobileIterateOptions | undefined) {
+    return this.everyItem(trailPages(trail), {}, options, (page) => auditQuery({ ...filter, ...page }));
   }
 }
 

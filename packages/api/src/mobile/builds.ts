@@ -11,10 +11,10 @@ import {
 } from '../core/files.ts';
 import { headerValue } from '../core/retry.ts';
 import { SERVICE_TIME_FORMS } from '../core/service-time.ts';
+import { form, operations } from '../core/resource.ts';
 import { id, list, optional, record, ResponseShapeError } from '../core/shape.ts';
-import { segment, type HttpTransport } from '../core/transport.ts';
 import { newestBuild, UnreadableUploadTimeError, type NewestBuildFilter } from './build-fields.ts';
-import { callMobile, commaList, mobileFailureOf, sendMobile } from './request.ts';
+import { commaList, type Id, mobileFailureOf, MobileResource, sendMobile } from './request.ts';
 import type {
   MobileBuild,
   MobileBuildCopy,
@@ -29,23 +29,27 @@ import type {
   MobileStatusResult,
 } from './types.ts';
 
-type Id = string | number;
+const BUILD = '/api/1/projects/{projectId}/builds/{buildId}';
 
-export class MobileBuilds {
-  readonly #http: HttpTransport;
+const BUILDS = operations({
+  listBuildsV1: {
+    route: 'GET /api/1/projects/{projectId}/builds/',
+    shape: record({ builds: list(record({ id })) }),
+  },
+  getBuild: { route: `GET ${BUILD}`, shape: record({ build: record({ id }) }) },
+  deleteBuild: `DELETE ${BUILD}`,
+  // Applying the same changes twice leaves the same build.
+  updateBuild: { route: `PATCH ${BUILD}/`, idempotent: true },
+  copyBuild: `POST ${BUILD}/copy`,
+  downloadBuild: { route: `GET ${BUILD}/download/`, responseType: 'stream' },
+  // The interface does not document the invitation's answer: only that it is an object, when there is one.
+  inviteToBuild: { route: `POST ${BUILD}/invites/`, shape: optional(record()) },
+});
 
-  constructor(http: HttpTransport) {
-    this.#http = http;
-  }
-
+export class MobileBuilds extends MobileResource {
   /** GET /api/1/projects/{projectId}/builds/: every build of a project (v1 fields). */
   listV1(projectId: Id, options?: CallOptions): Promise<MobileBuildListV1> {
-    return callMobile(
-      this.#http,
-      { operation: 'listBuildsV1', method: 'GET', path: `/api/1/projects/${segment(projectId)}/builds/` },
-      options,
-      record({ builds: list(record({ id })) }),
-    );
+    return this.call(BUILDS.listBuildsV1, { path: { projectId } }, options);
   }
 
   /**
@@ -57,11 +61,8 @@ export class MobileBuilds {
     filter: NewestBuildFilter = {},
     options?: CallOptions,
   ): Promise<MobileBuild | undefined> {
-    const request = {
-      operation: 'listBuildsV1',
-      method: 'GET',
-      url: `/api/1/projects/${segment(projectId)}/builds/`,
-    };
+    const { operation, method, path } = this.request(BUILDS.listBuildsV1, { path: { projectId } });
+    const request = { operation, method, url: path };
     const answer = await this.listV1(projectId, options);
     try {
       return newestBuild(answer.builds, filter);
@@ -81,21 +82,12 @@ export class MobileBuilds {
 
   /** GET /api/1/projects/{projectId}/builds/{buildId}: one build. */
   get(projectId: Id, buildId: Id, options?: CallOptions): Promise<MobileBuildResult> {
-    return callMobile(
-      this.#http,
-      { operation: 'getBuild', method: 'GET', path: buildPath(projectId, buildId) },
-      options,
-      record({ build: record({ id }) }),
-    );
+    return this.call(BUILDS.getBuild, { path: { projectId, buildId } }, options);
   }
 
   /** DELETE /api/1/projects/{projectId}/builds/{buildId}: deletes a build with its sessions and crashes. */
   delete(projectId: Id, buildId: Id, options?: CallOptions): Promise<MobileStatusResult> {
-    return callMobile(
-      this.#http,
-      { operation: 'deleteBuild', method: 'DELETE', path: buildPath(projectId, buildId) },
-      options,
-    );
+    return this.call(BUILDS.deleteBuild, { path: { projectId, buildId } }, options);
   }
 
   /**
@@ -115,18 +107,7 @@ export class MobileBuilds {
       landing_page_mode: changes.landingPageMode,
     };
     for (const [key, value] of Object.entries(changes.metadata ?? {})) fields[`metadata_${key}`] = value;
-    return callMobile(
-      this.#http,
-      {
-        operation: 'updateBuild',
-        method: 'PATCH',
-        path: `${buildPath(projectId, buildId)}/`,
-        body: { kind: 'form', fields },
-        // Applying the same changes twice leaves the same build.
-        idempotent: true,
-      },
-      options,
-    );
+    return this.call(BUILDS.updateBuild, { path: { projectId, buildId }, body: form(fields) }, options);
   }
 
   /** POST /api/1/projects/{projectId}/builds/{buildId}/copy: copies a build into a folder. */
@@ -136,25 +117,14 @@ export class MobileBuilds {
     copy: MobileBuildCopy,
     options?: CallOptions,
   ): Promise<MobileBuildCopyResult> {
-    return callMobile(
-      this.#http,
-      {
-        operation: 'copyBuild',
-        method: 'POST',
-        path: `${buildPath(projectId, buildId)}/copy`,
-        body: {
-          kind: 'form',
-          fields: {
-            folder_name: copy.folderName,
-            app_name: copy.appName,
-            groups: commaList(copy.groups),
-            projectGroups: commaList(copy.projectGroups),
-            allowAllTesters: copy.allowAllTesters === undefined ? undefined : copy.allowAllTesters ? 1 : 0,
-          },
-        },
-      },
-      options,
-    );
+    const body = form({
+      folder_name: copy.folderName,
+      app_name: copy.appName,
+      groups: commaList(copy.groups),
+      projectGroups: commaList(copy.projectGroups),
+      allowAllTesters: copy.allowAllTesters === undefined ? undefined : copy.allowAllTesters ? 1 : 0,
+    });
+    return this.call(BUILDS.copyBuild, { path: { projectId, buildId }, body }, options);
   }
 
   /**
@@ -167,20 +137,16 @@ export class MobileBuilds {
     target: MobileBuildDownload,
     options?: CallOptions,
   ): Promise<DownloadResult> {
-    const operation = 'downloadBuild';
-    const path = `${buildPath(projectId, buildId)}/download/`;
-    const response = await sendMobile<Readable>(
-      this.#http,
-      { operation, method: 'GET', path, responseType: 'stream' },
-      options,
-    );
+    const spec = this.request(BUILDS.downloadBuild, { path: { projectId, buildId } });
+    const { operation, path } = spec;
+    const response = await sendMobile<Readable>(this.http, spec, options);
     let stream = response.body;
     // A JSON answer in place of the binary may be a `status: fail`.
     if ((headerValue(response.headers, 'content-type') ?? '').includes('json')) {
       const bytes = Buffer.concat(await stream.toArray());
       const failure = mobileFailureOf(parseJson(bytes));
       if (failure) {
-        const secrets = secretsOf(this.#http.credentials);
+        const secrets = secretsOf(this.http.credentials);
         throw new ApiError({
           operation,
           method: 'GET',
@@ -203,31 +169,18 @@ export class MobileBuilds {
     invite: MobileInvite,
     options?: CallOptions,
   ): Promise<MobileInviteResult> {
-    const body = await callMobile<MobileInviteResult | undefined>(
-      this.#http,
-      {
-        operation: 'inviteToBuild',
-        method: 'POST',
-        path: `${buildPath(projectId, buildId)}/invites/`,
-        body: {
-          kind: 'form',
-          fields: {
-            groups: commaList(invite.groups),
-            comment: invite.comment,
-            notify: invite.notify ? 'on' : undefined,
-          },
-        },
-      },
+    const fields = {
+      groups: commaList(invite.groups),
+      comment: invite.comment,
+      notify: invite.notify ? 'on' : undefined,
+    };
+    const answer = await this.call<MobileInviteResult | undefined>(
+      BUILDS.inviteToBuild,
+      { path: { projectId, buildId }, body: form(fields) },
       options,
-      // The interface does not document the answer: only that it is an object, when there is one.
-      optional(record()),
     );
-    return body ?? {};
+    return answer ?? {};
   }
-}
-
-function buildPath(projectId: Id, buildId: Id): string {
-  return `/api/1/projects/${segment(projectId)}/builds/${segment(buildId)}`;
 }
 
 function parseJson(bytes: Buffer): unknown {

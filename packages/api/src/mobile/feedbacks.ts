@@ -1,22 +1,14 @@
 /** Feedbacks that testers sent from the apps. */
 import type { CallOptions } from '../core/call.ts';
-import type { HttpTransport } from '../core/transport.ts';
-import { callMobile } from './request.ts';
+import { operations } from '../core/resource.ts';
+import { MobileResource } from './request.ts';
 import type { MobileFeedbackList } from './types.ts';
 
-export class MobileFeedbacks {
-  readonly #http: HttpTransport;
+const FEEDBACKS = operations({ listFeedbacks: 'GET /api/1/feedbacks/' });
 
-  constructor(http: HttpTransport) {
-    this.#http = http;
-  }
-
+export class MobileFeedbacks extends MobileResource {
   /** GET /api/1/feedbacks/: the latest 100 feedbacks. */
   list(options?: CallOptions): Promise<MobileFeedbackList> {
-    return callMobile(
-      this.#http,
-      { operation: 'listFeedbacks', method: 'GET', path: '/api/1/feedbacks/' },
-      options,
-    );
+    return this.call(FEEDBACKS.listFeedbacks, {}, options);
   }
 }

@@ -1,22 +1,14 @@
 /** Permissions of the account's administrators. */
 import type { CallOptions } from '../core/call.ts';
-import type { HttpTransport } from '../core/transport.ts';
-import { callMobile } from './request.ts';
+import { operations } from '../core/resource.ts';
+import { MobileResource } from './request.ts';
 import type { MobilePermissionList } from './types.ts';
 
-export class MobilePermissions {
-  readonly #http: HttpTransport;
+const PERMISSIONS = operations({ listPermissions: 'GET /api/1/cpanel/permissions/' });
 
-  constructor(http: HttpTransport) {
-    this.#http = http;
-  }
-
+export class MobilePermissions extends MobileResource {
   /** GET /api/1/cpanel/permissions/: every administrator with its role and project permissions. */
   list(options?: CallOptions): Promise<MobilePermissionList> {
-    return callMobile(
-      this.#http,
-      { operation: 'listPermissions', method: 'GET', path: '/api/1/cpanel/permissions/' },
-      options,
-    );
+    return this.call(PERMISSIONS.listPermissions, {}, options);
   }
 }

@@ -1,8 +1,8 @@
 /** Projects: one app on one platform, with its builds and testers. */
 import type { CallOptions } from '../core/call.ts';
+import { operations } from '../core/resource.ts';
 import { id, list, record } from '../core/shape.ts';
-import { segment, type HttpTransport } from '../core/transport.ts';
-import { callMobile, iteratePages, pageQuery } from './request.ts';
+import { type Id, type Listing, MobileResource } from './request.ts';
 import type {
   MobileBuildListItem,
   MobileBuildPage,
@@ -21,113 +21,84 @@ export const MOBILE_PROJECTS_MAX_PER_PAGE = 100;
 /** Largest `per_page` of the v2 project-tester list. */
 export const MOBILE_PROJECT_TESTERS_MAX_PER_PAGE = 200;
 
-export class MobileProjects {
-  readonly #http: HttpTransport;
+/** What callers read of a list of projects: each one's id. */
+const PROJECT_LIST = record({ projects: list(record({ id })) });
 
-  constructor(http: HttpTransport) {
-    this.#http = http;
-  }
+const PROJECTS = operations({
+  listProjectsV1: { route: 'GET /api/1/projects/', shape: PROJECT_LIST },
+  listProjects: { route: 'GET /api/2/projects/', shape: PROJECT_LIST },
+  getProject: { route: 'GET /api/2/projects/{projectId}', shape: record({ project: record({ id }) }) },
+  listProjectBuilds: {
+    route: 'GET /api/2/projects/{projectId}/builds',
+    shape: record({ builds: list(record({ id })) }),
+  },
+  listProjectTesters: 'GET /api/2/projects/{projectId}/testers',
+});
 
+const PROJECT_PAGES: Listing<MobileProjectPage, MobileProjectListItem> = {
+  operation: PROJECTS.listProjects,
+  maxPageSize: MOBILE_PROJECTS_MAX_PER_PAGE,
+  itemsOf: (page) => page.projects,
+};
+const BUILD_PAGES: Listing<MobileBuildPage, MobileBuildListItem> = {
+  operation: PROJECTS.listProjectBuilds,
+  maxPageSize: MOBILE_PROJECTS_MAX_PER_PAGE,
+  itemsOf: (page) => page.builds,
+};
+const TESTER_PAGES: Listing<MobileProjectTesterPage, MobileProjectTester> = {
+  operation: PROJECTS.listProjectTesters,
+  maxPageSize: MOBILE_PROJECT_TESTERS_MAX_PER_PAGE,
+  itemsOf: (page) => page.testers,
+};
+
+export class MobileProjects extends MobileResource {
   /** GET /api/1/projects/: lists every project (v1 fields). */
   listV1(options?: CallOptions): Promise<MobileProjectListV1> {
-    return callMobile(
-      this.#http,
-      { operation: 'listProjectsV1', method: 'GET', path: '/api/1/projects/' },
-      options,
-      record({ projects: list(record({ id })) }),
-    );
+    return this.call(PROJECTS.listProjectsV1, {}, options);
   }
 
   /** GET /api/2/projects/: one page of projects (default 25, at most 100 per page). */
   list(params?: MobilePageParams, options?: CallOptions): Promise<MobileProjectPage> {
-    return callMobile(
-      this.#http,
-      { operation: 'listProjects', method: 'GET', path: '/api/2/projects/', query: pageQuery(params) },
-      options,
-      record({ projects: list(record({ id })) }),
-    );
+    return this.page(PROJECT_PAGES, {}, params, options);
   }
 
   /** GET /api/2/projects/: every project, page after page. */
   iterate(options?: MobileIterateOptions): AsyncGenerator<MobileProjectListItem, void, undefined> {
-    return iteratePages(
-      (params, call) => this.list(params, call),
-      (page) => page.projects,
-      MOBILE_PROJECTS_MAX_PER_PAGE,
-      options,
-    );
+    return this.everyItem(PROJECT_PAGES, {}, options);
   }
 
   /** GET /api/2/projects/{projectId}: one project. */
-  get(projectId: string | number, options?: CallOptions): Promise<MobileProjectResult> {
-    return callMobile(
-      this.#http,
-      { operation: 'getProject', method: 'GET', path: `/api/2/projects/${segment(projectId)}` },
-      options,
-      record({ project: record({ id }) }),
-    );
+  get(projectId: Id, options?: CallOptions): Promise<MobileProjectResult> {
+    return this.call(PROJECTS.getProject, { path: { projectId } }, options);
   }
 
   /** GET /api/2/projects/{projectId}/builds: one page of a project's builds (default 25, at most 100). */
-  listBuilds(
-    projectId: string | number,
-    params?: MobilePageParams,
-    options?: CallOptions,
-  ): Promise<MobileBuildPage> {
-    return callMobile(
-      this.#http,
-      {
-        operation: 'listProjectBuilds',
-        method: 'GET',
-        path: `/api/2/projects/${segment(projectId)}/builds`,
-        query: pageQuery(params),
-      },
-      options,
-      record({ builds: list(record({ id })) }),
-    );
+  listBuilds(projectId: Id, params?: MobilePageParams, options?: CallOptions): Promise<MobileBuildPage> {
+    return this.page(BUILD_PAGES, { projectId }, params, options);
   }
 
   /** GET /api/2/projects/{projectId}/builds: every build of a project, page after page. */
   iterateBuilds(
-    projectId: string | number,
+    projectId: Id,
     options?: MobileIterateOptions,
   ): AsyncGenerator<MobileBuildListItem, void, undefined> {
-    return iteratePages(
-      (params, call) => this.listBuilds(projectId, params, call),
-      (page) => page.builds,
-      MOBILE_PROJECTS_MAX_PER_PAGE,
-      options,
-    );
+    return this.everyItem(BUILD_PAGES, { projectId }, options);
   }
 
   /** GET /api/2/projects/{projectId}/testers: one page of a project's testers (default 50, at most 200). */
   listTesters(
-    projectId: string | number,
+    projectId: Id,
     params?: MobilePageParams,
     options?: CallOptions,
   ): Promise<MobileProjectTesterPage> {
-    return callMobile(
-      this.#http,
-      {
-        operation: 'listProjectTesters',
-        method: 'GET',
-        path: `/api/2/projects/${segment(projectId)}/testers`,
-        query: pageQuery(params),
-      },
-      options,
-    );
+    return this.page(TESTER_PAGES, { projectId }, params, options);
   }
 
   /** GET /api/2/projects/{projectId}/testers: every tester of a project, page after page. */
   iterateTesters(
-    projectId: string | number,
+    projectId: Id,
     options?: MobileIterateOptions,
   ): AsyncGenerator<MobileProjectTester, void, undefined> {
-    return iteratePages(
-      (params, call) => this.listTesters(projectId, params, call),
-      (page) => page.testers,
-      MOBILE_PROJECT_TESTERS_MAX_PER_PAGE,
-      options,
-    );
+    return this.everyItem(TESTER_PAGES, { projectId }, options);
   }
 }

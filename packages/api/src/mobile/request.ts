@@ -6,7 +6,7 @@ import { callSpec, type CallOptions } from '../core/call.ts';
 import { redact, secretsOf, type Credentials } from '../core/credentials.ts';
 import { ApiError, serviceErrorOf } from '../core/errors.ts';
 import { paginatePages, type PageInfo } from '../core/pagination.ts';
-import { checkAnswer, type Shape } from '../core/shape.ts';
+import { Resource, type Operation, type PathValue } from '../core/resource.ts';
 import type { ApiResponse, HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
 import type { MobileIterateOptions, MobilePageParams } from './types.ts';
 
@@ -16,6 +16,9 @@ export function mobileFailureOf(body: unknown): { code?: string | number; messag
   if ((body as Record<string, unknown>).status !== 'fail') return undefined;
   return serviceErrorOf(body);
 }
+
+/** An id in a path: the interface's ids are numbers, which callers may hold as text. */
+export type Id = string | number;
 
 type MobileRequest = Omit<RequestSpec, 'failureOf' | 'signal' | 'timeouts'>;
 
@@ -48,20 +51,6 @@ function withRefusedToken(error: ApiError, credentials: Credentials | undefined)
   return new ApiError({ ...error.details, refusedToken: { claims: credentials.claims() } });
 }
 
-/**
- * Sends a mobile request and returns the parsed answer as is, after checking the fields that
- * `shape` names (the ones callers read).
- */
-export async function callMobile<T>(
-  http: HttpTransport,
-  spec: MobileRequest,
-  options: CallOptions | undefined,
-  shape?: Shape,
-): Promise<T> {
-  const { body } = await sendMobile<T>(http, spec, options);
-  return shape === undefined ? body : checkAnswer<T>(spec, body, shape);
-}
-
 /** The same error with every secret masked in its message and its recorded answer. */
 function redactedApiError(error: ApiError, secrets: readonly string[]): ApiError {
   const serialised = error.body === undefined ? undefined : JSON.stringify(error.body);
@@ -76,6 +65,55 @@ function redactedApiError(error: ApiError, secrets: readonly string[]): ApiError
     ...(serviceMessage !== undefined ? { serviceMessage: redact(serviceMessage, secrets) } : {}),
     ...(serialised !== undefined ? { body: JSON.parse(redact(serialised, secrets)) as unknown } : {}),
   });
+}
+
+/** A resource group of the mobile interface: its requests carry the failure hook and mask secrets. */
+export abstract class MobileResource extends Resource {
+  constructor(http: HttpTransport) {
+    super({ http }, '');
+  }
+
+  protected override exchange<T>(
+    spec: RequestSpec,
+    options: CallOptions | undefined,
+  ): Promise<ApiResponse<T>> {
+    return sendMobile<T>(this.http, spec, options);
+  }
+
+  /** One page of a paginated list. */
+  protected page<P>(
+    listing: Listing<P, unknown>,
+    path: Record<string, PathValue>,
+    params: MobilePageParams | undefined,
+    options: CallOptions | undefined,
+  ): Promise<P> {
+    return this.call(listing.operation, { path, query: pageQuery(params) }, options);
+  }
+
+  /**
+   * Every item of a paginated list, page after page, never asking for more than its largest
+   * page; `query` makes each page's query (by default its `page` and `per_page` alone).
+   */
+  protected everyItem<P extends { pagination?: unknown }, T>(
+    listing: Listing<P, T>,
+    path: Record<string, PathValue>,
+    options: MobileIterateOptions | undefined,
+    query: (page: MobilePageParams) => Record<string, QueryValue> = pageQuery,
+  ): AsyncGenerator<T, void, undefined> {
+    return iteratePages(
+      (params, call) => this.call<P>(listing.operation, { path, query: query(params) }, call),
+      listing.itemsOf,
+      listing.maxPageSize,
+      options,
+    );
+  }
+}
+
+/** A paginated list: its operation, its largest `per_page`, and where a page holds its items. */
+export interface Listing<P, T> {
+  readonly operation: Operation;
+  readonly maxPageSize: number;
+  readonly itemsOf: (page: P) => T[] | undefined;
 }
 
 /** Lists go to the service comma-separated. */

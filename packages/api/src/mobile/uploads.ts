@@ -2,8 +2,8 @@
 import type { CallOptions } from '../core/call.ts';
 import { multipartBody, type MultipartFile } from '../core/multipart.ts';
 import { checkAnswer, id, list, number, optional, record, text } from '../core/shape.ts';
-import type { HttpTransport } from '../core/transport.ts';
-import { commaList, onOff, sendMobile } from './request.ts';
+import { operations } from '../core/resource.ts';
+import { commaList, MobileResource, onOff, sendMobile } from './request.ts';
 import type { MobileUploadOptions, MobileUploadResult } from './types.ts';
 
 /**
@@ -12,13 +12,9 @@ import type { MobileUploadOptions, MobileUploadResult } from './types.ts';
  */
 export const MOBILE_UPLOAD_HEADERS_TIMEOUT_MS = 30 * 60_000;
 
-export class MobileUploads {
-  readonly #http: HttpTransport;
+const UPLOADS = operations({ uploadBuild: 'POST /api/upload/' });
 
-  constructor(http: HttpTransport) {
-    this.#http = http;
-  }
-
+export class MobileUploads extends MobileResource {
   /**
    * POST /api/upload/: uploads an APK, AAB, IPA or macOS ZIP. With an API key the key travels in the
    * `api_key` field and no Authorization header is sent; with an OIDC token the bearer headers are sent.
@@ -28,20 +24,17 @@ export class MobileUploads {
     upload: MobileUploadOptions = {},
     options?: CallOptions,
   ): Promise<MobileUploadResult> {
-    const credentials = this.#http.credentials;
+    const credentials = this.http.credentials;
     const apiKey = credentials?.type === 'basic' ? credentials.revealSecret() : undefined;
     const files: MultipartFile[] = [{ field: 'file', path: filePath }];
     if (upload.symbolsFile !== undefined) files.push({ field: 'symbols_file', path: upload.symbolsFile });
     const body = await multipartBody(uploadFields(upload, apiKey), files, upload.onProgress);
     const request = {
-      operation: 'uploadBuild',
-      method: 'POST',
-      path: '/api/upload/',
-      body,
+      ...this.request(UPLOADS.uploadBuild, { body }),
       ...(apiKey !== undefined ? { credentials: null } : {}),
-    } as const;
+    };
     const response = await sendMobile<unknown>(
-      this.#http,
+      this.http,
       request,
       { ...options, timeouts: { headersMs: MOBILE_UPLOAD_HEADERS_TIMEOUT_MS, ...options?.timeouts } },
       apiKey !== undefined ? [apiKey] : [],

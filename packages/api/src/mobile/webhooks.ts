@@ -1,7 +1,7 @@
 /** Webhooks called on crashes, feedbacks, uploads and new device ids. */
 import type { CallOptions } from '../core/call.ts';
-import { segment, type HttpTransport } from '../core/transport.ts';
-import { callMobile, commaList } from './request.ts';
+import { form, operations } from '../core/resource.ts';
+import { commaList, type Id, MobileResource } from './request.ts';
 import type {
   MobileStatusResult,
   MobileWebhookInput,
@@ -9,70 +9,43 @@ import type {
   MobileWebhookResult,
 } from './types.ts';
 
-type Id = string | number;
+const WEBHOOKS = operations({
+  listWebhooks: 'GET /api/1/webhooks/',
+  createWebhook: 'POST /api/1/webhook/',
+  getWebhook: 'GET /api/1/webhook/{webhookId}/',
+  // Writing the same settings twice leaves the same webhook.
+  updateWebhook: { route: 'POST /api/1/webhook/{webhookId}/', idempotent: true },
+  deleteWebhook: 'DELETE /api/1/webhook/{webhookId}/',
+});
 
-export class MobileWebhooks {
-  readonly #http: HttpTransport;
-
-  constructor(http: HttpTransport) {
-    this.#http = http;
-  }
-
+export class MobileWebhooks extends MobileResource {
   /** GET /api/1/webhooks/: every webhook. */
   list(options?: CallOptions): Promise<MobileWebhookList> {
-    return callMobile(
-      this.#http,
-      { operation: 'listWebhooks', method: 'GET', path: '/api/1/webhooks/' },
-      options,
-    );
+    return this.call(WEBHOOKS.listWebhooks, {}, options);
   }
 
   /** POST /api/1/webhook/: creates a webhook. */
   create(webhook: MobileWebhookInput, options?: CallOptions): Promise<MobileStatusResult> {
-    return callMobile(
-      this.#http,
-      {
-        operation: 'createWebhook',
-        method: 'POST',
-        path: '/api/1/webhook/',
-        body: { kind: 'form', fields: webhookFields(webhook) },
-      },
-      options,
-    );
+    return this.call(WEBHOOKS.createWebhook, { body: form(webhookFields(webhook)) }, options);
   }
 
   /** GET /api/1/webhook/{webhookId}/: one webhook. */
   get(webhookId: Id, options?: CallOptions): Promise<MobileWebhookResult> {
-    return callMobile(
-      this.#http,
-      { operation: 'getWebhook', method: 'GET', path: `/api/1/webhook/${segment(webhookId)}/` },
-      options,
-    );
+    return this.call(WEBHOOKS.getWebhook, { path: { webhookId } }, options);
   }
 
   /** POST /api/1/webhook/{webhookId}/: replaces a webhook's settings (name and url required). */
   update(webhookId: Id, webhook: MobileWebhookInput, options?: CallOptions): Promise<MobileStatusResult> {
-    return callMobile(
-      this.#http,
-      {
-        operation: 'updateWebhook',
-        method: 'POST',
-        path: `/api/1/webhook/${segment(webhookId)}/`,
-        body: { kind: 'form', fields: webhookFields(webhook) },
-        // Writing the same settings twice leaves the same webhook.
-        idempotent: true,
-      },
+    return this.call(
+      WEBHOOKS.updateWebhook,
+      { path: { webhookId }, body: form(webhookFields(webhook)) },
       options,
     );
   }
 
   /** DELETE /api/1/webhook/{webhookId}/: deletes a webhook. */
   delete(webhookId: Id, options?: CallOptions): Promise<MobileStatusResult> {
-    return callMobile(
-      this.#http,
-      { operation: 'deleteWebhook', method: 'DELETE', path: `/api/1/webhook/${segment(webhookId)}/` },
-      options,
-    );
+    return this.call(WEBHOOKS.deleteWebhook, { path: { webhookId } }, options);
   }
 }
 
