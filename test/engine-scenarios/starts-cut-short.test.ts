@@ -4,12 +4,12 @@
  * it is on its way its answer is waited for, within a grace, and what it started is stopped; with
  * no answer within the grace, the failure says what may run and where to look.
  */
-import { describeFailure } from '@sauce-actions/action-kit';
+import { describeFailure, type ActionResult } from '@sauce-actions/action-kit';
+import type { TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import { describe, expect, it } from 'vitest';
 import { journal } from '../support/emulators.ts';
 import { ADAPTERS } from './support/adapters.ts';
 import {
-  arrives,
   cancellation,
   expectStopped,
   hold,
@@ -17,7 +17,10 @@ import {
   onFirst,
   requestsSince,
   scenarioLab,
+  whenArrives,
 } from './support/lab.ts';
+
+type Result = ActionResult<TestRunOutputs>;
 
 describe.each(ADAPTERS)('$name', (adapter) => {
   const lab = scenarioLab(adapter, adapter.longJobsMs);
@@ -30,7 +33,7 @@ describe.each(ADAPTERS)('$name', (adapter) => {
     if ('request' in before) {
       // Held until the cancellation cuts it: the plan's last request before the start.
       await hold(emulator, before.request, 60_000);
-      void arrives(emulator, before.request, since).then(cancel);
+      whenArrives(emulator, before.request, since, cancel);
     }
     const deps = lab.deps({ signal, ...('line' in before ? { onLine: onFirst(before.line, cancel) } : {}) });
     const error = await adapter.run(emulator, deps, { build: 'Before start' }).catch((e: unknown) => e);
@@ -41,32 +44,30 @@ describe.each(ADAPTERS)('$name', (adapter) => {
     expect(deps.state.saved.has(adapter.stateKey)).toBe(false);
   });
 
-  it('cancelled while the start is on its way: waits for its answer, then stops what it started', async () => {
+  /** A run cancelled as its start request arrives, which the emulator holds for `holdMs`. */
+  async function cancelledDuringStart(build: string, holdMs: number) {
     const emulator = lab.emulator();
     const { signal, cancel } = cancellation();
     const since = (await journal(emulator)).length;
-    // Answered within the grace the start has after a cancellation.
-    await hold(emulator, adapter.start, 1000);
-    void arrives(emulator, adapter.start, since).then(cancel);
+    await hold(emulator, adapter.start, holdMs);
+    whenArrives(emulator, adapter.start, since, cancel);
     const deps = lab.deps({ signal });
-    const result = await adapter.run(emulator, deps, { build: 'During start' });
+    const result = await adapter.run(emulator, deps, { build }).catch((e: unknown) => e);
+    return { deps, result, starts: await requestsSince(emulator, adapter.start, since) };
+  }
 
-    const [start] = await requestsSince(emulator, adapter.start, since);
-    expect(start?.status).toBe(200);
-    await expectStopped(adapter, lab, { build: 'During start', deps, result }, 'cancelled');
+  it('cancelled while the start is on its way: waits for its answer, then stops what it started', async () => {
+    // Answered within the grace the start has after a cancellation.
+    const { deps, result, starts } = await cancelledDuringStart('During start', 1000);
+
+    expect(starts.map((entry) => entry.status)).toEqual([200]);
+    await expectStopped(adapter, lab, { build: 'During start', deps, result: result as Result }, 'cancelled');
   });
 
   it('cancelled with the start unanswered past its grace: says what may run and where, having saved nothing', async () => {
-    const emulator = lab.emulator();
-    const { signal, cancel } = cancellation();
-    const since = (await journal(emulator)).length;
-    await hold(emulator, adapter.start, 60_000);
-    void arrives(emulator, adapter.start, since).then(cancel);
-    const deps = lab.deps({ signal });
-    const error = await adapter.run(emulator, deps, { build: 'No answer' }).catch((e: unknown) => e);
+    const { deps, result: error, starts } = await cancelledDuringStart('No answer', 60_000);
 
     // Cut at the end of the grace (2.5 s), not answered after the minute it was held.
-    const starts = await requestsSince(emulator, adapter.start, since);
     expect(starts.map((entry) => entry.status)).toEqual([0]);
     const failure = describeFailure(error, deps.signal);
     expect(failure.kind).toBe('cancelled');

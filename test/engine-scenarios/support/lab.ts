@@ -98,9 +98,18 @@ export async function hold(emulator: RunningEmulator, request: Request, delayMs:
   await addFault(emulator, { method: request.method, path: `/${request.path.source}/`, delayMs, times });
 }
 
-/** Resolves once a request arrived after the first `since` of the journal, answered or not. */
-export function arrives(emulator: RunningEmulator, request: Request, since: number): Promise<unknown> {
-  return requestArrives(emulator.url, request.method, request.path, since);
+/**
+ * Calls `then` once a request arrived after the first `since` of the journal, answered or not (the
+ * emulator's journal opens its entry as it comes in, before a fault holds it). A request that
+ * never comes, as in a test that failed before it, ends the watch when the emulator closes.
+ */
+export function whenArrives(
+  emulator: RunningEmulator,
+  request: Request,
+  since: number,
+  then: () => void,
+): void {
+  requestArrives(emulator.url, request.method, request.path, since).then(then, () => undefined);
 }
 
 /** The requests of the journal after its first `since`, of that method and path. */
