@@ -2,62 +2,24 @@
  * The fault matrix, end to end, on the runner's cancellation: the committed bundles of the actions
  * that wait (run-suite-and-wait, run-js-tests, manage-tunnel), run as the runner runs them (post
  * step included) against an emulator of its own, cancelled with SIGINT or SIGTERM at each stage.
- * Each case checks the exit code, the message, the outputs, and what the service was left with: the
+ * Each row checks the exit code, the message, the outputs, and what the service was left with: the
  * journal of requests, no start sent after the cancel, and every job started stopped.
  */
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import {
-  CASES,
-  expectIdlePost,
-  failureOf,
-  JOB_STOP,
-  jobIdsOf,
-  JOBS,
-  JS_INPUTS,
+  describeRows,
   JS_PLATFORMS,
-  JS_START,
-  JS_STATUS,
-  lastHeading,
   SMOKE_BUILD,
-  sortedIds,
-  step,
-  SUITE_INPUTS,
-  SUITE_RUN,
-  TUNNEL_DELETE,
-  TUNNEL_INPUTS,
-  TUNNELS,
+  STEP,
+  tunnels,
   withWorkspace,
 } from '../support/fault-matrix.ts';
-import {
-  openLab,
-  requestsTo,
-  statusesOf,
-  type ActionName,
-  type FaultSpec,
-  type Lab,
-  type StepExtras,
-  type StepRun,
-} from '../support/lab.ts';
-
-withWorkspace();
+import type { Row } from '../support/fault-matrix.ts';
+import * as route from '../support/routes.ts';
+import { requestsTo, type FaultSpec, type Lab, type StepExtras, type StepRun } from '../support/lab.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 type CancelSignal = (typeof SIGNALS)[number];
-
-/** How the runner's cancellation reaches a step at one stage: faults that hold it there, and the trigger. */
-interface Stage {
-  name: string;
-  faults: (signal: CancelSignal) => FaultSpec[];
-  /** What triggers the cancel: a line the step printed, or an event of the lab's (a request that arrived). */
-  cancel: Omit<StepExtras, 'cancelSignal'> | ((lab: Lab) => Omit<StepExtras, 'cancelSignal'>);
-  /** Whether the start request was carried out (then its jobs exist, and must have been stopped). */
-  started: boolean;
-  /** Whether the step has nothing left to do once cancelled: it ends within moments of the signal. */
-  quick?: boolean;
-  /** A line the step must not have printed (a progress line, when the cancel came first). */
-  notPrinted?: RegExp;
-  printed?: RegExp;
-}
 
 /**
  * How long a held read is answered after it reached the service, where the step drops the read on
@@ -97,267 +59,210 @@ function expectCancelled(result: StepRun, signal: CancelSignal, quick = false): 
   return true;
 }
 
-describe.concurrent('run-suite-and-wait cancelled by the runner', () => {
-  const stages: Stage[] = [
-    {
-      name: 'before the start request',
-      faults: () => [{ method: 'GET', path: CASES, delayMs: HOLD_MS }],
-      cancel: { cancelOn: /^::debug::GET \/v1\/ai-authoring\/testsuites\?\S* -> 200 /m },
-      started: false,
-      quick: true,
-    },
-    {
-      // The start follows the listing of the suite's cases without a pause: the signal, sent once
-      // that listing is answered, reaches the step after the start request went out.
-      name: 'during the start request',
-      faults: (signal) => [{ method: 'POST', path: SUITE_RUN, delayMs: startHold(signal) }],
-      cancel: { cancelOn: /^::debug::GET \/v1\/ai-authoring\/testcases\?\S* -> 200 /m },
-      started: true,
-    },
-    {
-      name: 'before the first listing',
-      faults: () => [{ method: 'GET', path: JOBS, delayMs: READ_HOLD_MS }],
-      cancel: (lab) => ({ cancelWhen: lab.arrived('GET', JOBS) }),
-      started: true,
-      notPrinted: /^\d+ of 3 jobs: /m,
-    },
-    {
-      name: 'while waiting',
-      faults: () => [],
-      cancel: { cancelOn: /^\d+ of 3 jobs: /m },
-      started: true,
-      printed: /^3 of 3 jobs: /m,
-    },
-  ];
-  const cases = stages.flatMap((stage) => SIGNALS.map((signal) => ({ ...stage, signal })));
+/** How the runner's cancellation reaches a step at one stage: faults that hold it there, and the trigger. */
+interface Stage {
+  name: string;
+  /** The signals it is cancelled with at this stage: both unless set. */
+  signals?: readonly CancelSignal[];
+  faults?: (signal: CancelSignal) => FaultSpec[];
+  /** What triggers the cancel: a line the step printed, or an event of the lab's (a request that arrived). */
+  cancel: StepExtras | ((lab: Lab) => StepExtras);
+  /** Whether the step has nothing left to do once cancelled: it ends within moments of the signal. */
+  quick?: boolean;
+  /** What the step said and the service was left with. */
+  ends: (signal: CancelSignal) => Partial<Row>;
+}
 
-  it.each(cases)('$signal $name', async ({ signal, faults, cancel, started, quick, notPrinted, printed }) => {
-    const lab = await openLab();
-    await lab.fault(...faults(signal));
-    const result = await step(lab, 'run-suite-and-wait', SUITE_INPUTS, {
-      ...(typeof cancel === 'function' ? cancel(lab) : cancel),
-      cancelSignal: signal,
-    });
-    const reported = expectCancelled(result, signal, quick);
-    if (notPrinted) expect(result.stdout).not.toMatch(notPrinted);
-    if (printed) expect(result.stdout).toMatch(printed);
-    const journal = await lab.journal();
-    if (!started) {
-      if (reported) {
-        expect(failureOf(result)).toMatch(
-          new RegExp(`^Cancelled: the run was cancelled \\(${signal}\\) during listTestCases\\.$`),
-        );
-        expect(lastHeading(result)).toBe('Run suite and wait: cancelled');
-        expect(result.outputs).toEqual({});
-      }
-      expect(requestsTo(journal, 'POST', SUITE_RUN)).toEqual([]);
-      expect(lab.emulator.context.authoring.data.suiteRuns).toEqual([]);
-      expect(lab.jobs()).toEqual([]);
-    } else {
-      expect(failureOf(result)).toMatch(
-        new RegExp(
-          `^Cancelled while (starting the runs of|waiting for) build "${SMOKE_BUILD}": 0 of 3 job\\(s\\) finished \\(0 passed, 0 failed\\); 3 did not finish and 3 were stopped\\.$`,
-        ),
-      );
-      expect(lastHeading(result)).toBe('Run suite and wait: cancelled');
-      expect(result.summary).toContain('3 stopped');
-      expect(statusesOf(journal, 'POST', SUITE_RUN)).toEqual([200]);
-      expect(lab.emulator.context.authoring.data.suiteRuns).toHaveLength(1);
-      expect(result.outputs).toMatchObject({
-        'build-name': SMOKE_BUILD,
-        total: '3',
-        passed: '0',
-        failed: '0',
-      });
-      const jobs = lab.jobs();
-      expect(jobs).toHaveLength(3);
-      expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
-      // Stopped by the step, not ended on their own.
-      expect(jobs.map((job) => job.stoppedMs !== null)).toEqual([true, true, true]);
-      const stops = requestsTo(journal, 'PUT', JOB_STOP).map((entry) => entry.path);
-      expect(stops.sort()).toEqual(jobs.map((job) => `${JOBS}/${job.id}/stop`).sort());
-    }
-    expect(lab.leftRunning()).toEqual([]);
-    expectIdlePost(result);
-  });
+/** A start never carried out: nothing to stop, and the step cancelled during `operation`. */
+const notStarted = (signal: CancelSignal, operation: string, rest: Partial<Row>): Partial<Row> => ({
+  failure: `Cancelled: the run was cancelled (${signal}) during ${operation}.`,
+  outputs: {},
+  jobs: 0,
+  ...rest,
 });
 
-describe.concurrent('run-js-tests cancelled by the runner', () => {
-  const stages: Stage[] = [
-    {
-      // The start is the step's first request: it is held by a 429 whose Retry-After outlasts the
-      // start's grace, so the cancel comes before the service carried anything out.
-      name: 'before the start request',
-      faults: () => [{ method: 'POST', path: JS_START, status: 429, retryAfter: 5 }],
-      cancel: { cancelOn: /^::debug::POST \/rest\/v1\/demo\/js-tests -> 429 /m },
-      started: false,
-      quick: true,
-    },
-    {
-      // Cancelled as the step announces the start, which it sends whatever comes after that line
-      // (the request outlives a cancellation by a grace period): the answer comes after the signal.
-      name: 'during the start request',
-      faults: (signal) => [{ method: 'POST', path: JS_START, delayMs: startHold(signal) }],
-      cancel: { cancelOn: /^Starting custom tests of /m },
-      started: true,
-    },
-    {
-      name: 'before the first status',
-      faults: () => [{ method: 'POST', path: JS_STATUS, delayMs: READ_HOLD_MS }],
-      cancel: (lab) => ({ cancelWhen: lab.arrived('POST', JS_STATUS) }),
-      started: true,
-      notPrinted: /platforms finished: /,
-    },
-    {
-      name: 'while waiting',
-      faults: () => [],
-      cancel: { cancelOn: /^\d+ of 2 platforms finished: /m },
-      started: true,
-      printed: /^0 of 2 platforms finished: /m,
-    },
-  ];
-  const cases = stages.flatMap((stage) => SIGNALS.map((signal) => ({ ...stage, signal })));
+/** A start carried out: its jobs found and stopped by the step, not ended on their own. */
+const SUITE_STARTED: Partial<Row> = {
+  failure: new RegExp(
+    `^Cancelled while (starting the runs of|waiting for) build "${SMOKE_BUILD}": 0 of 3 job\\(s\\) finished \\(0 passed, 0 failed\\); 3 did not finish and 3 were stopped\\.$`,
+  ),
+  outputsIncluding: { 'build-name': SMOKE_BUILD, total: '3', passed: '0', failed: '0' },
+  sent: [['POST', route.SUITE_RUN, [200]]],
+  jobs: 3,
+  stopped: true,
+  then: (lab, result) => {
+    expect(result.summary).toContain('3 stopped');
+    expect(lab.emulator.context.authoring.data.suiteRuns).toHaveLength(1);
+  },
+};
+const suiteNotStarted = (signal: CancelSignal, operation: string): Partial<Row> =>
+  notStarted(signal, operation, {
+    sent: [['POST', route.SUITE_RUN, []]],
+    then: (lab) => expect(lab.emulator.context.authoring.data.suiteRuns).toEqual([]),
+  });
 
-  it.each(cases)('$signal $name', async ({ signal, faults, cancel, started, quick, notPrinted, printed }) => {
+const JS_STARTED: Partial<Row> = {
+  failure: `The run was cancelled before the JS tests finished. No platform finished. Did not finish: ${JS_PLATFORMS.map((p) => `${p} (stopped before it finished)`).join('; ')}.`,
+  outputsIncluding: { total: '2', passed: '0', failed: '0' },
+  sent: [['POST', route.JS_START, [200]]],
+  jobs: 2,
+  stopped: true,
+  then: (lab) => expect(Object.keys(lab.emulator.context.automation.data.jsTests)).toHaveLength(2),
+};
+// Refused once with a 429, never sent again.
+const jsNotStarted = (signal: CancelSignal): Partial<Row> =>
+  notStarted(signal, 'startJsTests', {
+    sent: [['POST', route.JS_START, [429]]],
+    then: (lab) => expect(lab.emulator.context.automation.data.jsTests).toEqual({}),
+  });
+
+/** The tunnel wait found nothing and stopped nothing: the shared tunnel runs, the other still boots. */
+const tunnelUntouched = ([least, most]: [number, number]): Partial<Row> => ({
+  failure: 'The run was cancelled during `wait`; the post step stops whatever this step had started.',
+  outputs: { 'tunnel-id': '', tunnels: '[]', 'log-file': '' },
+  sent: [['DELETE', route.TUNNEL_DELETE, []]],
+  then: (lab, _result, journal) => {
+    const listed = requestsTo(journal, 'GET', route.TUNNELS).length;
+    expect(listed).toBeGreaterThanOrEqual(least);
+    expect(listed).toBeLessThanOrEqual(most);
+    expect(tunnels.named(lab, 'demo-tunnel')?.status).toBe('running');
+    expect(tunnels.named(lab, 'ci-tunnel')?.status).toBe('booting');
+  },
+});
+
+const waits: (Pick<Row, 'action' | 'inputs' | 'lab'> & { heading?: string; stages: Stage[] })[] = [
+  {
+    ...STEP.suite,
+    heading: 'Run suite and wait: cancelled',
+    stages: [
+      {
+        name: 'before the start request',
+        faults: () => [{ method: 'GET', path: route.CASES, delayMs: HOLD_MS }],
+        cancel: { cancelOn: /^::debug::GET \/v1\/ai-authoring\/testsuites\?\S* -> 200 /m },
+        quick: true,
+        ends: (signal) => suiteNotStarted(signal, 'listTestCases'),
+      },
+      {
+        // The start follows the listing of the suite's cases without a pause: the signal, sent once
+        // that listing is answered, reaches the step after the start request went out.
+        name: 'during the start request',
+        faults: (signal) => [{ method: 'POST', path: route.SUITE_RUN, delayMs: startHold(signal) }],
+        cancel: { cancelOn: /^::debug::GET \/v1\/ai-authoring\/testcases\?\S* -> 200 /m },
+        ends: () => SUITE_STARTED,
+      },
+      {
+        // The start request outlives a cancellation by a grace period, so that an answer on its way
+        // is not lost; the cancellation still ends the client's wait for the Retry-After of a 429,
+        // and the start is not sent again (the client's `sendUntil`).
+        name: 'while a 429 holds the start request',
+        signals: ['SIGINT'],
+        faults: () => [{ method: 'POST', path: route.SUITE_RUN, status: 429, retryAfter: 2 }],
+        cancel: { cancelOn: /^::debug::POST \S+\/run -> 429 /m },
+        ends: (signal) => ({
+          ...suiteNotStarted(signal, 'runSuite'),
+          sent: [['POST', route.SUITE_RUN, [429]]],
+        }),
+      },
+      {
+        name: 'before the first listing',
+        faults: () => [{ method: 'GET', path: route.JOBS, delayMs: READ_HOLD_MS }],
+        cancel: (lab) => ({ cancelWhen: lab.arrived('GET', route.JOBS) }),
+        ends: () => ({ ...SUITE_STARTED, notLogged: [/^\d+ of 3 jobs: /m] }),
+      },
+      {
+        name: 'while waiting',
+        cancel: { cancelOn: /^\d+ of 3 jobs: /m },
+        ends: () => ({ ...SUITE_STARTED, logged: [/^3 of 3 jobs: /m] }),
+      },
+    ],
+  },
+  {
+    ...STEP.js,
     // A job is queued for a fifth of its duration (2 s) and gets its id only then: well within the
     // step's stopping time once cancelled (6 s), and long before it would end on its own.
-    const lab = await openLab({ jobDurationMs: 10_000 });
-    await lab.fault(...faults(signal));
-    const result = await step(lab, 'run-js-tests', JS_INPUTS, {
-      ...(typeof cancel === 'function' ? cancel(lab) : cancel),
-      cancelSignal: signal,
-    });
-    const reported = expectCancelled(result, signal, quick);
-    if (notPrinted) expect(result.stdout).not.toMatch(notPrinted);
-    if (printed) expect(result.stdout).toMatch(printed);
-    const journal = await lab.journal();
-    if (!started) {
-      if (reported) {
-        expect(failureOf(result)).toBe(`Cancelled: the run was cancelled (${signal}) during startJsTests.`);
-        expect(lastHeading(result)).toBe('Run JS tests: cancelled');
-        expect(result.outputs).toEqual({});
-      }
-      // Refused once, never sent again.
-      expect(statusesOf(journal, 'POST', JS_START)).toEqual([429]);
-      expect(lab.emulator.context.automation.data.jsTests).toEqual({});
-      expect(lab.jobs()).toEqual([]);
-    } else {
-      expect(failureOf(result)).toBe(
-        `The run was cancelled before the JS tests finished. No platform finished. Did not finish: ${JS_PLATFORMS.map((p) => `${p} (stopped before it finished)`).join('; ')}.`,
-      );
-      expect(lastHeading(result)).toBe('Run JS tests: cancelled');
-      expect(statusesOf(journal, 'POST', JS_START)).toEqual([200]);
-      expect(Object.keys(lab.emulator.context.automation.data.jsTests)).toHaveLength(2);
-      expect(result.outputs).toMatchObject({ total: '2', passed: '0', failed: '0' });
-      const jobs = lab.jobs();
-      expect(jobs).toHaveLength(2);
-      expect(sortedIds(result.outputs['job-ids'])).toEqual(jobIdsOf(lab));
-      expect(jobs.map((job) => job.stoppedMs !== null)).toEqual([true, true]);
-      const stops = requestsTo(journal, 'PUT', JOB_STOP).map((entry) => entry.path);
-      expect(stops.sort()).toEqual(jobs.map((job) => `${JOBS}/${job.id}/stop`).sort());
-    }
-    expect(lab.leftRunning()).toEqual([]);
-    expectIdlePost(result);
-  });
-});
+    lab: { jobDurationMs: 10_000 },
+    heading: 'Run JS tests: cancelled',
+    stages: [
+      {
+        // The start is the step's first request: it is held by a 429 whose Retry-After outlasts the
+        // start's grace, so the cancel comes before the service carried anything out.
+        name: 'before the start request',
+        faults: () => [{ method: 'POST', path: route.JS_START, status: 429, retryAfter: 5 }],
+        cancel: { cancelOn: /^::debug::POST \/rest\/v1\/demo\/js-tests -> 429 /m },
+        quick: true,
+        ends: jsNotStarted,
+      },
+      {
+        // Cancelled as the step announces the start, which it sends whatever comes after that line
+        // (the request outlives a cancellation by a grace period): the answer comes after the signal.
+        name: 'during the start request',
+        faults: (signal) => [{ method: 'POST', path: route.JS_START, delayMs: startHold(signal) }],
+        cancel: { cancelOn: /^Starting custom tests of /m },
+        ends: () => JS_STARTED,
+      },
+      {
+        // A Retry-After within the start's grace: the wait ends with the cancel all the same.
+        name: 'while a 429 holds the start request',
+        signals: ['SIGINT'],
+        faults: () => [{ method: 'POST', path: route.JS_START, status: 429, retryAfter: 2 }],
+        cancel: { cancelOn: /^::debug::POST \/rest\/v1\/demo\/js-tests -> 429 /m },
+        ends: jsNotStarted,
+      },
+      {
+        name: 'before the first status',
+        faults: () => [{ method: 'POST', path: route.JS_STATUS, delayMs: READ_HOLD_MS }],
+        cancel: (lab) => ({ cancelWhen: lab.arrived('POST', route.JS_STATUS) }),
+        ends: () => ({ ...JS_STARTED, notLogged: [/platforms finished: /] }),
+      },
+      {
+        name: 'while waiting',
+        cancel: { cancelOn: /^\d+ of 2 platforms finished: /m },
+        ends: () => ({ ...JS_STARTED, logged: [/^0 of 2 platforms finished: /m] }),
+      },
+    ],
+  },
+  {
+    action: 'manage-tunnel',
+    lab: tunnels.labWithCi('booting'),
+    // With `true` even a tunnel it only waited for is stopped after the job: here it found none.
+    inputs: { ...STEP.tunnel.inputs, 'stop-on-exit': 'true' },
+    stages: [
+      {
+        // Cancelled as the inputs are read (the key is masked at once): the first listing, if it
+        // went out before the signal, is held unanswered.
+        name: 'before the first listing is answered',
+        faults: () => [{ method: 'GET', path: route.TUNNELS, delayMs: HOLD_MS }],
+        cancel: { cancelOn: /^::add-mask::/m },
+        quick: true,
+        ends: () => tunnelUntouched([0, 1]),
+      },
+      {
+        name: 'while waiting',
+        cancel: { cancelOn: /^Waiting for the tunnel named "ci-tunnel": \w+ booting$/m },
+        quick: true,
+        ends: () => ({
+          ...tunnelUntouched([1, Infinity]),
+          inputs: { ...STEP.tunnel.inputs, 'tunnel-name': 'ci-tunnel', 'stop-on-exit': 'true' },
+        }),
+      },
+    ],
+  },
+];
 
-describe.concurrent('a start held by a 429 is not sent after a cancel', () => {
-  // The start request outlives a cancellation by a grace period, so that an answer on its way is
-  // not lost; the cancellation still ends the client's wait for the Retry-After of a 429, and the
-  // start is not sent again (the client's `sendUntil`).
-  const rows: {
-    action: ActionName;
-    jobDurationMs?: number;
-    inputs: Record<string, string>;
-    start: string;
-    cancelOn: RegExp;
-    failure: RegExp;
-    nothingStarted: (lab: Lab) => void;
-  }[] = [
-    {
-      action: 'run-suite-and-wait',
-      inputs: SUITE_INPUTS,
-      start: SUITE_RUN,
-      cancelOn: /^::debug::POST \S+\/run -> 429 /m,
-      failure: /^Cancelled: the run was cancelled \(SIGINT\) during runSuite\./,
-      nothingStarted: (lab) => expect(lab.emulator.context.authoring.data.suiteRuns).toEqual([]),
-    },
-    {
-      action: 'run-js-tests',
-      jobDurationMs: 20_000,
-      inputs: JS_INPUTS,
-      start: JS_START,
-      cancelOn: /^::debug::POST \/rest\/v1\/demo\/js-tests -> 429 /m,
-      failure: /^Cancelled: the run was cancelled \(SIGINT\) during startJsTests\.$/,
-      nothingStarted: () => {},
-    },
-  ];
-
-  it.each(rows)(
-    '$action',
-    async ({ action, jobDurationMs, inputs, start, cancelOn, failure, nothingStarted }) => {
-      const lab = await openLab(jobDurationMs !== undefined ? { jobDurationMs } : {});
-      await lab.fault({ method: 'POST', path: start, status: 429, retryAfter: 2 });
-      const result = await step(lab, action, inputs, { cancelOn });
-      expect(expectCancelled(result, 'SIGINT')).toBe(true);
-      expect(statusesOf(await lab.journal(), 'POST', start)).toEqual([429]);
-      nothingStarted(lab);
-      expect(lab.jobs()).toEqual([]);
-      expect(failureOf(result)).toMatch(failure);
-    },
-  );
-});
-
-describe.concurrent('manage-tunnel wait cancelled by the runner', () => {
-  const stages = [
-    {
-      // Cancelled as the inputs are read (the key is masked at once): the first listing, if it went
-      // out before the signal, is held unanswered.
-      name: 'before the first listing is answered',
-      tunnel: 'demo-tunnel',
-      faults: [{ method: 'GET', path: TUNNELS, delayMs: HOLD_MS }],
-      cancel: { cancelOn: /^::add-mask::/m },
-      listings: [0, 1],
-    },
-    {
-      name: 'while waiting',
-      tunnel: 'ci-tunnel',
-      faults: [],
-      cancel: { cancelOn: /^Waiting for the tunnel named "ci-tunnel": \w+ booting$/m },
-      listings: [1, Infinity],
-    },
-  ];
-  const cases = stages.flatMap((stage) => SIGNALS.map((signal) => ({ ...stage, signal })));
-
-  it.each(cases)('$signal $name', async ({ signal, tunnel, faults, cancel, listings }) => {
-    const lab = await openLab();
-    const booting = lab.emulator.context.automation.tunnels.create({
-      owner: 'demo',
-      tunnel_identifier: 'ci-tunnel',
-      status: 'booting',
-    });
-    await lab.fault(...faults);
-    const result = await step(
-      lab,
-      'manage-tunnel',
-      // With `true` even a tunnel it only waited for is stopped after the job: here it found none.
-      { ...TUNNEL_INPUTS, 'tunnel-name': tunnel, 'stop-on-exit': 'true' },
-      { ...cancel, cancelSignal: signal },
-    );
-    if (expectCancelled(result, signal, true)) {
-      expect(failureOf(result)).toBe(
-        'The run was cancelled during `wait`; the post step stops whatever this step had started.',
-      );
-      expect(result.outputs).toEqual({ 'tunnel-id': '', tunnels: '[]', 'log-file': '' });
-    }
-    const journal = await lab.journal();
-    const listed = requestsTo(journal, 'GET', TUNNELS).length;
-    expect(listed).toBeGreaterThanOrEqual(listings[0]!);
-    expect(listed).toBeLessThanOrEqual(listings[1]!);
-    expect(requestsTo(journal, 'DELETE', TUNNEL_DELETE)).toEqual([]);
-    const tunnels = lab.emulator.context.automation.tunnels.all();
-    expect(tunnels.find((t) => t.tunnel_identifier === 'demo-tunnel')?.status).toBe('running');
-    expect(tunnels.find((t) => t.id === booting.id)?.status).toBe('booting');
-    expectIdlePost(result);
-  });
-});
+withWorkspace();
+describeRows(
+  'cancelled by the runner',
+  waits.flatMap(({ stages, ...wait }) =>
+    stages.flatMap(({ name, signals = SIGNALS, faults, cancel, quick, ends }) =>
+      signals.map((signal): Row => ({
+        ...wait,
+        name: `${wait.action}, ${signal} ${name}`,
+        faults: faults?.(signal) ?? [],
+        extras: (lab) => ({ ...(typeof cancel === 'function' ? cancel(lab) : cancel), cancelSignal: signal }),
+        exit: (result) => expectCancelled(result, signal, quick),
+        post: 'idle',
+        ...ends(signal),
+      })),
+    ),
+  ),
+);

@@ -7,24 +7,19 @@
  */
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import {
-  JOBS,
-  JS_INPUTS,
-  JS_STATUS,
-  TUNNELS,
-  SHORT_JOBS_MS,
-  step,
-  SUITE_GREEN,
-  TUNNEL_INPUTS,
-  withWorkspace,
-} from '../support/fault-matrix.ts';
-import { openLab, statusesOf, warningsOf, type Lab } from '../support/lab.ts';
+import { expect } from 'vitest';
+import { describeRows, smokeBuild, step, STEP, withWorkspace } from '../support/fault-matrix.ts';
+import type { Row } from '../support/fault-matrix.ts';
+import * as route from '../support/routes.ts';
+import { openLab, statusesOf, warningsOf, type StepExtras } from '../support/lab.ts';
 
-withWorkspace();
-
-const FIVE_HUNDRED_TWICE = [500, 500, 200];
 const CONTEXT = { runNumber: '7', runAttempt: '1', job: 'e2e' };
+/** A read answered 500 twice, then as without the fault: all of a report's, the first of a run's polls. */
+const fiveHundredTwice = (method: string, target: string, polls?: 'first'): Pick<Row, 'faults' | 'sent'> => ({
+  faults: [{ method, path: target, status: 500, times: 2 }],
+  sent: [[method, target, [500, 500, 200], polls]],
+});
+const AHEAD = /^This machine's clock is 10 min ahead of the service's/;
 
 /**
  * The step's process with its wall clock `shiftMs` off (`support/shifted-clock.mjs`); with
@@ -39,129 +34,111 @@ function shiftedClock(shiftMs: number, fromMs = 0): Record<string, string> {
   };
 }
 
-/** The statuses the job listing was answered, and how many listings were asked. */
-async function listings(lab: Lab): Promise<{ statuses: number[]; requests: number }> {
-  const statuses = statusesOf(await lab.journal(), 'GET', JOBS);
-  return { statuses, requests: statuses.length };
+/**
+ * The report of a run of `run` that ended with the outputs `ran` (the journal then cleared): the
+ * same step with `operation: report`, in the workflow's report job, reading the run's shards.
+ */
+function reportOf(
+  run: Pick<Row, 'action' | 'inputs'> & { lab: { jobDurationMs: number } },
+  ran: Record<string, string>,
+  { inputs = {}, env }: { inputs?: Record<string, string>; env?: Record<string, string> } = {},
+): Pick<Row, 'action' | 'lab' | 'inputs' | 'extras'> {
+  const extras: StepExtras = env ? { env } : {};
+  return {
+    action: run.action,
+    lab: async () => {
+      const lab = await openLab(run.lab);
+      const result = await step(lab, run.action, run.inputs, { context: CONTEXT, ...extras });
+      expect(result.exitCode, result.log).toBe(0);
+      expect(result.outputs).toMatchObject(ran);
+      await lab.clearJournal();
+      return lab;
+    },
+    inputs: { ...run.inputs, ...inputs, operation: 'report' },
+    extras: { context: { ...CONTEXT, job: 'report' }, ...extras },
+  };
 }
 
-describe.concurrent('a 500 on a read that may be repeated: asked again', { timeout: 60_000 }, () => {
-  it('run-suite-and-wait, listing the jobs of its run', async () => {
-    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
-    await lab.fault({ method: 'GET', path: JOBS, status: 500, times: 2 });
-    const result = await step(lab, 'run-suite-and-wait', SUITE_GREEN, { context: CONTEXT });
-    expect(result.exitCode, result.log).toBe(0);
-    expect(result.outputs).toMatchObject({ total: '3', passed: '2', failed: '1' });
-    const { statuses } = await listings(lab);
-    expect(statuses.slice(0, 3)).toEqual(FIVE_HUNDRED_TWICE);
-    expect(result.log).toMatch(/listJobs: 500 Internal Server Error; retrying in .* \(attempt 2 of 5\)/);
-    expect(lab.leftRunning()).toEqual([]);
-  });
+withWorkspace();
+describeRows(
+  'a 500 on a read that may be repeated: asked again',
+  [
+    {
+      name: 'run-suite-and-wait, listing the jobs of its run',
+      ...STEP.suiteGreen,
+      extras: { context: CONTEXT },
+      ...fiveHundredTwice('GET', route.JOBS, 'first'),
+      outputsIncluding: { total: '3', passed: '2', failed: '1' },
+      logged: [/listJobs: 500 Internal Server Error; retrying in .* \(attempt 2 of 5\)/],
+      jobs: 3,
+    },
+    {
+      name: 'run-suite-and-wait `operation: report`, listing the jobs of the shards',
+      ...reportOf(
+        STEP.suiteGreen,
+        { 'build-name': smokeBuild(7) },
+        { inputs: { 'junit-file': 'junit.xml' } },
+      ),
+      ...fiveHundredTwice('GET', route.JOBS),
+      outputsIncluding: { 'build-name': smokeBuild(7), total: '3', passed: '2' },
+    },
+    {
+      name: 'run-js-tests, asking the status (a POST marked safe to repeat)',
+      ...STEP.jsGreen,
+      extras: { context: CONTEXT },
+      ...fiveHundredTwice('POST', route.JS_STATUS, 'first'),
+      outputsIncluding: { total: '2', passed: '2' },
+      // Asked again by the client, within the poll: no poll failed.
+      logged: [/500 Internal Server Error; retrying in .* \(attempt 2 of 5\)/],
+      notLogged: [/Checking the status failed/],
+    },
+    {
+      name: 'run-js-tests `operation: report`, listing the jobs of the shards',
+      ...reportOf({ ...STEP.jsGreen, inputs: { ...STEP.jsGreen.inputs, build: 'js nightly 7' } }, {}),
+      ...fiveHundredTwice('GET', route.JOBS),
+      outputsIncluding: { total: '2', passed: '2' },
+    },
+  ],
+  { timeout: 60_000 },
+);
 
-  it('run-suite-and-wait `operation: report`, listing the jobs of the shards', async () => {
-    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
-    const ran = await step(lab, 'run-suite-and-wait', SUITE_GREEN, { context: CONTEXT });
-    expect(ran.exitCode, ran.log).toBe(0);
-    await lab.clearJournal();
-    await lab.fault({ method: 'GET', path: JOBS, status: 500, times: 2 });
-    const report = await step(
-      lab,
-      'run-suite-and-wait',
-      { ...SUITE_GREEN, operation: 'report', 'junit-file': 'junit.xml' },
-      { context: { ...CONTEXT, job: 'report' } },
-    );
-    expect(report.exitCode, report.log).toBe(0);
-    expect(report.outputs).toMatchObject({
-      'build-name': ran.outputs['build-name'],
-      total: '3',
-      passed: '2',
-    });
-    expect(ran.outputs['build-name']).toMatch(/^Smoke #7\.1 · [a-z2-7]{8}$/);
-    expect((await listings(lab)).statuses).toEqual(FIVE_HUNDRED_TWICE);
-  });
-
-  it('run-js-tests, asking the status (a POST marked safe to repeat)', async () => {
-    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
-    await lab.fault({ method: 'POST', path: JS_STATUS, status: 500, times: 2 });
-    const result = await step(lab, 'run-js-tests', JS_INPUTS, { context: CONTEXT });
-    expect(result.exitCode, result.log).toBe(0);
-    expect(result.outputs).toMatchObject({ total: '2', passed: '2' });
-    expect(statusesOf(await lab.journal(), 'POST', JS_STATUS).slice(0, 3)).toEqual(FIVE_HUNDRED_TWICE);
-    // Asked again by the client, within the poll: no poll failed.
-    expect(result.log).toMatch(/500 Internal Server Error; retrying in .* \(attempt 2 of 5\)/);
-    expect(result.log).not.toMatch(/Checking the status failed/);
-  });
-
-  it('run-js-tests `operation: report`, listing the jobs of the shards', async () => {
-    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
-    const inputs = { ...JS_INPUTS, build: 'js nightly 7' };
-    const ran = await step(lab, 'run-js-tests', inputs, { context: CONTEXT });
-    expect(ran.exitCode, ran.log).toBe(0);
-    await lab.clearJournal();
-    await lab.fault({ method: 'GET', path: JOBS, status: 500, times: 2 });
-    const report = await step(
-      lab,
-      'run-js-tests',
-      { ...inputs, operation: 'report' },
-      { context: { ...CONTEXT, job: 'report' } },
-    );
-    expect(report.exitCode, report.log).toBe(0);
-    expect(report.outputs).toMatchObject({ total: '2', passed: '2' });
-    expect((await listings(lab)).statuses).toEqual(FIVE_HUNDRED_TWICE);
-  });
-});
-
-describe.concurrent('a runner clock 10 minutes ahead of the service', { timeout: 60_000 }, () => {
-  const AHEAD = 10 * 60_000;
-
-  it('run-suite-and-wait finds its jobs, counts them, and says how far off the clock is', async () => {
-    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
-    const result = await step(lab, 'run-suite-and-wait', SUITE_GREEN, {
-      context: CONTEXT,
-      env: shiftedClock(AHEAD),
-    });
-    expect(result.exitCode, result.log).toBe(0);
-    expect(result.outputs).toMatchObject({ total: '3', passed: '2', failed: '1' });
-    expect(warningsOf(result)).toContainEqual(
-      expect.stringMatching(/^This machine's clock is 10 min ahead of the service's/),
-    );
-    expect(lab.leftRunning()).toEqual([]);
-  });
-
-  it('run-js-tests and its report find the jobs, and say how far off the clock is', async () => {
-    const lab = await openLab({ jobDurationMs: SHORT_JOBS_MS });
-    const inputs = { ...JS_INPUTS, build: 'js skewed 7' };
-    const ran = await step(lab, 'run-js-tests', inputs, { context: CONTEXT, env: shiftedClock(AHEAD) });
-    expect(ran.exitCode, ran.log).toBe(0);
-    expect(ran.outputs).toMatchObject({ total: '2', passed: '2' });
-    const report = await step(
-      lab,
-      'run-js-tests',
-      { ...inputs, operation: 'report' },
-      { context: { ...CONTEXT, job: 'report' }, env: shiftedClock(AHEAD) },
-    );
-    expect(report.exitCode, report.log).toBe(0);
-    expect(report.outputs).toMatchObject({ total: '2', passed: '2' });
-    expect(warningsOf(report)).toContainEqual(
-      expect.stringMatching(/clock is 10 min ahead of the service's/),
-    );
-  });
-
-  it('manage-tunnel wait, its clock set an hour back during the wait, still ends at its `timeout`', async () => {
-    const lab = await openLab();
-    await lab.clearJournal();
-    const result = await step(
-      lab,
-      'manage-tunnel',
-      { ...TUNNEL_INPUTS, 'tunnel-name': 'never-started', timeout: '4s' },
+const AHEAD_10_MIN = shiftedClock(10 * 60_000);
+describeRows(
+  'a runner clock 10 minutes ahead of the service',
+  [
+    {
+      name: 'run-suite-and-wait finds its jobs, counts them, and says how far off the clock is',
+      ...STEP.suiteGreen,
+      extras: { context: CONTEXT, env: AHEAD_10_MIN },
+      outputsIncluding: { total: '3', passed: '2', failed: '1' },
+      jobs: 3,
+      then: (_lab, result) => expect(warningsOf(result)).toContainEqual(expect.stringMatching(AHEAD)),
+    },
+    {
+      name: 'run-js-tests and its report find the jobs, and say how far off the clock is',
+      ...reportOf(
+        { ...STEP.jsGreen, inputs: { ...STEP.jsGreen.inputs, build: 'js skewed 7' } },
+        { total: '2', passed: '2' },
+        { env: AHEAD_10_MIN },
+      ),
+      outputsIncluding: { total: '2', passed: '2' },
+      then: (_lab, result) => expect(warningsOf(result)).toContainEqual(expect.stringMatching(AHEAD)),
+    },
+    {
+      name: 'manage-tunnel wait, its clock set an hour back during the wait, still ends at its `timeout`',
+      ...STEP.tunnel,
+      inputs: { ...STEP.tunnel.inputs, 'tunnel-name': 'never-started', timeout: '4s' },
       // The step is killed after 30 s: a wait that the step back put off an hour ends there.
-      { env: shiftedClock(-3_600_000, 2000), timeoutMs: 30_000 },
-    );
-    expect(result.exitCode, result.log).toBe(1);
-    expect(result.log).toMatch(/was not running within 4s/);
-    // Polled at the interval (1 s) all along: no check was put off by the step back.
-    const checks = statusesOf(await lab.journal(), 'GET', TUNNELS).length;
-    expect(checks).toBeGreaterThanOrEqual(3);
-    expect(checks).toBeLessThanOrEqual(6);
-  });
-});
+      extras: { env: shiftedClock(-3_600_000, 2000), timeoutMs: 30_000 },
+      exit: 1,
+      logged: [/was not running within 4s/],
+      then: (_lab, _result, journal) => {
+        // Polled at the interval (1 s) all along: no check was put off by the step back.
+        const checks = statusesOf(journal, 'GET', route.TUNNELS).length;
+        expect(checks).toBeGreaterThanOrEqual(3);
+        expect(checks).toBeLessThanOrEqual(6);
+      },
+    },
+  ],
+  { timeout: 60_000 },
+);
