@@ -35,24 +35,6 @@ export function clientOf(target: RunningEmulator, accessKey = 'demo-access-key')
 
 export type Deps = TestStepDeps & JsTestsDeps;
 
-type JsTestsCalls = JsTestsDeps['client']['automation']['jsTests'];
-
-/** The client `real` with some of its JS tests calls replaced (a replacement may call `real`'s own). */
-export function withJsTests(real: SauceClient, calls: Partial<JsTestsCalls>): JsTestsDeps['client'] {
-  return {
-    jobUrl: (id) => real.jobUrl(id),
-    serviceClock: real.serviceClock,
-    automation: {
-      jobs: real.automation.jobs,
-      jsTests: {
-        start: (...args) => real.automation.jsTests.start(...args),
-        getStatus: (...args) => real.automation.jsTests.getStatus(...args),
-        ...calls,
-      },
-    },
-  };
-}
-
 /**
  * For the tests of one file: an emulator for each job duration given, and a folder for the file's
  * results files (`dir`), removed after the tests with the clients. Gives `inputs`, those of a run on two
@@ -125,14 +107,6 @@ function runDeps(dir: string, client: JsTestsDeps['client'], overrides: Partial<
     }),
     client,
   };
-}
-
-/** Ids of the jobs of a build still queued or running on the emulator. */
-export async function unfinishedJobs(target: RunningEmulator, build: string): Promise<string[]> {
-  const jobs = await clientOf(target).automation.jobs.list({ full: true, limit: 1000 });
-  return jobs
-    .filter((job) => job.build === build && (job.status === 'queued' || job.status === 'in progress'))
-    .map((job) => job.id);
 }
 
 export interface ResultsFile {

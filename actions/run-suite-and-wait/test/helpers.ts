@@ -151,56 +151,35 @@ export async function buildsOf(emulator: RunningEmulator, ids: readonly string[]
   return jobs.filter((job) => ids.includes(job.id)).map((job) => job.build ?? '');
 }
 
-export interface Hooks {
-  /** Called when the cases of a suite have been read, before its run is requested. */
-  afterCasesRead?: () => void;
-  /** Called as a run is requested. */
-  beforeRun?: () => void;
-  /** Called when a run answered, before the action sees the answer. */
-  afterRun?: () => void;
-  /** Called on each stop request. */
-  onStop?: (jobId: string) => void;
-}
-
-/** The deps' client, with hooks at the stages where a test steps in (to cancel, say). */
-export function hooked(deps: TestStepDeps & SuiteDeps, hooks: Hooks): TestStepDeps & SuiteDeps {
-  const real = deps.client as SauceClient;
-  const suites = real.authoring.testSuites;
-  const cases = real.authoring.testCases;
-  const jobs = real.automation.jobs;
-  const ran = async <T>(call: () => Promise<T>): Promise<T> => {
-    hooks.beforeRun?.();
-    const answer = await call();
-    hooks.afterRun?.();
-    return answer;
-  };
-  const client: SuiteDeps['client'] = {
-    authoring: {
-      testSuites: {
-        get: suites.get.bind(suites),
-        iterate: suites.iterate.bind(suites),
-        run: (...args) => ran(() => suites.run(...args)),
-      },
-      testCases: {
-        iterate: async function* (...args) {
-          yield* cases.iterate(...args);
-          hooks.afterCasesRead?.();
+/** The deps' client, calling `afterRun` when a run answered, before the action sees the answer. */
+export function hooked(
+  deps: TestStepDeps & SuiteDeps,
+  { afterRun }: { afterRun: () => void },
+): TestStepDeps & SuiteDeps {
+  const { authoring, automation, serviceClock } = deps.client;
+  const ran =
+    <A extends unknown[], T>(run: (...args: A) => Promise<T>) =>
+    async (...args: A): Promise<T> => {
+      const answer = await run(...args);
+      afterRun();
+      return answer;
+    };
+  const suites = authoring.testSuites;
+  const cases = authoring.testCases;
+  return {
+    ...deps,
+    client: {
+      automation,
+      serviceClock,
+      jobUrl: (id) => deps.client.jobUrl(id),
+      authoring: {
+        testSuites: {
+          get: suites.get.bind(suites),
+          iterate: suites.iterate.bind(suites),
+          run: ran(suites.run.bind(suites)),
         },
-        run: (...args) => ran(() => cases.run(...args)),
+        testCases: { iterate: cases.iterate.bind(cases), run: ran(cases.run.bind(cases)) },
       },
     },
-    automation: {
-      jobs: {
-        list: jobs.list.bind(jobs) as SuiteDeps['client']['automation']['jobs']['list'],
-        stop: (jobId, ...rest) => {
-          hooks.onStop?.(jobId);
-          return jobs.stop(jobId, ...rest);
-        },
-      },
-      assets: real.automation.assets,
-    },
-    jobUrl: (id) => real.jobUrl(id),
-    serviceClock: real.serviceClock,
   };
-  return { ...deps, client };
 }
