@@ -19,6 +19,10 @@ import { addFault, clientOf, resultsOf, withEmulators } from './helpers.ts';
 let emulator: RunningEmulator;
 const { inputs, deps, dir } = withEmulators([300], { started: (emulators) => ([emulator] = emulators) });
 
+/** The next `times` status requests are answered 503. */
+const statusFails = (times: number) =>
+  addFault(emulator, { method: 'POST', path: '/rest/v1/demo/js-tests/status', status: 503, times });
+
 describe('run-js-tests run', () => {
   it('runs on every platform, judges each, and reports counts, links, results and JUnit', async () => {
     const junitFile = path.join(dir, 'reports', 'js.xml');
@@ -85,12 +89,7 @@ describe('run-js-tests run', () => {
 
   it('rides out 503s while polling', async () => {
     // More failures than the client retries, so that a whole poll fails and the next one goes on.
-    await addFault(emulator, {
-      method: 'POST',
-      path: '/rest/v1/demo/js-tests/status',
-      status: 503,
-      times: 7,
-    });
+    await statusFails(7);
     const d = deps(clientOf(emulator));
     const { outputs, failure } = await run(inputs(), d);
     expect(failure).toBeUndefined();
@@ -101,12 +100,7 @@ describe('run-js-tests run', () => {
   });
 
   it('when the status checks keep failing, fails as service trouble with the platforms as last seen', async () => {
-    await addFault(emulator, {
-      method: 'POST',
-      path: '/rest/v1/demo/js-tests/status',
-      status: 503,
-      times: 1000,
-    });
+    await statusFails(1000);
     const { outputs, summary, failure } = await run(inputs(), deps(clientOf(emulator)));
     expect(failure?.kind).toBe('service');
     expect(failure?.message).toMatch(/^Sauce Labs could not handle the request: /);
