@@ -1,7 +1,7 @@
 /**
  * No import circles anywhere in the sources (`import type` included): each module can be read,
- * tested and loaded on its own, and the bundler's chunks stay in a clear order. The action kit's
- * rooms stand on floors, each importing only from the floors below it.
+ * tested and loaded on its own, and the bundler's chunks stay in a clear order. The rooms of the
+ * action kit and of the client's core stand on floors, each importing only from the floors below it.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -120,24 +120,15 @@ it('has no import circles', () => {
 });
 
 /**
- * The kit's rooms (a folder of `packages/action-kit/src`, or a file at its top), from the ground
- * up: values as users write them; the step's log, secrets, deadline, context and failures; the
- * inputs and the reports; the contract between an action and its host; what runs on it.
+ * Where imports run across the rooms of `dir` (a folder of it, or a file at its top): those that
+ * go up a floor or along one (a room on a lower floor only, or the file's own room), and the
+ * rooms on no floor.
  */
-const KIT_FLOORS = [
-  ['values'],
-  ['step'],
-  ['inputs', 'reporting'],
-  ['deps.ts'],
-  ['test-run', 'hosts', 'index.ts', 'testing.ts'],
-  ['services'],
-];
-
-it("imports within the action kit only from a room on a lower floor, or from the file's own room", () => {
-  const kit = path.join(ROOT, 'packages/action-kit/src');
+function floorBreaches(dir: string, floors: string[][]): { unplaced: string[]; upward: string[] } {
+  const base = path.join(ROOT, dir);
   const roomOf = (file: string): string | undefined =>
-    file.startsWith(kit + path.sep) ? path.relative(kit, file).split(path.sep)[0] : undefined;
-  const floorOf = (room: string): number => KIT_FLOORS.findIndex((rooms) => rooms.includes(room));
+    file.startsWith(base + path.sep) ? path.relative(base, file).split(path.sep)[0] : undefined;
+  const floorOf = (room: string): number => floors.findIndex((rooms) => rooms.includes(room));
   const upward: string[] = [];
   const unplaced = new Set<string>();
   for (const [file, targets] of graph) {
@@ -152,6 +143,61 @@ it("imports within the action kit only from a room on a lower floor, or from the
         upward.push(`${path.relative(ROOT, file)} -> ${path.relative(ROOT, target)}`);
     }
   }
-  expect([...unplaced], 'rooms on no floor of KIT_FLOORS').toEqual([]);
+  return { unplaced: [...unplaced], upward };
+}
+
+/**
+ * The kit's rooms (a folder of `packages/action-kit/src`, or a file at its top), from the ground
+ * up: values as users write them; the step's log, secrets, deadline, context and failures; the
+ * inputs and the reports; the contract between an action and its host; what runs on it.
+ */
+const KIT_FLOORS = [
+  ['values'],
+  ['step'],
+  ['inputs', 'reporting'],
+  ['deps.ts'],
+  ['test-run', 'hosts', 'index.ts', 'testing.ts'],
+  ['services'],
+];
+
+it("imports within the action kit only from a room on a lower floor, or from the file's own room", () => {
+  const { unplaced, upward } = floorBreaches('packages/action-kit/src', KIT_FLOORS);
+  expect(unplaced, 'rooms on no floor of KIT_FLOORS').toEqual([]);
+  expect(upward).toEqual([]);
+});
+
+/**
+ * The rooms of the client's core (`packages/api/src/core`), from the ground up: what requests,
+ * answers, failures and credentials are made of; where a request goes (regions, proxies) and
+ * when (deadlines, retries, pacing, the service's clock, polls); one attempt, sent and its answer
+ * read; the layers that wait and send again around it; the transport and its connection pools;
+ * and on it, files (multipart bodies, downloads) and the resources' tables with the checks of
+ * their answers and their pages.
+ */
+const CLIENT_CORE_FLOORS = [
+  ['values'],
+  ['addresses', 'timing'],
+  ['attempt'],
+  ['layers'],
+  ['transport'],
+  ['files', 'resources'],
+];
+
+it("imports within the client's core only from a room on a lower floor, or from the file's own room", () => {
+  const { unplaced, upward } = floorBreaches('packages/api/src/core', CLIENT_CORE_FLOORS);
+  expect(unplaced, 'rooms on no floor of CLIENT_CORE_FLOORS').toEqual([]);
+  expect(upward).toEqual([]);
+});
+
+it("the client's core imports nothing of the interfaces or the client above it", () => {
+  const core = path.join(ROOT, 'packages/api/src/core') + path.sep;
+  const api = path.join(ROOT, 'packages/api/src') + path.sep;
+  const upward = [...graph].flatMap(([file, targets]) =>
+    file.startsWith(core)
+      ? targets
+          .filter((target) => target.startsWith(api) && !target.startsWith(core))
+          .map((target) => `${path.relative(ROOT, file)} -> ${path.relative(ROOT, target)}`)
+      : [],
+  );
   expect(upward).toEqual([]);
 });

@@ -2,7 +2,7 @@
 import type { Dispatcher } from 'undici';
 import { AuthoringClient } from './authoring/index.ts';
 import { AutomationClient } from './automation/index.ts';
-import { BasicCredentials, BearerCredentials, type Credentials } from './core/credentials.ts';
+import { BasicCredentials, BearerCredentials, type Credentials } from './core/values/credentials.ts';
 import {
   AUTOMATION_REGIONS,
   automationBaseUrl,
@@ -13,11 +13,11 @@ import {
   mobileBaseUrls,
   type AutomationRegion,
   type MobileRegion,
-} from './core/regions.ts';
-import type { RetryPolicy } from './core/retry.ts';
-import { ConnectionPools } from './core/pools.ts';
-import type { ServiceClock } from './core/service-clock.ts';
-import { DEFAULT_TIMEOUTS, HttpTransport, type Logger, type Timeouts } from './core/transport.ts';
+} from './core/addresses/regions.ts';
+import type { RetryPolicy } from './core/timing/retry.ts';
+import { ConnectionPools } from './core/transport/pools.ts';
+import type { ServiceClock } from './core/timing/service-clock.ts';
+import { DEFAULT_TIMEOUTS, HttpTransport, type Logger, type Timeouts } from './core/transport/transport.ts';
 import { MobileClient } from './mobile/index.ts';
 
 export interface SauceClientOptions {

@@ -7,30 +7,30 @@ export { SauceClient, type SauceClientOptions } from './client.ts';
 export * from './authoring/index.ts';
 export * from './mobile/index.ts';
 export * from './automation/index.ts';
-export type { CallOptions } from './core/call.ts';
+export type { CallOptions } from './core/values/call.ts';
 export {
   ApiError,
   TransportError,
   type ApiErrorDetails,
   type ProxyFailure,
   type UnusableAnswer,
-} from './core/errors.ts';
-export { ResponseShapeError } from './core/shape.ts';
-export { parseServiceTime, SERVICE_TIME_FORMS } from './core/service-time.ts';
-export { anySignal, markDeadline, monotonicNow } from './core/deadline.ts';
-export { SKEW_WARNING_MS, serviceDateOf, type ServiceClock } from './core/service-clock.ts';
-export { downloadFile, type DownloadFileOptions } from './core/download.ts';
-export { DownloadLimitError, pathInFolder, safeBaseName, type DownloadResult } from './core/files.ts';
-export type { UploadProgress } from './core/multipart.ts';
-export type { PageOptions } from './core/pagination.ts';
-export { recordingContention, type ContentionRecord } from './core/pacing.ts';
+} from './core/values/errors.ts';
+export { ResponseShapeError } from './core/resources/shape.ts';
+export { parseServiceTime, SERVICE_TIME_FORMS } from './core/values/service-time.ts';
+export { anySignal, markDeadline, monotonicNow } from './core/timing/deadline.ts';
+export { SKEW_WARNING_MS, serviceDateOf, type ServiceClock } from './core/timing/service-clock.ts';
+export { downloadFile, type DownloadFileOptions } from './core/files/download.ts';
+export { DownloadLimitError, pathInFolder, safeBaseName, type DownloadResult } from './core/files/files.ts';
+export type { UploadProgress } from './core/files/multipart.ts';
+export type { PageOptions } from './core/resources/pagination.ts';
+export { recordingContention, type ContentionRecord } from './core/timing/pacing.ts';
 export {
   ContentionBackoff,
   poll,
   PollTimeoutError,
   type PollCheckInfo,
   type PollOptions,
-} from './core/poller.ts';
+} from './core/timing/poller.ts';
 export {
   AUTOMATION_REGIONS,
   automationBaseUrl,
@@ -41,6 +41,6 @@ export {
   mobileBaseUrls,
   type AutomationRegion,
   type MobileRegion,
-} from './core/regions.ts';
-export { sleep, type RetryPolicy } from './core/retry.ts';
-export type { Logger, Timeouts } from './core/transport.ts';
+} from './core/addresses/regions.ts';
+export { sleep, type RetryPolicy } from './core/timing/retry.ts';
+export type { Logger, Timeouts } from './core/transport/transport.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
-import { BasicCredentials, BearerCredentials } from '../src/core/credentials.ts';
+import { BasicCredentials, BearerCredentials } from '../src/core/values/credentials.ts';
 import { SauceClient, type SauceClientOptions } from '../src/index.ts';
 import { json, startServer, stopAll } from './support/server.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../src/index.ts';
-import { HttpTransport } from '../src/core/transport.ts';
+import { HttpTransport } from '../src/core/transport/transport.ts';
 import { AUTOMATION_ORIGIN, mockClient, SAUCE_AUTH, type MockSetup } from './support/mock.ts';
 
 describe('mock client support', () => {

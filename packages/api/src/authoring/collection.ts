@@ -4,10 +4,10 @@
  * schedules, creating and changing one too. Each collection is a table of its operations; it
  * adds the ones that are its own (delete, run, rename).
  */
-import type { CallOptions } from '../core/call.ts';
-import { paginateSkipLimit, type PageOptions } from '../core/pagination.ts';
-import { json, type Operation } from '../core/resource.ts';
-import type { QueryValue } from '../core/transport.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { paginateSkipLimit, type PageOptions } from '../core/resources/pagination.ts';
+import { json, type Operation } from '../core/resources/resource.ts';
+import type { QueryValue } from '../core/transport/transport.ts';
 import { AuthoringResource, cappedPaging, widePages, type AuthoringContext } from './context.ts';
 import type { AuthoringPage } from './types.ts';
 

@@ -1,9 +1,9 @@
 /** What every authoring resource group shares: the transport, the path prefix and reading `data`. */
-import { ApiError } from '../core/errors.ts';
-import type { PageOptions } from '../core/pagination.ts';
-import { Resource } from '../core/resource.ts';
-import { checkAnswer, list, number, present, record, type Shape } from '../core/shape.ts';
-import type { HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
+import { ApiError } from '../core/values/errors.ts';
+import type { PageOptions } from '../core/resources/pagination.ts';
+import { Resource } from '../core/resources/resource.ts';
+import { checkAnswer, list, number, present, record, type Shape } from '../core/resources/shape.ts';
+import type { HttpTransport, QueryValue, RequestSpec } from '../core/transport/transport.ts';
 import type { AuthoringDate, AuthoringListFilters } from './types.ts';
 
 export interface AuthoringContext {

@@ -1,4 +1,4 @@
-import type { HttpTransport } from '../core/transport.ts';
+import type { HttpTransport } from '../core/transport/transport.ts';
 import { AuthoringStorage } from './storage.ts';
 import { AuthoringTestCases } from './test-cases.ts';
 import { AuthoringTestSchedules } from './test-schedules.ts';

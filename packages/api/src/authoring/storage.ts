@@ -1,13 +1,13 @@
 /** AI authoring artifact storage: downloads to disk. */
 import type { Readable } from 'node:stream';
-import type { CallOptions } from '../core/call.ts';
+import type { CallOptions } from '../core/values/call.ts';
 import {
   fileNameFromDisposition,
   safeBaseName,
   writeStreamToFile,
   type DownloadResult,
-} from '../core/files.ts';
-import { operations } from '../core/resource.ts';
+} from '../core/files/files.ts';
+import { operations } from '../core/resources/resource.ts';
 import { AuthoringResource } from './context.ts';
 import type { DownloadArtifactOptions } from './types.ts';
 

@@ -1,7 +1,7 @@
 /** AI authoring test cases: list, get, delete, run, rename. */
-import type { CallOptions } from '../core/call.ts';
-import { json, operations } from '../core/resource.ts';
-import { id, list, optional, record, text } from '../core/shape.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { json, operations } from '../core/resources/resource.ts';
+import { id, list, optional, record, text } from '../core/resources/shape.ts';
 import { AuthoringCollection, type CollectionTable } from './collection.ts';
 import { filterQuery, pageOf, type AuthoringContext } from './context.ts';
 import type { ListTestCasesQuery, RunTestCaseInput, TestCase, TestCaseDetail, TestCaseRun } from './types.ts';

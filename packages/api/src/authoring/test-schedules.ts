@@ -1,6 +1,6 @@
 /** AI authoring test schedules: list, create, get, update, delete. */
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
 import { EditableAuthoringCollection, type EditableCollectionTable } from './collection.ts';
 import { filterQuery, type AuthoringContext } from './context.ts';
 import type {

@@ -1,7 +1,7 @@
 /** AI authoring test suites: list, create, get, update, delete, run. */
-import type { CallOptions } from '../core/call.ts';
-import { json, operations } from '../core/resource.ts';
-import { id, number, record, text } from '../core/shape.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { json, operations } from '../core/resources/resource.ts';
+import { id, number, record, text } from '../core/resources/shape.ts';
 import { EditableAuthoringCollection, type EditableCollectionTable } from './collection.ts';
 import { filterQuery, pageOf, type AuthoringContext } from './context.ts';
 import type {

@@ -1,8 +1,13 @@
 /** Job assets: logs, video and screenshots a job leaves behind (kept 30 days). */
 import type { Readable } from 'node:stream';
-import type { CallOptions } from '../core/call.ts';
-import { announcedLength, safeBaseName, writeStreamToFile, type DownloadResult } from '../core/files.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import {
+  announcedLength,
+  safeBaseName,
+  writeStreamToFile,
+  type DownloadResult,
+} from '../core/files/files.ts';
+import { operations } from '../core/resources/resource.ts';
 import { AutomationResource } from './context.ts';
 import type { DownloadJobAssetParams, ForAccount, JobAssetList } from './types.ts';
 

@@ -1,6 +1,6 @@
 /** Bug records; the bug type operations are public. */
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
 import { AutomationResource } from './context.ts';
 import type {
   AutomationBug,

@@ -1,6 +1,6 @@
 /** What every resource group of the automation interface shares, and the path helpers they use. */
-import { Resource, type PathValue } from '../core/resource.ts';
-import type { HttpTransport } from '../core/transport.ts';
+import { Resource, type PathValue } from '../core/resources/resource.ts';
+import type { HttpTransport } from '../core/transport/transport.ts';
 import type { AutomationTime } from './types.ts';
 
 export interface AutomationContext {

@@ -1,4 +1,4 @@
-import type { HttpTransport } from '../core/transport.ts';
+import type { HttpTransport } from '../core/transport/transport.ts';
 import { AutomationJobAssets } from './assets.ts';
 import { AutomationBugs } from './bugs.ts';
 import type { AutomationContext } from './context.ts';

@@ -8,8 +8,8 @@
  * well, which the client does not need. It keeps the configured base address, so an `https`
  * address is never downgraded, and a client pointed at the emulator (plain HTTP) reaches them too.
  */
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
 import { AutomationResource } from './context.ts';
 import type { AutomationApi, AutomationPlatform, AutomationServiceStatus } from './types.ts';
 

@@ -1,8 +1,8 @@
 /** Jobs: listing, reading, editing, stopping and deleting. */
-import type { CallOptions } from '../core/call.ts';
-import { paginateOffset } from '../core/pagination.ts';
-import { json, operations } from '../core/resource.ts';
-import { list, optional, record, text } from '../core/shape.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { paginateOffset } from '../core/resources/pagination.ts';
+import { json, operations } from '../core/resources/resource.ts';
+import { list, optional, record, text } from '../core/resources/shape.ts';
 import { AutomationResource, epochSeconds } from './context.ts';
 import { JOB_TIMES, withServiceTimes } from './times.ts';
 import type { ForAccount, IterateJobsParams, Job, JobRef, JobUpdate, ListJobsParams } from './types.ts';

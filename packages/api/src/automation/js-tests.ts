@@ -1,7 +1,7 @@
 /** JavaScript unit tests run on chosen platforms (a legacy interface that still answers). */
-import type { CallOptions } from '../core/call.ts';
-import { json, operations } from '../core/resource.ts';
-import { boolean, either, id, list, optional, record, text } from '../core/shape.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { json, operations } from '../core/resources/resource.ts';
+import { boolean, either, id, list, optional, record, text } from '../core/resources/shape.ts';
 import { AutomationResource } from './context.ts';
 import type { ForAccount, JsTestsStarted, JsTestStatusAnswer, StartJsTestsParams } from './types.ts';
 

@@ -2,8 +2,8 @@
  * Partner operations: plan subscriptions of sub-accounts. Sub-accounts are created with
  * `users.createSubAccount`, which takes the partner's `plan`.
  */
-import type { CallOptions } from '../core/call.ts';
-import { json, operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { json, operations } from '../core/resources/resource.ts';
 import { AutomationResource } from './context.ts';
 import type { PartnerSubscription } from './types.ts';
 

@@ -2,8 +2,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
 import { AutomationResource } from './context.ts';
 import type {
   ForAccount,

@@ -3,7 +3,7 @@
  * what is shown, nothing more: one in another form (text, null, negative, far past or future)
  * reads as unknown (`null`) rather than failing the answer that carries it.
  */
-import { parseServiceTime } from '../core/service-time.ts';
+import { parseServiceTime } from '../core/values/service-time.ts';
 
 /** 2000-01-01 and 9999-12-31, in Unix seconds: a time outside them is no time of the service's. */
 const EARLIEST = 946_684_800;

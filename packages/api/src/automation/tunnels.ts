@@ -1,7 +1,7 @@
 /** Secure tunnels of an account. */
-import type { CallOptions } from '../core/call.ts';
-import { json, operations } from '../core/resource.ts';
-import { list, optional, record, text } from '../core/shape.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { json, operations } from '../core/resources/resource.ts';
+import { list, optional, record, text } from '../core/resources/shape.ts';
 import { AutomationResource } from './context.ts';
 import { TUNNEL_TIMES, withServiceTimes } from './times.ts';
 import type { DeleteTunnelParams, ForAccount, ListTunnelsParams, Tunnel, TunnelDeletion } from './types.ts';

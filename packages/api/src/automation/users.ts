@@ -1,7 +1,7 @@
 /** Accounts: users, sub-accounts, concurrency, activity, usage and access keys. */
-import type { CallOptions } from '../core/call.ts';
-import { json, operations } from '../core/resource.ts';
-import type { QueryScalar } from '../core/transport.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { json, operations } from '../core/resources/resource.ts';
+import type { QueryScalar } from '../core/transport/transport.ts';
 import { AutomationResource, isoDate } from './context.ts';
 import type {
   AccessKeyChange,

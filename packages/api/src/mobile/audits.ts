@@ -1,7 +1,7 @@
 /** Audit trails: the deprecated v1 list and the three paginated v2 trails. */
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
-import type { QueryValue } from '../core/transport.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
+import type { QueryValue } from '../core/transport/transport.ts';
 import { type Listing, MobileResource, pageQuery } from './request.ts';
 import type {
   MobileAudit,

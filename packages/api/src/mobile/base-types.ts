@@ -1,5 +1,5 @@
 /** What every mobile distribution answer shares: its status, pagination, and the names of platforms and landing-page modes. */
-import type { PageInfo } from '../core/pagination.ts';
+import type { PageInfo } from '../core/resources/pagination.ts';
 
 /** Every success body carries `status: 'ok'`; a failure carries `status: 'fail'`. */
 export interface MobileStatusResult {

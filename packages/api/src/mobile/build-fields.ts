@@ -4,7 +4,7 @@
  * (`metadata` an object), not among a build's listed fields, so whatever form arrives is taken
  * and anything else counts as absent. And which build of a list is the newest.
  */
-import { parseServiceTime, SERVICE_TIME_FORMS } from '../core/service-time.ts';
+import { parseServiceTime, SERVICE_TIME_FORMS } from '../core/values/service-time.ts';
 import type { MobileBuild } from './build-types.ts';
 
 type Id = string | number;

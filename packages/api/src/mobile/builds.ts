@@ -1,18 +1,18 @@
 /** Builds: the uploaded versions of a project. */
 import { Readable } from 'node:stream';
-import type { CallOptions } from '../core/call.ts';
-import { redact, secretsOf } from '../core/credentials.ts';
-import { ApiError } from '../core/errors.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { redact, secretsOf } from '../core/values/credentials.ts';
+import { ApiError } from '../core/values/errors.ts';
 import {
   fileNameFromDisposition,
   safeBaseName,
   writeStreamToFile,
   type DownloadResult,
-} from '../core/files.ts';
-import { headerValue } from '../core/retry.ts';
-import { SERVICE_TIME_FORMS } from '../core/service-time.ts';
-import { form, operations } from '../core/resource.ts';
-import { id, list, optional, record, ResponseShapeError } from '../core/shape.ts';
+} from '../core/files/files.ts';
+import { headerValue } from '../core/timing/retry.ts';
+import { SERVICE_TIME_FORMS } from '../core/values/service-time.ts';
+import { form, operations } from '../core/resources/resource.ts';
+import { id, list, optional, record, ResponseShapeError } from '../core/resources/shape.ts';
 import { newestBuild, UnreadableUploadTimeError, type NewestBuildFilter } from './build-fields.ts';
 import { commaList, type Id, mobileFailureOf, MobileResource, sendMobile } from './request.ts';
 import type {

@@ -1,6 +1,6 @@
 /** Feedbacks that testers sent from the apps. */
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
 import { MobileResource } from './request.ts';
 import type { MobileFeedbackList } from './types.ts';
 

@@ -1,6 +1,6 @@
 /** Groups: the account's groups with their testers and projects. */
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
 import { type Id, type Listing, MobileResource } from './request.ts';
 import type {
   MobileGroupList,

@@ -1,5 +1,5 @@
-import type { CallOptions } from '../core/call.ts';
-import type { HttpTransport } from '../core/transport.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import type { HttpTransport } from '../core/transport/transport.ts';
 import { MobileAudits } from './audits.ts';
 import { MobileBuilds } from './builds.ts';
 import { MobileFeedbacks } from './feedbacks.ts';

@@ -1,6 +1,6 @@
 /** Permissions of the account's administrators. */
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
 import { MobileResource } from './request.ts';
 import type { MobilePermissionList } from './types.ts';
 

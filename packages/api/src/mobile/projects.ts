@@ -1,7 +1,7 @@
 /** Projects: one app on one platform, with its builds and testers. */
-import type { CallOptions } from '../core/call.ts';
-import { operations } from '../core/resource.ts';
-import { id, list, record } from '../core/shape.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { operations } from '../core/resources/resource.ts';
+import { id, list, record } from '../core/resources/shape.ts';
 import { type Id, type Listing, MobileResource } from './request.ts';
 import type {
   MobileBuildListItem,

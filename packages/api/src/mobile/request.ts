@@ -2,12 +2,12 @@
  * What every mobile distribution request shares: a success answer can still be a failure
  * (`status: fail` with a code, whatever the HTTP status), and errors must not echo a secret.
  */
-import { callSpec, type CallOptions } from '../core/call.ts';
-import { redact, secretsOf, type Credentials } from '../core/credentials.ts';
-import { ApiError, serviceErrorOf } from '../core/errors.ts';
-import { paginatePages, type PageInfo } from '../core/pagination.ts';
-import { Resource, type Operation, type PathValue } from '../core/resource.ts';
-import type { ApiResponse, HttpTransport, QueryValue, RequestSpec } from '../core/transport.ts';
+import { callSpec, type CallOptions } from '../core/values/call.ts';
+import { redact, secretsOf, type Credentials } from '../core/values/credentials.ts';
+import { ApiError, serviceErrorOf } from '../core/values/errors.ts';
+import { paginatePages, type PageInfo } from '../core/resources/pagination.ts';
+import { Resource, type Operation, type PathValue } from '../core/resources/resource.ts';
+import type { ApiResponse, HttpTransport, QueryValue, RequestSpec } from '../core/transport/transport.ts';
 import type { MobileIterateOptions, MobilePageParams } from './types.ts';
 
 /** Reads `status: fail` out of an answer's body, for the transport's `failureOf` hook. */

@@ -1,6 +1,6 @@
 /** Sites of multi-site accounts. */
-import type { CallOptions } from '../core/call.ts';
-import { form, operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { form, operations } from '../core/resources/resource.ts';
 import { MobileResource } from './request.ts';
 import type { MobileSiteInput, MobileSiteResult, MobileStatusResult } from './types.ts';
 

@@ -1,7 +1,7 @@
 /** Tester groups: membership of testers in the groups that builds are granted to. */
-import type { CallOptions } from '../core/call.ts';
-import { form, operations } from '../core/resource.ts';
-import { id, list, optional, record, text } from '../core/shape.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { form, operations } from '../core/resources/resource.ts';
+import { id, list, optional, record, text } from '../core/resources/shape.ts';
 import { commaList, type Id, MobileResource } from './request.ts';
 import type { MobileCreatedGroup, MobileTesterEmailList, MobileTesterGroupList } from './types.ts';
 

@@ -1,6 +1,6 @@
 /** Testers: the people builds are distributed to. */
-import type { CallOptions } from '../core/call.ts';
-import { form, operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { form, operations } from '../core/resources/resource.ts';
 import { commaList, type Id, MobileResource } from './request.ts';
 import type { MobileStatusResult, MobileTesterList, MobileTesterResult, MobileTestersAdd } from './types.ts';
 

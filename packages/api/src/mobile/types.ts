@@ -1,5 +1,5 @@
 /** Resources and answers of mobile app distribution (REST `/api/1`, `/api/2` and the upload interface). */
-import type { CallOptions } from '../core/call.ts';
+import type { CallOptions } from '../core/values/call.ts';
 import type { MobileLandingPageMode, MobilePage, MobilePlatform, MobileStatusResult } from './base-types.ts';
 
 export * from './base-types.ts';

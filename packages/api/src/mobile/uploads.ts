@@ -1,8 +1,8 @@
 /** The upload interface: app files streamed from disk as multipart, with their symbols. */
-import type { CallOptions } from '../core/call.ts';
-import { multipartBody, type MultipartFile } from '../core/multipart.ts';
-import { checkAnswer, id, list, number, optional, record, text } from '../core/shape.ts';
-import { operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { multipartBody, type MultipartFile } from '../core/files/multipart.ts';
+import { checkAnswer, id, list, number, optional, record, text } from '../core/resources/shape.ts';
+import { operations } from '../core/resources/resource.ts';
 import { commaList, MobileResource, onOff, sendMobile } from './request.ts';
 import type { MobileUploadOptions, MobileUploadResult } from './types.ts';
 

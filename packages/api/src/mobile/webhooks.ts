@@ -1,6 +1,6 @@
 /** Webhooks called on crashes, feedbacks, uploads and new device ids. */
-import type { CallOptions } from '../core/call.ts';
-import { form, operations } from '../core/resource.ts';
+import type { CallOptions } from '../core/values/call.ts';
+import { form, operations } from '../core/resources/resource.ts';
 import { commaList, type Id, MobileResource } from './request.ts';
 import type {
   MobileStatusResult,

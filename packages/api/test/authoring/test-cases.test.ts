@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect } from '../../src/core/pagination.ts';
-import { ResponseShapeError } from '../../src/core/shape.ts';
+import { collect } from '../../src/core/resources/pagination.ts';
+import { ResponseShapeError } from '../../src/core/resources/shape.ts';
 import { mockClient, type MockSetup } from '../support/mock.ts';
 import { apiErrorOf, CASE_ID, expectAuthenticated, ORIGIN, PREFIX, SUITE_ID, testCase } from './fixtures.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect } from '../../src/core/pagination.ts';
+import { collect } from '../../src/core/resources/pagination.ts';
 import { mockClient, type MockSetup } from '../support/mock.ts';
 import { apiErrorOf, CASE_ID, expectAuthenticated, ORIGIN, PREFIX, SUITE_ID, testSuite } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Job, type JobRef } from '../../src/index.ts';
-import { collect } from '../../src/core/pagination.ts';
+import { collect } from '../../src/core/resources/pagination.ts';
 import { apiFailure, AUTOMATION_ORIGIN, onlyRequest, SAUCE_AUTH, useMock } from './helpers.ts';
 
 const JOB_ID = '0123456789abcdef0123456789abcdef';

@@ -12,8 +12,8 @@ import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { createSampleApk } from '@sauce-actions/emulator/samples';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, SauceClient, TransportError } from '../../src/index.ts';
-import { multipartBody } from '../../src/core/multipart.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
+import { multipartBody } from '../../src/core/files/multipart.ts';
+import { HttpTransport } from '../../src/core/transport/transport.ts';
 
 describe('against the emulator', () => {
   let emulator: RunningEmulator;

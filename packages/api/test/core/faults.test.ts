@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiError, TransportError, type RetryPolicy } from '../../src/index.ts';
-import { BasicCredentials } from '../../src/core/credentials.ts';
-import { markDeadline } from '../../src/core/deadline.ts';
-import { HttpTransport, type RequestSpec } from '../../src/core/transport.ts';
+import { BasicCredentials } from '../../src/core/values/credentials.ts';
+import { markDeadline } from '../../src/core/timing/deadline.ts';
+import { HttpTransport, type RequestSpec } from '../../src/core/transport/transport.ts';
 
 const ORIGIN = 'https://api.us-west-1.saucelabs.com';
 

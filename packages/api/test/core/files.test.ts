@@ -10,8 +10,8 @@ import {
   pathInFolder,
   safeBaseName,
   writeStreamToFile,
-} from '../../src/core/files.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
+} from '../../src/core/files/files.ts';
+import { HttpTransport } from '../../src/core/transport/transport.ts';
 import { startServer, stopAll } from '../support/server.ts';
 
 let dir: string;

@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type UploadProgress } from '../../src/index.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
-import { multipartBody } from '../../src/core/multipart.ts';
+import { HttpTransport } from '../../src/core/transport/transport.ts';
+import { multipartBody } from '../../src/core/files/multipart.ts';
 import { closedPort, json, startServer, stopAll } from '../support/server.ts';
 
 let dir: string;

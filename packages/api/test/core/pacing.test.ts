@@ -1,8 +1,8 @@
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SauceClient, TransportError } from '../../src/index.ts';
-import { BasicCredentials, BearerCredentials } from '../../src/core/credentials.ts';
-import { accountKey, lowWater, RatePacer, rateWindowOf } from '../../src/core/pacing.ts';
+import { BasicCredentials, BearerCredentials } from '../../src/core/values/credentials.ts';
+import { accountKey, lowWater, RatePacer, rateWindowOf } from '../../src/core/timing/pacing.ts';
 
 const T0 = Date.parse('2026-05-01T12:00:00.000Z');
 const ORIGIN = 'https://api.us-west-1.saucelabs.com';

@@ -5,7 +5,7 @@ import {
   paginatePages,
   paginateSkipLimit,
   type PageInfo,
-} from '../../src/core/pagination.ts';
+} from '../../src/core/resources/pagination.ts';
 
 const numbers = (count: number) => Array.from({ length: count }, (_, index) => index);
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { poll, PollTimeoutError } from '../../src/index.ts';
-import { RatePacer } from '../../src/core/pacing.ts';
+import { RatePacer } from '../../src/core/timing/pacing.ts';
 
 /** A check that answers the given values in turn (the last one repeats), recording when it ran. */
 function sequence<T>(values: T[]) {

@@ -12,8 +12,8 @@ import { createProxy, type ProxyServer } from 'proxy';
 import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/index.ts';
-import { bypassed, ProxyAddressError, proxyFor } from '../../src/core/proxy.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
+import { bypassed, ProxyAddressError, proxyFor } from '../../src/core/addresses/proxy.ts';
+import { HttpTransport } from '../../src/core/transport/transport.ts';
 
 describe('which proxy a request goes through', () => {
   it.each([

@@ -8,8 +8,8 @@ import {
   redact,
   redactDeep,
   secretsOf,
-} from '../../src/core/credentials.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
+} from '../../src/core/values/credentials.ts';
+import { HttpTransport } from '../../src/core/transport/transport.ts';
 import { closedPort, json, startServer, stopAll } from '../support/server.ts';
 import { closeTransports, transport as openTransport, type TransportOptions } from '../support/transports.ts';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, TransportError, type RetryPolicy } from '../../src/index.ts';
-import { backoffDelay, retryPolicy, serverDelayMs } from '../../src/core/retry.ts';
-import { BasicCredentials } from '../../src/core/credentials.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
+import { backoffDelay, retryPolicy, serverDelayMs } from '../../src/core/timing/retry.ts';
+import { BasicCredentials } from '../../src/core/values/credentials.ts';
+import { HttpTransport } from '../../src/core/transport/transport.ts';
 import { closedPort, json, startServer, stopAll } from '../support/server.ts';
 
 const transports: HttpTransport[] = [];

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SauceClient } from '../../src/index.ts';
-import { ServiceClock, SKEW_WARNING_MS } from '../../src/core/service-clock.ts';
+import { ServiceClock, SKEW_WARNING_MS } from '../../src/core/timing/service-clock.ts';
 import { json, startServer, stopAll } from '../support/server.ts';
 
 afterEach(stopAll);

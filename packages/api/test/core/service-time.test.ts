@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServiceTime } from '../../src/core/service-time.ts';
+import { parseServiceTime } from '../../src/core/values/service-time.ts';
 
 const utc = (iso: string): number => {
   const ms = new Date(iso).getTime();

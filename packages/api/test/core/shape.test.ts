@@ -21,7 +21,7 @@ import {
   ResponseShapeError,
   text,
   type Shape,
-} from '../../src/core/shape.ts';
+} from '../../src/core/resources/shape.ts';
 import { SauceClient } from '../../src/index.ts';
 
 describe('shape guards', () => {

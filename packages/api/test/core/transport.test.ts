@@ -6,10 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/index.ts';
-import { BearerCredentials } from '../../src/core/credentials.ts';
-import { createDispatcher } from '../../src/core/pools.ts';
-import { queryString, segment } from '../../src/core/transport.ts';
-import { PACKAGE_VERSION, USER_AGENT } from '../../src/core/version.ts';
+import { BearerCredentials } from '../../src/core/values/credentials.ts';
+import { createDispatcher } from '../../src/core/transport/pools.ts';
+import { queryString, segment } from '../../src/core/transport/transport.ts';
+import { PACKAGE_VERSION, USER_AGENT } from '../../src/core/values/version.ts';
 import { json, startServer, stopAll } from '../support/server.ts';
 import { closeTransports, transport } from '../support/transports.ts';
 

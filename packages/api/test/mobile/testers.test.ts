@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect } from '../../src/core/pagination.ts';
+import { collect } from '../../src/core/resources/pagination.ts';
 import { MOBILE_ORIGIN, mockClient, type MockSetup } from '../support/mock.ts';
 import { apiErrorOf, formOf, onlyRequest } from './helpers.ts';
 

@@ -5,7 +5,7 @@
  */
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenClaimsOf } from '../../src/core/credentials.ts';
+import { tokenClaimsOf } from '../../src/core/values/credentials.ts';
 import { ApiError, SauceClient } from '../../src/index.ts';
 
 const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -2,8 +2,8 @@
  * Test support: transports to the test servers, as alice and sending each request once unless a
  * test says otherwise. Every transport is closed by `closeTransports`.
  */
-import { BasicCredentials } from '../../src/core/credentials.ts';
-import { HttpTransport } from '../../src/core/transport.ts';
+import { BasicCredentials } from '../../src/core/values/credentials.ts';
+import { HttpTransport } from '../../src/core/transport/transport.ts';
 
 export type TransportOptions = Partial<ConstructorParameters<typeof HttpTransport>[0]>;
 

@@ -5,11 +5,11 @@
  * retries spent and what the last attempt was answered. Like the attempt, they load with undici
  * on the first request (`undici-parts.ts`).
  */
-import type { Attempt, AttemptOutcome } from '../attempt.ts';
-import { redact, redactDeep } from '../credentials.ts';
-import { ApiError, serviceErrorOf, type TransportError } from '../errors.ts';
-import type { ApiResponse, Headers, Logger, RequestSpec } from '../request.ts';
-import type { RetryPlan } from '../retry.ts';
+import type { Attempt, AttemptOutcome } from '../attempt/attempt.ts';
+import { redact, redactDeep } from '../values/credentials.ts';
+import { ApiError, serviceErrorOf, type TransportError } from '../values/errors.ts';
+import type { ApiResponse, Headers, Logger, RequestSpec } from '../values/request.ts';
+import type { RetryPlan } from '../timing/retry.ts';
 
 /** Told each answer's status and headers as they come, before its body is read. */
 type HeadersListener = (status: number, headers: Headers) => void;

@@ -3,9 +3,9 @@
  * attempt came to; the deadline is checked before each attempt, ahead of its pacing wait, so
  * that a call ended neither paces nor sends.
  */
-import type { RatePacer } from '../pacing.ts';
-import type { Logger } from '../request.ts';
-import type { RetryPolicy } from '../retry.ts';
+import type { RatePacer } from '../timing/pacing.ts';
+import type { Logger } from '../values/request.ts';
+import type { RetryPolicy } from '../timing/retry.ts';
 import { compose, sendAttempt, type Send, type Transmit } from './layer.ts';
 import { withDeadline } from './with-deadline.ts';
 import { withPacing } from './with-pacing.ts';

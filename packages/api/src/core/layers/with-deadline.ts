@@ -4,8 +4,8 @@
  * attempt already on its way runs on under `signal`. (When it must be over, `Call.deadline`, is
  * what the retry and pacing layers plan their waits by.)
  */
-import { sleep } from '../retry.ts';
-import { notSentError, transportError } from '../transport-errors.ts';
+import { sleep } from '../timing/retry.ts';
+import { notSentError, transportError } from '../attempt/transport-errors.ts';
 import type { Call, Layer } from './layer.ts';
 
 /** Starts no attempt after the call's signal or its `sendUntil` aborted. */

@@ -2,10 +2,10 @@
  * Pacing by the account's rate window (`pacing.ts`): each attempt starts when the account's
  * budget allows, and each answer's rate headers tell the window, as they come.
  */
-import { monotonicNow } from '../deadline.ts';
-import type { PacingDecision, RatePacer } from '../pacing.ts';
-import type { Logger } from '../request.ts';
-import { formatMs, type RetryPolicy } from '../retry.ts';
+import { monotonicNow } from '../timing/deadline.ts';
+import type { PacingDecision, RatePacer } from '../timing/pacing.ts';
+import type { Logger } from '../values/request.ts';
+import { formatMs, type RetryPolicy } from '../timing/retry.ts';
 import type { Call, Layer } from './layer.ts';
 import { waitBeforeAttempt } from './with-deadline.ts';
 

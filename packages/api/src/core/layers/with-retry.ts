@@ -5,11 +5,11 @@
  * where repeating is safe. Each waits as the service asks, else by backoff, never past the call's
  * deadline (`retryPlan`).
  */
-import type { AttemptOutcome } from '../attempt.ts';
-import { ApiError, reasonPhrase, type TransportError, type UnusableAnswer } from '../errors.ts';
-import type { RatePacer } from '../pacing.ts';
-import type { Logger } from '../request.ts';
-import { backoffDelay, formatMs, retryPlan, type RetryPolicy } from '../retry.ts';
+import type { AttemptOutcome } from '../attempt/attempt.ts';
+import { ApiError, reasonPhrase, type TransportError, type UnusableAnswer } from '../values/errors.ts';
+import type { RatePacer } from '../timing/pacing.ts';
+import type { Logger } from '../values/request.ts';
+import { backoffDelay, formatMs, retryPlan, type RetryPolicy } from '../timing/retry.ts';
 import { errorOf, type Call, type Layer } from './layer.ts';
 import { waitBeforeAttempt } from './with-deadline.ts';
 import { pacedStart } from './with-pacing.ts';

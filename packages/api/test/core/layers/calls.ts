@@ -2,16 +2,16 @@
  * Calls whose attempts come to what a test scripts (no network): the layers see the outcomes an
  * attempt would bring, and the test sees what they made of them.
  */
-import type { AttemptOutcome } from '../../../src/core/attempt.ts';
+import type { AttemptOutcome } from '../../../src/core/attempt/attempt.ts';
 import {
   ApiError,
   TransportError,
   type ProxyFailure,
   type UnusableAnswer,
-} from '../../../src/core/errors.ts';
+} from '../../../src/core/values/errors.ts';
 import type { Call, Transmit } from '../../../src/core/layers/layer.ts';
-import type { Headers, Logger, RequestSpec } from '../../../src/core/request.ts';
-import { retryPolicy, type RetryPolicy } from '../../../src/core/retry.ts';
+import type { Headers, Logger, RequestSpec } from '../../../src/core/values/request.ts';
+import { retryPolicy, type RetryPolicy } from '../../../src/core/timing/retry.ts';
 
 export type Outcome = AttemptOutcome;
 type Of<Kind extends Outcome['kind']> = Extract<Outcome, { kind: Kind }>;

@@ -4,13 +4,13 @@
  * attempt on its way runs on.
  */
 import { describe, expect, it } from 'vitest';
-import { markDeadline, requestDeadline } from '../../../src/core/deadline.ts';
-import { ApiError, TransportError } from '../../../src/core/errors.ts';
+import { markDeadline, requestDeadline } from '../../../src/core/timing/deadline.ts';
+import { ApiError, TransportError } from '../../../src/core/values/errors.ts';
 import { sendAttempt, settle, type Call, type Transmit } from '../../../src/core/layers/layer.ts';
 import { transportLayers } from '../../../src/core/layers/stack.ts';
 import { waitBeforeAttempt, withDeadline } from '../../../src/core/layers/with-deadline.ts';
-import { RatePacer } from '../../../src/core/pacing.ts';
-import type { RequestSpec } from '../../../src/core/request.ts';
+import { RatePacer } from '../../../src/core/timing/pacing.ts';
+import type { RequestSpec } from '../../../src/core/values/request.ts';
 import {
   answered,
   callOf,

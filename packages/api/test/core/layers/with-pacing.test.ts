@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sendAttempt, settle } from '../../../src/core/layers/layer.ts';
 import { transportLayers } from '../../../src/core/layers/stack.ts';
 import { withPacing } from '../../../src/core/layers/with-pacing.ts';
-import { RatePacer } from '../../../src/core/pacing.ts';
+import { RatePacer } from '../../../src/core/timing/pacing.ts';
 import { answered, callOf, policyOf, recordingLogger, refused, script } from './calls.ts';
 
 /** Rate headers: `remaining` of `limit` left, the window resetting in `resetSeconds`. */

@@ -3,13 +3,13 @@
  * spent apart, and which wait is taken (the one asked, the backoff) or why none is.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError, TransportError } from '../../../src/core/errors.ts';
+import { ApiError, TransportError } from '../../../src/core/values/errors.ts';
 import { settle } from '../../../src/core/layers/layer.ts';
 import { transportLayers } from '../../../src/core/layers/stack.ts';
 import { failureRule, rateLimitRule } from '../../../src/core/layers/with-retry.ts';
-import { RatePacer } from '../../../src/core/pacing.ts';
-import type { RequestSpec } from '../../../src/core/request.ts';
-import type { RetryPolicy } from '../../../src/core/retry.ts';
+import { RatePacer } from '../../../src/core/timing/pacing.ts';
+import type { RequestSpec } from '../../../src/core/values/request.ts';
+import type { RetryPolicy } from '../../../src/core/timing/retry.ts';
 import {
   answered,
   callOf,

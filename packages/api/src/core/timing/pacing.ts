@@ -24,7 +24,7 @@
  * any, whether they met contention (`recordingContention`), so that it polls less often.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from '../values/credentials.ts';
 import { monotonicNow } from './deadline.ts';
 import { headerValue, resetDelayMs, serviceNowOf } from './retry.ts';
 

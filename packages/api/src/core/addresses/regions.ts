@@ -1,5 +1,5 @@
 /** Regions and base addresses of the services (see the project's facts on hosts). */
-import { withoutUserInfo } from './credentials.ts';
+import { withoutUserInfo } from '../values/credentials.ts';
 
 export const AUTOMATION_REGIONS = ['us-west-1', 'us-east-4', 'eu-central-1', 'asia-south-2'] as const;
 export type AutomationRegion = (typeof AUTOMATION_REGIONS)[number];

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { RequestBody } from './transport.ts';
+import type { RequestBody } from '../values/request.ts';
 
 export interface MultipartFile {
   /** Form field name. */

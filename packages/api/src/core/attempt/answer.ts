@@ -7,11 +7,11 @@
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { redact, withoutUserInfo } from './credentials.ts';
-import type { AttemptTimer } from './deadline.ts';
-import { ApiError, type UnusableAnswer } from './errors.ts';
-import type { Headers, ResponseType } from './request.ts';
-import { headerValue } from './retry.ts';
+import { redact, withoutUserInfo } from '../values/credentials.ts';
+import type { AttemptTimer } from '../timing/deadline.ts';
+import { ApiError, type UnusableAnswer } from '../values/errors.ts';
+import type { Headers, ResponseType } from '../values/request.ts';
+import { headerValue } from '../timing/retry.ts';
 
 /** What an answer's errors name: the request, and how many times it was sent. */
 export interface AnswerContext {

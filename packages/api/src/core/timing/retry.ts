@@ -1,6 +1,6 @@
 /** Retry policy: exponential backoff with full jitter, honouring what the service asks for. */
 import { monotonicNow } from './deadline.ts';
-import type { NotRetriedReason } from './errors.ts';
+import type { NotRetriedReason } from '../values/errors.ts';
 
 export interface RetryPolicy {
   /**

@@ -3,10 +3,10 @@
  * then cut off), whether the service may have carried it out, and, when a proxy stood in the way,
  * which proxy and which variable named it. No credential is ever part of them.
  */
-import { redact } from './credentials.ts';
-import { ApiError, reasonPhrase, TransportError, type ProxyFailure } from './errors.ts';
-import { PhaseTimeoutError } from './deadline.ts';
-import type { ProxyAddressError, ProxyRoute } from './proxy.ts';
+import { redact } from '../values/credentials.ts';
+import { ApiError, reasonPhrase, TransportError, type ProxyFailure } from '../values/errors.ts';
+import { PhaseTimeoutError } from '../timing/deadline.ts';
+import type { ProxyAddressError, ProxyRoute } from '../addresses/proxy.ts';
 
 /** The connection could not be opened (no address, no route, refused, too slow): nothing was sent. */
 const UNREACHABLE_CODES = [

@@ -4,7 +4,7 @@
  * own records (a job's creation time, a rate window's reset) is taken from the service's clock,
  * and a runner's clock far from it is said once.
  */
-import type { Headers, Logger } from './request.ts';
+import type { Headers, Logger } from '../values/request.ts';
 import { answerDateOf } from './retry.ts';
 
 /** A skew past this is said: a minute is more than the round trip and the header's one-second steps. */

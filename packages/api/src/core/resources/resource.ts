@@ -5,7 +5,7 @@
  * take the call's values, each encoded as one segment; an interface's resource says how its
  * requests go out and how its answers are read.
  */
-import { callSpec, type CallOptions } from './call.ts';
+import { callSpec, type CallOptions } from '../values/call.ts';
 import { checkAnswer, type Shape } from './shape.ts';
 import {
   segment,
@@ -16,7 +16,7 @@ import {
   type RequestBody,
   type RequestSpec,
   type ResponseType,
-} from './transport.ts';
+} from '../transport/transport.ts';
 
 /** One operation of a resource: what every call of it sends alike. */
 export interface Operation {

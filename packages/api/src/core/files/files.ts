@@ -4,8 +4,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { headerValue } from './retry.ts';
-import type { Headers } from './transport.ts';
+import { headerValue } from '../timing/retry.ts';
+import type { Headers } from '../values/request.ts';
 
 /**
  * Names Windows keeps for devices, whatever the extension, and with spaces before it: `NUL.txt`

@@ -7,13 +7,13 @@
  * the layers are composed, once per transport.
  */
 import type { Dispatcher } from 'undici';
-import type { Attempt } from './attempt.ts';
-import { authHeaders, redact, secretsOf, type Credentials } from './credentials.ts';
-import { requestDeadline } from './deadline.ts';
-import type { Call, Send } from './layers/layer.ts';
-import { accountKey } from './pacing.ts';
+import type { Attempt } from '../attempt/attempt.ts';
+import { authHeaders, redact, secretsOf, type Credentials } from '../values/credentials.ts';
+import { requestDeadline } from '../timing/deadline.ts';
+import type { Call, Send } from '../layers/layer.ts';
+import { accountKey } from '../timing/pacing.ts';
 import { ConnectionPools, loadUndici, proxyRouteOf } from './pools.ts';
-import { ProxyAddressError, type ProxyRoute } from './proxy.ts';
+import { ProxyAddressError, type ProxyRoute } from '../addresses/proxy.ts';
 import {
   DEFAULT_MAX_ANSWER_BYTES,
   DEFAULT_TIMEOUTS,
@@ -24,11 +24,11 @@ import {
   type QueryValue,
   type RequestSpec,
   type Timeouts,
-} from './request.ts';
-import { retryPolicy, type RetryPolicy } from './retry.ts';
-import { trimTrailingSlash } from './regions.ts';
-import { proxyAddressFailure } from './transport-errors.ts';
-import { USER_AGENT } from './version.ts';
+} from '../values/request.ts';
+import { retryPolicy, type RetryPolicy } from '../timing/retry.ts';
+import { trimTrailingSlash } from '../addresses/regions.ts';
+import { proxyAddressFailure } from '../attempt/transport-errors.ts';
+import { USER_AGENT } from '../values/version.ts';
 
 export {
   DEFAULT_MAX_ANSWER_BYTES,
@@ -44,7 +44,7 @@ export {
   type RequestSpec,
   type ResponseType,
   type Timeouts,
-} from './request.ts';
+} from '../values/request.ts';
 
 interface TransportOptions {
   baseUrl: string;

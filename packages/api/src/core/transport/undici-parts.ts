@@ -15,13 +15,13 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
 import dispatcherMethods from 'undici/lib/api/index.js';
-import { proxyFor, type ProxyRoute } from './proxy.ts';
+import { proxyFor, type ProxyRoute } from '../addresses/proxy.ts';
 
 // One attempt of a request (sending it, reading its answer) and the layers around it (waits,
 // retries) are needed only with undici, and load with it: a step that stops before its first
 // request loads none of them.
-export { sendOnce } from './attempt.ts';
-export { settle, transportLayers } from './layers/stack.ts';
+export { sendOnce } from '../attempt/attempt.ts';
+export { settle, transportLayers } from '../layers/stack.ts';
 
 Object.assign(Dispatcher.prototype, dispatcherMethods);
 

@@ -1,4 +1,4 @@
-import type { Timeouts } from './transport.ts';
+import type { Timeouts } from './request.ts';
 
 /** Options every operation accepts. */
 export interface CallOptions {

@@ -6,12 +6,12 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { discard, readAnswer, readErrorBody, redirectError, type AnswerContext } from './answer.ts';
-import { redactDeep } from './credentials.ts';
-import { AttemptTimer, monotonicNow } from './deadline.ts';
-import { ApiError, type TransportError } from './errors.ts';
-import type { ProxyRoute } from './proxy.ts';
-import type { Headers, RequestBody, ResponseType, Timeouts } from './request.ts';
-import { serverDelayMs } from './retry.ts';
+import { redactDeep } from '../values/credentials.ts';
+import { AttemptTimer, monotonicNow } from '../timing/deadline.ts';
+import { ApiError, type TransportError } from '../values/errors.ts';
+import type { ProxyRoute } from '../addresses/proxy.ts';
+import type { Headers, RequestBody, ResponseType, Timeouts } from '../values/request.ts';
+import { serverDelayMs } from '../timing/retry.ts';
 import { transportError, type FailedRequest } from './transport-errors.ts';
 
 export interface Attempt extends FailedRequest {

@@ -4,12 +4,12 @@
  * every request of the client, with no credentials, and redirects followed only to https.
  */
 import type { Dispatcher } from 'undici';
-import { loadUndici } from './pools.ts';
-import { proxyFor } from './proxy.ts';
+import { loadUndici } from '../transport/pools.ts';
+import { proxyFor } from '../addresses/proxy.ts';
 import { announcedLength, writeStreamToFile, type DownloadResult } from './files.ts';
-import type { Headers } from './request.ts';
-import { headerValue } from './retry.ts';
-import { USER_AGENT } from './version.ts';
+import type { Headers } from '../values/request.ts';
+import { headerValue } from '../timing/retry.ts';
+import { USER_AGENT } from '../values/version.ts';
 
 export interface DownloadFileOptions {
   signal?: AbortSignal;

@@ -4,10 +4,10 @@
  * request (a step refusing its inputs) never pays for it.
  */
 import type { Dispatcher } from 'undici';
-import { RatePacer } from './pacing.ts';
-import type { ProxyRoute } from './proxy.ts';
-import { silentLogger, type Logger } from './request.ts';
-import { ServiceClock } from './service-clock.ts';
+import { RatePacer } from '../timing/pacing.ts';
+import type { ProxyRoute } from '../addresses/proxy.ts';
+import { silentLogger, type Logger } from '../values/request.ts';
+import { ServiceClock } from '../timing/service-clock.ts';
 import type * as UndiciPartsModule from './undici-parts.ts';
 
 type UndiciParts = typeof UndiciPartsModule;

@@ -8,7 +8,7 @@
  * Hand-written rather than a schema library: a few lines of guards, one error type, and nothing
  * the bundles must carry beyond them.
  */
-import { queryString, type RequestSpec } from './transport.ts';
+import { queryString, type RequestSpec } from '../transport/transport.ts';
 
 /** Where an answer was off: the field (a path such as `jobs[2].sauceJobId`), what it should be, what came. */
 interface ShapeMismatch {
