@@ -22,7 +22,7 @@ const KINDS = {
 } as const;
 type Kind = keyof typeof KINDS;
 
-/** What the message of a POST never sent again names: its operation, what it may have done, where to look. */
+/** What the message names: the operation, what it may have done, and where to look. */
 type Said = [operation: string, effect: string, where: string];
 
 /** A request that was never sent again: the message says what may have happened and where to look. */
