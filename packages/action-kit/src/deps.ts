@@ -58,6 +58,11 @@ export interface WorkflowRun {
   /** The step's id. */
   step?: string;
   /**
+   * Which runs are earlier runs of this one (`RunIdentity.series`): the same server, repository
+   * and workflow, whatever the branch; a history of test runs is read by it.
+   */
+  series?: string;
+  /**
    * When the run was created (ms since the epoch), where the CI system tells: a report's search
    * of the service's jobs reads back to it and no further.
    */

@@ -23,6 +23,8 @@ export interface CiContext {
   commit?: string;
   /** The branch built; for a pull request, its source branch. */
   branch?: string;
+  /** The repository's default branch, where the system says (GitHub's event, GitLab's `CI_DEFAULT_BRANCH`). */
+  defaultBranch?: string;
   tag?: string;
   pullRequest?: CiPullRequest;
   /** The repository's web address, without credentials. */
@@ -97,6 +99,7 @@ export function githubContext(env: Env, event: unknown): CiContext {
       : refType === 'branch'
         ? refName
         : undefined,
+    defaultBranch: textOf(objectOf(objectOf(event)?.repository)?.default_branch),
     tag: refType === 'tag' ? refName : undefined,
     pullRequest,
     repository,
@@ -195,6 +198,7 @@ export function gitlabContext(env: Env): CiContext {
       value(env.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME) ??
       value(env.CI_COMMIT_BRANCH) ??
       (tag === undefined ? value(env.CI_COMMIT_REF_NAME) : undefined),
+    defaultBranch: value(env.CI_DEFAULT_BRANCH),
     tag,
     pullRequest,
     repository,

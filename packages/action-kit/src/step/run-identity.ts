@@ -12,6 +12,7 @@ import {
   instantOf,
   nonBlank,
   REPOSITORY_SLUG_FORM,
+  repositoryPath,
   triggeringRunOf,
   webAddress,
   wholeNumber,
@@ -29,6 +30,12 @@ export interface RunIdentity {
   runAttempt?: string;
   /** When the run was created (ms since the epoch), where the system says: GitLab's `CI_PIPELINE_CREATED_AT`. */
   createdAtMs?: number;
+  /**
+   * Which runs are earlier runs of this one, whatever their branch, number or attempt: the same
+   * server, repository and workflow (`github:https://github.com/acme/app/.github/workflows/ci.yml`).
+   * A history of test runs is read by it, so it never names another repository's or workflow's.
+   */
+  series?: string;
 }
 
 /** The run's identity, and with a `workflow_run` event the triggering run's key; empty when none is known (a terminal). */
@@ -36,6 +43,12 @@ export function runIdentityOf(
   env: Env,
   event?: unknown,
 ): Partial<RunIdentity> & { triggeredBy?: TriggeringRun } {
+  const identity = runOf(env, event);
+  const series = identity.key !== undefined ? seriesOf(env, event) : undefined;
+  return series !== undefined ? { ...identity, series } : identity;
+}
+
+function runOf(env: Env, event: unknown): Partial<RunIdentity> & { triggeredBy?: TriggeringRun } {
   switch (ciSystemOf(env)) {
     case 'github':
       return githubIdentity(env, event);
@@ -60,6 +73,51 @@ export function runIdentityOf(
     default:
       return {};
   }
+}
+
+/** The series of the run (`RunIdentity.series`), by what each system keeps the same from run to run. */
+function seriesOf(env: Env, event: unknown): string | undefined {
+  switch (ciSystemOf(env)) {
+    case 'github': {
+      const origin = webAddress(env.GITHUB_SERVER_URL);
+      const slug = nonBlank(env.GITHUB_REPOSITORY)?.toLowerCase();
+      // A `workflow_run` report's results are the triggering workflow's: its history is that one's.
+      const workflow = triggeringRunOf(env, event)?.path ?? workflowFile(env.GITHUB_WORKFLOW_REF, slug);
+      if (!origin || !slug || !REPOSITORY_SLUG_FORM.test(slug) || !workflow) return undefined;
+      return `github:${origin}/${slug}/${workflow}`;
+    }
+    case 'gitlab': {
+      const origin = webAddress(env.CI_SERVER_URL);
+      const project = gitlabProject(env);
+      return origin && project && !/\s/.test(project) ? `gitlab:${origin}/${project}` : undefined;
+    }
+    case 'jenkins': {
+      // A multibranch pipeline's job is one per branch (`app/main`, `app/PR-24`): the series is the pipeline.
+      const origin = webAddress(env.JENKINS_URL);
+      const job = nonBlank(env.JOB_NAME);
+      const branch = nonBlank(env.BRANCH_NAME);
+      const pipeline =
+        branch !== undefined && job?.endsWith(`/${branch}`) ? job.slice(0, -branch.length - 1) : job;
+      return origin && pipeline ? `jenkins:${origin}/job/${pipeline}` : undefined;
+    }
+    case 'circleci': {
+      const owner = nonBlank(env.CIRCLE_PROJECT_USERNAME);
+      const name = nonBlank(env.CIRCLE_PROJECT_REPONAME);
+      return owner && name && !/[\s/]/.test(owner + name)
+        ? `circleci:${owner}/${name}`.toLowerCase()
+        : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The workflow's file inside the repository, from `GITHUB_WORKFLOW_REF` (`acme/app/.github/workflows/ci.yml@refs/heads/main`). */
+function workflowFile(ref: string | undefined, slug: string | undefined): string | undefined {
+  const path = nonBlank(ref)?.split('@')[0];
+  if (path === undefined || slug === undefined || !path.toLowerCase().startsWith(`${slug}/`))
+    return undefined;
+  return repositoryPath(path.slice(slug.length + 1));
 }
 
 /** A GitHub workflow run: the server, the repository (`owner/name`) and the run's id, which its attempts share. */
@@ -140,9 +198,14 @@ const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
  * repositories, workflows or systems.
  */
 export function runToken(key: string): string {
-  const digest = createHash('sha256').update(key, 'utf8').digest();
+  return shortHash(key, RUN_TOKEN_LENGTH);
+}
+
+/** The first `length` characters of a text's SHA-256 in lowercase base 32: 5 bits each. */
+export function shortHash(text: string, length: number): string {
+  const digest = createHash('sha256').update(text, 'utf8').digest();
   let token = '';
-  for (let bit = 0; token.length < RUN_TOKEN_LENGTH; bit += 5) {
+  for (let bit = 0; token.length < length; bit += 5) {
     const byte = bit >> 3;
     const pair = ((digest[byte] ?? 0) << 8) | (digest[byte + 1] ?? 0);
     token += BASE32[(pair >> (11 - (bit & 7))) & 31];

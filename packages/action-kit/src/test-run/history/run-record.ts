@@ -4,7 +4,7 @@
  * to the anchor of the run before it on the default branch, so that reading `history` earlier runs
  * costs one search for the newest and then one request each, however busy the account is.
  */
-import { createHash } from 'node:crypto';
+import { shortHash } from '../../step/run-identity.ts';
 
 /** The key of the record in a job's custom data: the rest of the custom data is the user's. */
 export const RECORD_KEY = 'sauce-actions';
@@ -41,21 +41,13 @@ export interface RunRecord {
 
 /** Characters of an item's key: 50 bits, so that 2,000 items of a suite never share one. */
 const ITEM_KEY_LENGTH = 10;
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /**
  * An item's key in a record: a short hash of what names the item for good (a case's id, a
  * platform's name), so that a record of 2,000 cases stays near 30 KB of custom data.
  */
 export function itemKey(item: string): string {
-  const digest = createHash('sha256').update(item).digest();
-  let key = '';
-  for (let bit = 0; key.length < ITEM_KEY_LENGTH; bit += 5) {
-    const byte = bit >> 3;
-    const word = ((digest[byte] ?? 0) << 8) | (digest[byte + 1] ?? 0);
-    key += BASE32[(word >> (11 - (bit & 7))) & 31];
-  }
-  return key;
+  return shortHash(item, ITEM_KEY_LENGTH);
 }
 
 /** The record as custom data: the job's own custom data, with the record under `RECORD_KEY`. */
