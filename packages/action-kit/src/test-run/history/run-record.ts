@@ -39,6 +39,18 @@ export interface RunRecord {
   items: Record<string, ItemOutcome>;
 }
 
+/** Characters of a series' token: 80 bits, one tag among every series of an account. */
+const SERIES_TOKEN_LENGTH = 16;
+
+/**
+ * The token of a series of test runs: the run's series (its server, repository and workflow:
+ * `WorkflowRun.series`) and what the step runs (a suite, chosen cases, a page on platforms), so
+ * that two steps of one workflow running different suites keep histories of their own.
+ */
+export function seriesToken(series: string, runs: string): string {
+  return shortHash(`${series}\n${runs}`, SERIES_TOKEN_LENGTH);
+}
+
 /** Characters of an item's key: 50 bits, so that 2,000 items of a suite never share one. */
 const ITEM_KEY_LENGTH = 10;
 
