@@ -9,6 +9,16 @@ import type { JobRecord } from '../model.ts';
 import type { AutomationStore } from '../store/index.ts';
 import { usernameParams } from './params.ts';
 
+/**
+ * The most `custom-data` a job keeps: 64 KiB of compact JSON (UTF-8), the object re-serialised,
+ * so a client's whitespace does not count. The service's own limit is not published; a larger
+ * one is refused with 413 rather than kept, so that a client meets the limit here first.
+ */
+const CUSTOM_DATA_MAX_BYTES = 64 * 1024;
+
+/** A job update's whole body: room for the largest custom-data, its tags and the rest. */
+const JOB_UPDATE_BODY_LIMIT = 1024 * 1024;
+
 const jobParams = {
   type: 'object',
   properties: { username: { type: 'string', minLength: 1 }, job_id: { type: 'string', minLength: 1 } },
@@ -66,6 +76,7 @@ export function jobRoutes(app: SchemaTypedApp, store: AutomationStore, prefix: s
   app.put(
     '/:username/jobs/:job_id',
     {
+      bodyLimit: JOB_UPDATE_BODY_LIMIT,
       schema: {
         params: jobParams,
         // The seed names tags, name and custom-data; passed, build and public are accepted too
@@ -87,6 +98,15 @@ export function jobRoutes(app: SchemaTypedApp, store: AutomationStore, prefix: s
       const job = jobFor(request.params.username, request.params.job_id);
       if (!job) return sendError(reply, 404, 'Job not found', 'not_found');
       const body = request.body;
+      const customDataBytes = Buffer.byteLength(JSON.stringify(body['custom-data'] ?? null));
+      if (customDataBytes > CUSTOM_DATA_MAX_BYTES) {
+        return sendError(
+          reply,
+          413,
+          `custom-data is ${customDataBytes} bytes of JSON, more than the ${CUSTOM_DATA_MAX_BYTES} a job keeps`,
+          'custom_data_too_large',
+        );
+      }
       const updated = store.jobs.update(job.id, {
         ...(body.tags !== undefined ? { tags: body.tags } : {}),
         ...(body.name !== undefined ? { name: body.name } : {}),
