@@ -35,6 +35,10 @@ Options:
 Admin endpoints (no credentials; loopback only): GET /_emulator/health, POST and DELETE
 /_emulator/faults, GET /_emulator/requests, POST /_emulator/reset, POST and DELETE
 /_emulator/outcomes, PATCH /_emulator/builds/:id.
+POST /_emulator/outcomes {"testCase": "NAME or ID", "outcomes": ["failed", "passed", ...]} scripts
+the next runs of an AI test case, in any build: each run of it (a case run, or a suite run that
+includes it) uses one outcome, which every job of that run ends with; then it runs as seeded.
+DELETE /_emulator/outcomes or a reset removes them.
 
 Exit codes: 0 closed on a signal; 1 it could not start or close; 2 a mistaken option.`;
 

@@ -8,6 +8,7 @@ import formbody from '@fastify/formbody';
 import { adminRoutes } from './admin/routes.ts';
 import { AdminState } from './admin/state.ts';
 import { installTrafficHooks } from './admin/traffic.ts';
+import { authoringAdminRoutes } from './authoring/routes/admin.ts';
 import { authoringRoutes } from './authoring/routes/index.ts';
 import { automationRoutes } from './automation/routes/index.ts';
 import { automationAdminRoutes } from './automation/routes/admin.ts';
@@ -60,7 +61,10 @@ export async function buildApp(state: EmulatorState, options: AppOptions = {}): 
   await app.register(adminRoutes, {
     state: admin,
     resetStores: () => state.reset(),
-    interfaceRoutes: [(routes) => automationAdminRoutes(routes, automation)],
+    interfaceRoutes: [
+      (routes) => automationAdminRoutes(routes, automation),
+      (routes) => authoringAdminRoutes(routes, authoring),
+    ],
   });
   await app.register(authoringRoutes, { store: authoring, prefix: '/v1/ai-authoring' });
   await app.register(mobileRoutes, { store: mobile });

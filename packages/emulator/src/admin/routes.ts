@@ -1,7 +1,7 @@
 /**
  * Admin endpoints (no credentials; loopback only): health, faults, the journal and reset; and the
- * interfaces' own (tunnels, jobs, Sauce Connect builds), which are registered in here so that the
- * same rules apply to them.
+ * interfaces' own (tunnels, jobs, Sauce Connect builds; scripted outcomes of test cases' runs),
+ * which are registered in here so that the same rules apply to them.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isLoopback } from '../shared/credentials.ts';
@@ -28,6 +28,11 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminPluginOp
     return undefined;
   });
   app.setErrorHandler((error: FastifyError, _request, reply) => {
+    // The admin endpoints read JSON bodies only: a body of another type is as unreadable as a
+    // body that does not parse.
+    if (error.statusCode === 415) {
+      return reply.code(400).send({ message: 'the body must be JSON, sent as application/json' });
+    }
     const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
     return reply.code(status).send({ message: error.message });
   });
@@ -81,8 +86,9 @@ export async function adminRoutes(plain: FastifyInstance, options: AdminPluginOp
     return { cleared: true };
   });
 
-  // Back to the seed: stores, stored files, fault rules, the journal and rate windows. The files
-  // go first: loading the seed writes its own (the authoring artifacts).
+  // Back to the seed: stores (scripted outcomes of test cases' runs with them), stored files,
+  // fault rules, the journal and rate windows. The files go first: loading the seed writes its
+  // own (the authoring artifacts).
   app.post('/_emulator/reset', async () => {
     await options.resetStores();
     state.faults.clear();

@@ -29,6 +29,9 @@ export interface RunSettings {
  */
 export type ExpectedOutcome = 'pass' | 'fail' | 'flaky';
 
+/** How one scripted run of a case ends, whatever its expected outcome. */
+export type ScriptedOutcome = 'passed' | 'failed';
+
 export interface AuthoringUser {
   id: string;
   /** The automation account name the user signs in with. */
@@ -161,4 +164,9 @@ export interface AuthoringData {
   suiteRuns: SuiteRunRecord[];
   /** Every build name runs have used, so that new ones can be made unique. */
   buildNames: string[];
+  /**
+   * Outcomes scripted through `POST /_emulator/outcomes` for the next runs of a case, by case id,
+   * the next one first. Absent in snapshots written before outcomes could be scripted.
+   */
+  scriptedOutcomes?: Record<string, ScriptedOutcome[]>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basic, sleep, withEmulator } from '../support/emulator.ts';
+import { withEmulator } from '../support/emulator.ts';
 import {
   DEMO_USER_ID,
   HEX,
@@ -14,37 +14,13 @@ import {
   UUID,
 } from './fixtures.ts';
 import { authoringClient } from './http.ts';
-
-interface Job {
-  id: string;
-  name: string;
-  build: string;
-  status: string;
-  passed: boolean | null;
-  browser: string;
-  os: string;
-}
+import { runJobs } from './jobs.ts';
 
 describe('authoring runs', () => {
   const handle = withEmulator({ jobDurationMs: 50 });
   const call = authoringClient(() => handle.url);
 
-  async function automationJobs(): Promise<Job[]> {
-    const response = await fetch(new URL('/rest/v1/demo/jobs?full=true', handle.url), {
-      headers: { authorization: basic() },
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as Job[];
-  }
-
-  async function finishedJobs(build: string, count: number): Promise<Job[]> {
-    // However long the machine takes to get there: vitest's limit is the safety net.
-    for (;;) {
-      const jobs = (await automationJobs()).filter((job) => job.build === build);
-      if (jobs.length === count && jobs.every((job) => job.status === 'complete')) return jobs;
-      await sleep(20);
-    }
-  }
+  const { automationJobs, finishedJobs } = runJobs(() => handle.url);
 
   it('runs a case: one automation job per target, answered as a case run', async () => {
     const answer = await call('POST', `/testcases/${SMOKE_CASE_IDS[0]}/run`, { body: {} });

@@ -35,6 +35,8 @@ describe('--data-dir', () => {
       method: 'POST',
     });
     const { access_key: key } = changed.json as { access_key: string };
+    const script = { testCase: 'Login works', outcomes: ['failed', 'passed'] };
+    await call(`${running.url}/_emulator/outcomes`, { method: 'POST', auth: null, json: script });
     await running.close();
     running = undefined;
     const state = JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8'));
@@ -50,6 +52,11 @@ describe('--data-dir', () => {
     expect(await readFile(running.context.automation.storage.path(DEMO_USER, 'kept.txt'), 'utf8')).toBe(
       'kept bytes',
     );
+    expect((await call(`${running.url}/_emulator/outcomes`, { auth: null })).json).toEqual({
+      outcomes: [
+        { testCaseId: SMOKE_CASE_IDS[0], testCaseName: 'Login works', outcomes: ['failed', 'passed'] },
+      ],
+    });
   });
 
   it('writes state shortly after a change, before close', async () => {

@@ -8,6 +8,7 @@ import type { AuthoringData } from '../model.ts';
 import { Artifacts } from './artifacts.ts';
 import { Runs, type SimulatedJobs } from './runs.ts';
 import { TestSchedules } from './schedules.ts';
+import { ScriptedOutcomes } from './scripted-outcomes.ts';
 import { TestSuites } from './suites.ts';
 import { TestCases } from './test-cases.ts';
 import { AuthoringUsers } from './users.ts';
@@ -26,6 +27,7 @@ export class AuthoringStore extends Store<AuthoringData> {
   readonly suites: TestSuites;
   readonly schedules: TestSchedules;
   readonly artifacts: Artifacts;
+  readonly outcomes: ScriptedOutcomes;
   readonly runs: Runs;
 
   constructor(env: StoreEnvironment, data: AuthoringData, automation: AutomationLink) {
@@ -35,6 +37,7 @@ export class AuthoringStore extends Store<AuthoringData> {
     this.suites = new TestSuites(this.state, this.testCases);
     this.schedules = new TestSchedules(this.state, this.users);
     this.artifacts = new Artifacts(this.state);
-    this.runs = new Runs(this.state, this.testCases, this.suites, automation);
+    this.outcomes = new ScriptedOutcomes(this.state, this.testCases);
+    this.runs = new Runs(this.state, this.testCases, this.suites, this.outcomes, automation);
   }
 }

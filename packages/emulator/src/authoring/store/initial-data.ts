@@ -117,5 +117,6 @@ export function seededAuthoringData(seed: AuthoringSeed, env: StoreEnvironment):
     caseRuns: [],
     suiteRuns: [],
     buildNames: [],
+    scriptedOutcomes: {},
   };
 }
