@@ -13,7 +13,9 @@ import {
   type Shard,
 } from '@sauce-actions/action-kit';
 import { JS_TEST_FRAMEWORKS, type JsTestFramework, type JsTestPlatform } from '@sauce-actions/api';
+import { readHistoryInputs, type HistoryInputs } from '@sauce-actions/action-kit/inputs/history-inputs';
 import { readPublishingInputs, type PublishingInputs } from '@sauce-actions/action-kit/inputs/publishing';
+import { utcToday } from '@sauce-actions/action-kit/inputs/quarantine';
 import { parsePlatforms } from './platforms.ts';
 
 /** The frameworks `framework` takes: the client's table of them. */
@@ -54,6 +56,11 @@ export interface JsTestsInputs extends PublishingInputs {
   /** Longest wait for every platform; then the unfinished jobs are stopped. */
   timeoutMs: number;
   pollIntervalMs: number;
+  /**
+   * The comparison with the earlier runs of the default branch, and the quarantine; read the same
+   * in every operation, with or without `shard`, since the report step compares too.
+   */
+  history: HistoryInputs;
 }
 
 export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
@@ -96,6 +103,7 @@ export async function readInputs(read: InputReader): Promise<JsTestsInputs> {
     ...optionalProperty('junitFile', read.filePath('junit-file', { mustExist: false })),
     timeoutMs: read.duration('timeout', DEFAULT_TIMEOUT_MS, TIMEOUT_BOUNDS),
     pollIntervalMs: read.duration('poll-interval', DEFAULT_POLL_INTERVAL_MS, POLL_INTERVAL_BOUNDS),
+    history: await readHistoryInputs(read, { workspace: read.workspace, today: utcToday() }),
     ...readPublishingInputs(read),
   };
 }

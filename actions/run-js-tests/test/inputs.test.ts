@@ -41,6 +41,9 @@ describe('run-js-tests inputs', () => {
         'junit-file': 'reports/js.xml',
         timeout: '20m',
         region: 'eu-central-1',
+        history: '3',
+        'fail-on': 'new',
+        'default-branch': 'trunk',
       }),
     ).toEqual({
       connection: {
@@ -65,6 +68,7 @@ describe('run-js-tests inputs', () => {
       junitFile: path.join(WORKSPACE, 'reports/js.xml'),
       timeoutMs: 20 * 60_000,
       pollIntervalMs: 10_000,
+      history: { runs: 3, failOn: 'new', defaultBranch: 'trunk', quarantine: { entries: [], expired: [] } },
     });
   });
 
@@ -83,6 +87,7 @@ describe('run-js-tests inputs', () => {
       retries: 0,
       timeoutMs: 30 * 60_000,
       pollIntervalMs: 10_000,
+      history: { runs: 10, failOn: 'any', quarantine: { entries: [], expired: [] } },
     });
   });
 

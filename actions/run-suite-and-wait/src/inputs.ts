@@ -11,7 +11,9 @@ import {
   type Shard,
 } from '@sauce-actions/action-kit';
 import { RETENTION_DAYS } from '@sauce-actions/action-kit/inputs/input-forms';
+import { readHistoryInputs, type HistoryInputs } from '@sauce-actions/action-kit/inputs/history-inputs';
 import { readPublishingInputs, type PublishingInputs } from '@sauce-actions/action-kit/inputs/publishing';
+import { utcToday } from '@sauce-actions/action-kit/inputs/quarantine';
 import type { AuthoringRunTarget } from '@sauce-actions/api';
 import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts';
 
@@ -56,6 +58,11 @@ export interface SuiteInputs extends PublishingInputs {
   pollIntervalMs: number;
   /** Longest wait for every job to finish. */
   timeoutMs: number;
+  /**
+   * The comparison with the earlier runs of the default branch, and the quarantine; read the same
+   * in every operation, with or without `shard`, since the report step compares too.
+   */
+  history: HistoryInputs;
 }
 
 export async function readInputs(read: InputReader): Promise<SuiteInputs> {
@@ -102,6 +109,7 @@ export async function readInputs(read: InputReader): Promise<SuiteInputs> {
     ...optionalProperty('junitFile', read.filePath('junit-file', { mustExist: false })),
     pollIntervalMs: read.duration('poll-interval', 10_000, POLL_INTERVAL_BOUNDS),
     timeoutMs: read.duration('timeout', 60 * 60_000, TIMEOUT_BOUNDS),
+    history: await readHistoryInputs(read, { workspace: read.workspace, today: utcToday() }),
     ...readPublishingInputs(read),
   };
 }

@@ -46,6 +46,7 @@ describe('run-suite-and-wait readInputs', () => {
       junitFile: path.resolve('/work/space', 'reports/junit.xml'),
       pollIntervalMs: 10_000,
       timeoutMs: 60 * 60_000,
+      history: { runs: 10, failOn: 'any', quarantine: { entries: [], expired: [] } },
       prComment: false,
     });
   });
