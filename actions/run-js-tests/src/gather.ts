@@ -32,7 +32,7 @@ import { jsTestsSummary } from './summary.ts';
 type Result = PlatformResult | undefined;
 
 /** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
-type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow'> & {
+type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow' | 'ci'> & {
   client: JsTestsClient;
 };
 

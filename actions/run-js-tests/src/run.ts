@@ -21,7 +21,7 @@ import { jsTestsSummary, unmatchedStartResult } from './summary.ts';
 
 export interface JsTestsDeps extends Pick<
   StepDeps,
-  'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow' | 'state'
+  'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow' | 'ci' | 'state'
 > {
   client: JsTestsClient;
 }

@@ -28,7 +28,7 @@ import { findSuite, listSuiteCases, type FoundSuite } from './start.ts';
 import { suiteSummary } from './summary.ts';
 
 /** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
-type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow'> & {
+type ReportDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow' | 'ci'> & {
   client: SuiteClient;
 };
 

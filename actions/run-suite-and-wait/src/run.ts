@@ -26,7 +26,7 @@ import { suiteSummary } from './summary.ts';
 
 export interface SuiteDeps extends Pick<
   StepDeps,
-  'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow' | 'artifacts' | 'state'
+  'logger' | 'signal' | 'clock' | 'pacer' | 'tempDir' | 'workflow' | 'ci' | 'artifacts' | 'state'
 > {
   client: SuiteClient;
 }

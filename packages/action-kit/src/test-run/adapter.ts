@@ -9,6 +9,7 @@ import type { Outputs, PullRequestComment } from '../reporting/result.ts';
 import type { Failure } from '../step/failure.ts';
 import type { JobTally, ReportedJob } from './job-report.ts';
 import type { JUnitTestSuite } from './junit.ts';
+import type { HistoryJobs, RecordWriter } from './history/history-search.ts';
 import type { RunningRecordFormat, ServicePlace } from './post-step.ts';
 
 /** One run of an item: a job as the report shows it, and what the action keeps of it. */
@@ -169,6 +170,8 @@ export interface TestRunAdapter<P extends TestPlan, R, B extends Batch<R>, O ext
   /** The items of a round that finished to run again, said in the log; none ends the retries. */
   retryItems(plan: P, round: Round<R, B>): ItemOf<P>[];
   report(plan: P, run: TestRun<R, B>, signal: AbortSignal): ResultsReport<O>;
+  /** How an item is named for good in its history; default: its item and platform. */
+  historyItem?: HistoryItemOf<R>;
 }
 
 export interface TestRunOptions<W extends object = object> {
@@ -189,6 +192,8 @@ export interface TestRunOptions<W extends object = object> {
   postStep?: { format: RunningRecordFormat<W>; place: ServicePlace };
   /** The step's shard of a matrix: the shards plan one after another (`planTurnMs`). */
   shard?: { index: number; total: number } | undefined;
+  /** Compare with the series' earlier runs, and keep this run's record: none for a shard. */
+  history?: HistoryOptions | undefined;
 }
 
 /** A run found in the service by a report of a workflow run: when it was created orders the attempts. */
@@ -231,7 +236,37 @@ export interface GatherAdapter<G extends Gathered<R>, R, O extends Outputs> {
     notRun: readonly ExpectedItem[],
     signal: AbortSignal,
   ): ResultsReport<O>;
+  /** As `TestRunAdapter.historyItem`. */
+  historyItem?: HistoryItemOf<R | undefined>;
 }
 
 /** The options of a report of a workflow run: what `TestRunOptions` has that applies. */
-export type GatherOptions = Pick<TestRunOptions, 'name' | 'timeoutMs' | 'failOnFailure' | 'junitFile'>;
+export type GatherOptions = Pick<
+  TestRunOptions,
+  'name' | 'timeoutMs' | 'failOnFailure' | 'junitFile' | 'history'
+>;
+
+/** A quarantine entry as the comparison needs it. */
+export interface Quarantined {
+  reason: string;
+  mode: 'run' | 'skip';
+}
+
+/** What a test step compares its results with, and how. */
+export interface HistoryOptions {
+  /** `history`: the earlier runs compared with; 0 turns the comparison off. */
+  runs: number;
+  failOn: 'any' | 'new';
+  /** The `default-branch` input, over what the CI system says. */
+  defaultBranch?: string | undefined;
+  /** What the step runs (a suite, chosen cases, a page on platforms): its series' token. */
+  runsWhat: string;
+  /** The quarantine entry that matches an item, if one does. */
+  quarantineOf?: (item: { id: string; name: string }) => Quarantined | undefined;
+  jobs: HistoryJobs & RecordWriter;
+  /** Local ms to the service's clock, which the records' times are on. */
+  serviceTime: (localMs: number) => number;
+}
+
+/** How the adapter names an item for good, and for people. */
+export type HistoryItemOf<R> = (result: ItemResult<R>) => { item: string; name: string };

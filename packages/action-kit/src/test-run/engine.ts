@@ -27,11 +27,16 @@ import { attemptsOfRuns, itemsNotRun, notRunJob } from './gather.ts';
 import { RunningRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
+import { reportWithHistory } from './history/report-with-history.ts';
+import { stepHistory } from './history/step-history.ts';
 import { planTurnMs } from './shard-turns.ts';
 import { runRounds } from './rounds.ts';
 
-type TestRunDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state'>;
-type ReportDeps = Pick<TestRunDeps, 'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow'>;
+type TestRunDeps = Pick<
+  StepDeps,
+  'logger' | 'signal' | 'clock' | 'tempDir' | 'workflow' | 'state' | 'ci' | 'pacer'
+>;
+type ReportDeps = Omit<TestRunDeps, 'state'>;
 
 /** What a test step's inputs give the engine, a run's and a report's alike; `name` names its results file. */
 export function stepOptions(
@@ -78,7 +83,8 @@ export async function runTests<
       logger: deps.logger,
     });
     const run = testRun(rounds, startedAtMs, notRetried);
-    return { report: adapter.report(plan, run, signal), results: run };
+    const history = await stepHistory(run, adapter.historyItem, options.history, deps);
+    return { report: reportWithHistory(adapter.report(plan, run, signal), history), results: run };
   });
 }
 
@@ -104,7 +110,11 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
       ...testResults(attemptsOfRuns<R | undefined>(gathered.runs, gathered.expected, standIns), startedAtMs),
       ...optionalProperty('incomplete', gathered.incomplete),
     };
-    return { report: adapter.report(gathered, results, notRun, signal), results };
+    const history = await stepHistory(results, adapter.historyItem, options.history, deps);
+    return {
+      report: reportWithHistory(adapter.report(gathered, results, notRun, signal), history),
+      results,
+    };
   });
 }
 

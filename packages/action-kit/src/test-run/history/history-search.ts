@@ -108,11 +108,11 @@ async function findNewest(
   }
   if (last.full && last.index + 1 >= maxPages) {
     return {
-      shortBy: `no earlier run on \`${search.defaultBranch}\` was among the account's newest ${((last.index + 1) * (search.pageWidth ?? 1000)).toLocaleString('en-US')} jobs, as far back as the search reads`,
+      shortBy: `no earlier run on ${search.defaultBranch} was among the account's newest ${((last.index + 1) * (search.pageWidth ?? 1000)).toLocaleString('en-US')} jobs, as far back as the search reads`,
     };
   }
   return {
-    shortBy: `no earlier run on \`${search.defaultBranch}\` was recorded in the last ${Math.max(1, Math.round(windowMs / 86_400_000))} day(s)`,
+    shortBy: `no earlier run on ${search.defaultBranch} was recorded in the last ${Math.max(1, Math.round(windowMs / 86_400_000))} day(s)`,
   };
 }
 

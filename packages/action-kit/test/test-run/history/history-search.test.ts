@@ -130,12 +130,12 @@ describe('the history of a series', () => {
     expect(capped.runs).toEqual([]);
     expect(capped.requests).toBe(1);
     expect(capped.shortBy).toBe(
-      "no earlier run on `main` was among the account's newest 2 jobs, as far back as the search reads",
+      "no earlier run on main was among the account's newest 2 jobs, as far back as the search reads",
     );
 
     const none = await readHistory(client.automation.jobs, search({ series: 'never recorded' }));
     expect(none.runs).toEqual([]);
-    expect(none.shortBy).toBe('no earlier run on `main` was recorded in the last 30 day(s)');
+    expect(none.shortBy).toBe('no earlier run on main was recorded in the last 30 day(s)');
   });
 
   it('reads nothing with `history: 0`, and never a run recorded after this one started', async () => {

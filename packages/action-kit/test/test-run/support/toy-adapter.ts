@@ -35,6 +35,8 @@ export interface Toy {
   cancelDuring?: Record<number, AbortController>;
   /** The stop finds everything finished. */
   finishedMeanwhile?: boolean;
+  /** Starts every job id, so that runs of several nights have jobs of their own. */
+  night?: string;
   /** Done as the report is made, after the run. */
   beforeReport?: () => void;
 }
@@ -122,7 +124,7 @@ export class ToyBatch implements Batch<string, ToyRecord> {
   #runs(status?: ReportedJobStatus): Run<string>[] {
     return this.#items.map((item) => {
       const outcomes = this.#toy.script[item] ?? ['passed'];
-      const id = `${item}-${this.#attempt}`;
+      const id = `${this.#toy.night ?? ''}${item}-${this.#attempt}`;
       return {
         item,
         job: {
@@ -149,7 +151,7 @@ export function toyAdapter(toy: Toy, seen: Seen): TestRunAdapter<ToyPlan, string
     plan: async () => ({ items: Object.keys(toy.script), label: 'Toys' }),
     batch: (_plan, items, attempt) => new ToyBatch(toy, items, attempt, seen),
     retryItems: (_plan, round) =>
-      round.runs.filter((run) => run.job.status === 'failed').map((run) => run.record.split('-')[0]!),
+      round.runs.filter((run) => run.job.status === 'failed').map((run) => run.item),
     report: (plan, run) => {
       toy.beforeReport?.();
       return {

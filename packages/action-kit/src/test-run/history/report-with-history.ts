@@ -1,0 +1,65 @@
+/**
+ * An action's report of its results, led by what changed since the earlier runs: the summary,
+ * the comment and the check run open with the classes, the results file gives each item's, the
+ * outputs count them, and under `fail-on` only the items that fail the step make it fail.
+ */
+import type { Outputs } from '../../reporting/result.ts';
+import type { Block, ReportText } from '../../reporting/report-text.ts';
+import type { ResultsReport } from '../adapter.ts';
+import type { Comparison } from './comparison.ts';
+import { historyBlocks, historyData, historyMarkdown, historyOutputs } from './history-report.ts';
+
+export function reportWithHistory<O extends Outputs>(
+  report: ResultsReport<O>,
+  comparison: Comparison | undefined,
+): ResultsReport<O> {
+  if (comparison === undefined) return report;
+  const markdown = historyMarkdown(comparison);
+  const { failure, ...rest } = report;
+  const failing = judgedFailure(failure, comparison);
+  return {
+    ...rest,
+    outputs: (resultsFile) => ({ ...report.outputs(resultsFile), ...historyOutputs(comparison) }),
+    summary: afterHeading(report.summary, comparison, markdown),
+    resultsData: withHistoryData(report.resultsData, comparison),
+    ...(report.comment !== undefined
+      ? { comment: { ...report.comment, body: afterFirstLine(report.comment.body, markdown) } }
+      : {}),
+    ...(report.check !== undefined
+      ? { check: { ...report.check, summary: afterFirstLine(report.check.summary, markdown) } }
+      : {}),
+    ...(failing !== undefined ? { failure: failing } : {}),
+  };
+}
+
+/**
+ * The step's failure when tests failed: kept while an item fails the step under `fail-on`,
+ * dropped when every failure is quarantined or (with `fail-on: new`) was failing already.
+ */
+function judgedFailure(
+  failure: ResultsReport<Outputs>['failure'],
+  comparison: Comparison,
+): ResultsReport<Outputs>['failure'] {
+  if (failure === undefined || failure.kind !== 'tests-failed') return failure;
+  return comparison.failing.length > 0 ? failure : undefined;
+}
+
+/** The results file's data with each item's class; data that is no object is kept as it is. */
+function withHistoryData(data: unknown, comparison: Comparison): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  return { ...data, history: historyData(comparison) };
+}
+
+/** Blocks after the summary's heading block, in its own format; a plain summary after its first line. */
+function afterHeading(summary: ReportText, comparison: Comparison, markdown: string): ReportText {
+  if (typeof summary === 'string') return afterFirstLine(summary, markdown);
+  const blocks: readonly Block[] = summary.format === 'html' ? historyBlocks(comparison) : [markdown];
+  const [first, ...others] = summary.blocks;
+  return { ...summary, blocks: first === undefined ? [...blocks] : [first, ...blocks, ...others] };
+}
+
+function afterFirstLine(text: string, inserted: string): string {
+  const end = text.indexOf('\n');
+  if (end < 0) return `${text}\n\n${inserted}\n`;
+  return `${text.slice(0, end)}\n\n${inserted}\n${text.slice(end)}`;
+}
