@@ -16,13 +16,7 @@ import {
   type ClassifiedItem,
   type CurrentItem,
 } from './classes.ts';
-import {
-  readHistory,
-  recordRun,
-  type HistoryJobs,
-  type RecordedRun,
-  type RecordWriter,
-} from './history-search.ts';
+import { readHistory, recordRun, type RecordedRun } from './history-search.ts';
 import { itemKey, seriesToken, type ItemOutcome, type RunRecord } from './run-record.ts';
 
 export interface Comparison {
