@@ -157,6 +157,8 @@ async function sourceOf(dir: string): Promise<string> {
 
 /** The inputs the kit's `readPublishingInputs` reads: where a test step's report goes on GitHub. */
 const PUBLISHING = ['pr-comment', 'check-name', 'pull-request', 'github-token'];
+/** The inputs the kit's `readHistoryInputs` reads: what a test step compares its results with. */
+const HISTORY = ['history', 'quarantine-file', 'fail-on', 'default-branch'];
 
 /** Inputs the code reads: by name through the kit's reader (`read.<method>('name'`), and the connection readers' own. */
 function inputsRead(code: string): Set<string> {
@@ -165,6 +167,7 @@ function inputsRead(code: string): Set<string> {
     ...(/\breadMobileConnection\(/.test(code) ? MOBILE_CONNECTION : []),
     ...(/\breadSauceConnection\(/.test(code) ? SAUCE_CONNECTION : []),
     ...(/\breadPublishingInputs\(/.test(code) ? PUBLISHING : []),
+    ...(/\breadHistoryInputs\(/.test(code) ? HISTORY : []),
   ]);
 }
 

@@ -18,6 +18,7 @@ import {
   type ReportedJob,
 } from '@sauce-actions/action-kit/test-run/job-report';
 import type { JsTestFramework, JsTestPlatform } from '@sauce-actions/api';
+import { historyOutputs } from '@sauce-actions/action-kit/test-run/history/history-report';
 import type { PlatformResult } from './judge.ts';
 import { reportedJobs, type JsTestsReport } from './report.ts';
 import type { TestCounts } from './results.ts';
@@ -131,7 +132,15 @@ export function unmatchedStartResult(
   const testIds = Array.isArray(ids) ? ids.map(String) : [];
   const count = inputs.platforms.length;
   return {
-    outputs: { total: count, passed: 0, failed: 0, flaky: 0, 'job-ids': '[]', 'results-file': '' },
+    outputs: {
+      total: count,
+      passed: 0,
+      failed: 0,
+      flaky: 0,
+      'job-ids': '[]',
+      'results-file': '',
+      ...historyOutputs(undefined),
+    },
     summary: unmatchedStartSummary(inputs.framework, inputs.url, inputs.platforms, testIds),
     annotations: [],
     failure: unreadable ?? {

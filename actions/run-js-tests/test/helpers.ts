@@ -3,6 +3,7 @@
  * quick retries, the inputs and deps of a run, the emulator's journal and faults, and the results
  * file.
  */
+import { NO_HISTORY } from '@sauce-actions/action-kit/inputs/history-inputs';
 import { mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -81,6 +82,7 @@ export function runInputs(emulator: RunningEmulator, overrides: Partial<JsTestsI
     },
     operation: 'run',
     prComment: false,
+    history: NO_HISTORY,
     url: 'https://example.com/tests.html',
     framework: 'custom',
     platforms: [

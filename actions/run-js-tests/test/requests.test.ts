@@ -1,4 +1,5 @@
 /** The start request as a pure function of the inputs: a row per input, the body it sends. */
+import { NO_HISTORY } from '@sauce-actions/action-kit/inputs/history-inputs';
 import { InputError, runToken } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +75,7 @@ describe('the build', () => {
       timeoutMs: 60_000,
       pollIntervalMs: 1000,
       prComment: false,
+      history: NO_HISTORY,
     } satisfies JsTestsInputs;
     const refused = run(report, deps);
     await expect(refused).rejects.toBeInstanceOf(InputError);

@@ -144,6 +144,10 @@ describe('run-js-tests run', () => {
       flaky: 0,
       'job-ids': '[]',
       'results-file': '',
+      'new-failures': 0,
+      'still-failing': 0,
+      fixed: 0,
+      quarantined: 0,
     });
     expect(annotations).toEqual([]);
     expect(wholeText(summary)).toContain('JS unit tests (custom): not followed');

@@ -2,6 +2,7 @@
  * What the tests of run-suite-and-wait share: emulators and a folder for each file, the emulator's
  * journal, faults and connection, and deps with a real client, hooked where a test steps in.
  */
+import { NO_HISTORY } from '@sauce-actions/action-kit/inputs/history-inputs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +78,7 @@ export function suiteInputs(emulator: RunningEmulator, overrides: Partial<SuiteI
     pollIntervalMs: 100,
     timeoutMs: 30_000,
     prComment: false,
+    history: NO_HISTORY,
     ...overrides,
   };
 }

@@ -35,6 +35,9 @@ export interface HistoryInputs {
   };
 }
 
+/** No comparison and no quarantine: for tests and programs that build inputs by hand. */
+export const NO_HISTORY: HistoryInputs = { runs: 0, failOn: 'any', quarantine: { entries: [], expired: [] } };
+
 export interface HistoryReadOptions {
   /** Where the quarantine file is looked for. */
   workspace: string;

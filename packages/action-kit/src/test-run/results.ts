@@ -4,6 +4,7 @@
  * as the report shows them, and their tally.
  */
 import type { Batch, ItemResult, Round, Run, TestResults, TestRun } from './adapter.ts';
+import { historyOutputs } from './history/history-report.ts';
 import { tallyJobs, type JobAttempt, type ReportedJob } from './job-report.ts';
 
 /** The outputs every test action sets, beside its own. */
@@ -16,6 +17,11 @@ export type TestRunOutputs = {
   /** A JSON array: every job run, earlier attempts included. */
   'job-ids': string;
   'results-file': string;
+  /** The classes against the earlier runs (`history`), counted; 0 where nothing was compared (a shard). */
+  'new-failures': number;
+  'still-failing': number;
+  fixed: number;
+  quarantined: number;
 };
 
 /**
@@ -110,5 +116,7 @@ export function testRunOutputs(results: TestResults, resultsFile: string): TestR
     flaky: tally.flaky,
     'job-ids': JSON.stringify(jobIds),
     'results-file': resultsFile,
+    // The engine's comparison with the history counts them, where the step compares.
+    ...historyOutputs(undefined),
   };
 }

@@ -151,7 +151,7 @@ export function toyAdapter(toy: Toy, seen: Seen): TestRunAdapter<ToyPlan, string
     plan: async () => ({ items: Object.keys(toy.script), label: 'Toys' }),
     batch: (_plan, items, attempt) => new ToyBatch(toy, items, attempt, seen),
     retryItems: (_plan, round) =>
-      round.runs.filter((run) => run.job.status === 'failed').map((run) => run.item),
+      round.runs.flatMap((run) => (run.job.status === 'failed' && run.item !== undefined ? [run.item] : [])),
     report: (plan, run) => {
       toy.beforeReport?.();
       return {
