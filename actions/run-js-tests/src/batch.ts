@@ -18,6 +18,7 @@ import type {
   Run,
   StartSignals,
 } from '@sauce-actions/action-kit/test-run/adapter';
+import type { HistoryJobs, RecordWriter } from '@sauce-actions/action-kit/test-run/history/history-search';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import { START_GRACE_MS, surelyNotStarted } from '@sauce-actions/action-kit/test-run/rounds';
 import {
@@ -48,7 +49,7 @@ import { waitForResults } from './wait.ts';
 export type JsTestsClient = Pick<SauceClient, 'jobUrl' | 'serviceClock'> & {
   automation: {
     jsTests: Pick<AutomationJsTests, 'start' | 'getStatus'>;
-    jobs: Pick<AutomationJobs, 'stop'> & JobLister;
+    jobs: Pick<AutomationJobs, 'stop'> & JobLister & HistoryJobs & RecordWriter;
   };
 };
 

@@ -13,6 +13,7 @@ import type {
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { reportedRun, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
+import { historyOptions } from '@sauce-actions/action-kit/test-run/history/history-options';
 import { findBuildJobs } from '@sauce-actions/action-kit/test-run/build-search';
 import { gatheredFailure, NOT_RUN_DETAIL, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
@@ -50,7 +51,16 @@ export async function reportPlatforms(
   }
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  return gatherTests(reportAdapter(inputs, builds, deps), stepOptions('run-js-tests', inputs), deps);
+  const history = historyOptions(inputs.history, {
+    runsWhat: jsRunsWhat(inputs),
+    client: deps.client,
+    logger: deps.logger,
+  });
+  return gatherTests(
+    reportAdapter(inputs, builds, deps),
+    { ...stepOptions('run-js-tests', inputs), history },
+    deps,
+  );
 }
 
 /** The inputs that only a run uses, and whether the step set them. */
@@ -77,6 +87,7 @@ function reportAdapter(
     name: platformName(platform),
   }));
   return {
+    historyItem: PLATFORM_HISTORY_ITEM,
     gather: async (signal) => {
       // The search ends a page after every platform and every attempt's build showed.
       const found = await findBuildJobs(deps.client.automation.jobs, {
@@ -207,3 +218,14 @@ function notRunResult(name: string, platform: JsTestPlatform | undefined): Platf
     detail: NOT_RUN_DETAIL,
   };
 }
+
+/** What the step runs, for its series of runs: the page and its framework, on whatever platforms. */
+export function jsRunsWhat(inputs: Pick<JsTestsInputs, 'url' | 'framework'>): string {
+  return `page ${inputs.framework} ${inputs.url}`;
+}
+
+/** A platform's item in the history: its name (`Windows 11 / chrome / latest`), wherever it is listed. */
+export const PLATFORM_HISTORY_ITEM = (result: { job: { name: string } }): { item: string; name: string } => ({
+  item: result.job.name,
+  name: result.job.name,
+});

@@ -6,12 +6,14 @@ import { optionalProperty, type ActionResult, type StepDeps } from '@sauce-actio
 import type { Round, TestPlan, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
 import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
+import { historyOptions, quarantinePlan } from '@sauce-actions/action-kit/test-run/history/history-options';
 import { servicePlaceOf } from '@sauce-actions/action-kit/test-run/post-step';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
+import { platformName } from './platforms.ts';
 import { JsTestsBatch, UnmatchedStart, type JsTestsClient, type PlacedPlatform } from './batch.ts';
 import { jsTestsComment } from './comment.ts';
-import { reportPlatforms } from './gather.ts';
+import { jsRunsWhat, PLATFORM_HISTORY_ITEM, reportPlatforms } from './gather.ts';
 import type { JsTestsInputs } from './inputs.ts';
 import type { PlatformResult } from './judge.ts';
 import { jsTestsFailure, jsTestsReport, junitSuites, resultsData } from './report.ts';
@@ -43,6 +45,12 @@ async function runPlatforms(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<A
     retries: inputs.retries,
     shard: inputs.shard,
     postStep: { format: JS_TESTS_RECORD, place: servicePlaceOf(inputs.connection) },
+    history: historyOptions(inputs.history, {
+      runsWhat: jsRunsWhat(inputs),
+      client: deps.client,
+      shard: inputs.shard,
+      logger: deps.logger,
+    }),
   };
   try {
     return await runTests(jsTestsAdapter(inputs, deps), options, deps);
@@ -61,8 +69,22 @@ function jsTestsAdapter(
     itemsName: 'platforms',
     plan: async (_signal, startedAtMs) => {
       if (inputs.platforms.length === 0) deps.logger.info('This shard has no platform to run.');
-      return { items: inputs.platforms.map((platform, place) => ({ platform, place })), startedAtMs };
+      const placed = inputs.platforms.map((platform, place) => ({ platform, place }));
+      // A shard knows only its share: an entry of another shard's platform is no mistake there.
+      const { run, skipped } = quarantinePlan(
+        inputs.history,
+        placed,
+        ({ platform }) => ({ id: platformName(platform), name: platformName(platform) }),
+        inputs.shard === undefined,
+      );
+      if (skipped.length > 0) {
+        deps.logger.info(
+          `Quarantined with mode skip, not started: ${skipped.map(({ platform }) => platformName(platform)).join('; ')}.`,
+        );
+      }
+      return { items: run, startedAtMs };
     },
+    historyItem: PLATFORM_HISTORY_ITEM,
     batch: (plan, items, attempt) =>
       new JsTestsBatch({
         inputs,

@@ -122,6 +122,12 @@ describe('run-js-tests run', () => {
             throw new Error('nothing to stop');
           },
           list: async () => [],
+          get: async () => {
+            throw new Error('no job to read');
+          },
+          update: async () => {
+            throw new Error('no job to update');
+          },
         },
         jsTests: {
           start: async () => ({ 'js tests': ['only-one'] }),

@@ -20,6 +20,7 @@ import {
   type JobLister,
   type JobStopper,
 } from '@sauce-actions/action-kit/test-run/job-follower';
+import type { HistoryJobs, RecordWriter } from '@sauce-actions/action-kit/test-run/history/history-search';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import { startTurnMs } from '@sauce-actions/action-kit/test-run/shard-turns';
 import type { RequestPacer } from '@sauce-actions/action-kit/step/request-pacer';
@@ -34,7 +35,7 @@ import { RunRecorder, type RunRecord } from './state.ts';
 
 export interface SuiteClient {
   authoring: StartClient;
-  automation: { jobs: JobLister & JobStopper; assets: AssetSource };
+  automation: { jobs: JobLister & JobStopper & HistoryJobs & RecordWriter; assets: AssetSource };
   jobUrl(jobId: string): string;
   /** The service's clock, from its answers' `Date` header: the job searches' windows are on it. */
   serviceClock: Pick<ServiceClock, 'now' | 'fromLocal'>;

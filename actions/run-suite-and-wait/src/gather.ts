@@ -12,6 +12,7 @@ import type {
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { reportedRun, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
+import { historyOptions } from '@sauce-actions/action-kit/test-run/history/history-options';
 import { gatheredFailure, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
@@ -25,6 +26,7 @@ import { reportJob } from './jobs.ts';
 import { junitSuites, resultsData, type SuiteOutputs, type SuiteReport } from './report.ts';
 import { findCaseJobs, reportBuildNames } from './rerun.ts';
 import { findSuite, listSuiteCases, type FoundSuite } from './start.ts';
+import { suiteRunsWhat } from './selection.ts';
 import { suiteSummary } from './summary.ts';
 
 /** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
@@ -51,7 +53,16 @@ export async function reportShards(
   }
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  return gatherTests(reportAdapter(inputs, deps), stepOptions('run-suite-and-wait', inputs), deps);
+  const history = historyOptions(inputs.history, {
+    runsWhat: suiteRunsWhat(inputs),
+    client: deps.client,
+    logger: deps.logger,
+  });
+  return gatherTests(
+    reportAdapter(inputs, deps),
+    { ...stepOptions('run-suite-and-wait', inputs), history },
+    deps,
+  );
 }
 
 /** The inputs that only a run uses, and whether the step set them (to other than their default). */

@@ -6,6 +6,8 @@
 import type { RequestPacer } from '@sauce-actions/action-kit/step/request-pacer';
 import { shareOf, type Logger, type Shard, type WorkflowRun } from '@sauce-actions/action-kit';
 import type { TestPlan } from '@sauce-actions/action-kit/test-run/adapter';
+import { quarantinePlan } from '@sauce-actions/action-kit/test-run/history/history-options';
+import { listSome } from '@sauce-actions/action-kit/test-run/job-report';
 import { defaultBuildName, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import type { JobLister } from '@sauce-actions/action-kit/test-run/job-follower';
 import type { ServiceClock } from '@sauce-actions/api';
@@ -47,7 +49,10 @@ export interface SuitePlan extends TestPlan<CaseSelection> {
 }
 
 interface PlanContext {
-  inputs: Pick<SuiteInputs, 'suite' | 'testCases' | 'targets' | 'shard' | 'buildName' | 'rerunFailed'>;
+  inputs: Pick<
+    SuiteInputs,
+    'suite' | 'testCases' | 'targets' | 'shard' | 'buildName' | 'rerunFailed' | 'history'
+  >;
   client: {
     authoring: StartClient;
     automation: { jobs: JobLister };
@@ -70,7 +75,8 @@ export async function planSuite(
   const buildName = inputs.buildName ?? defaultBuildName(label, context.workflow, new Date(startedAtMs));
   const planned = await planRuns(client.authoring, inputs, suite, signal);
   const earlier = await earlierAttempts(context, signal, { label, plan: planned });
-  const runs = withoutCases(planned, new Set(earlier?.passed.map(({ testCase }) => testCase.id)));
+  const passed = withoutCases(planned, new Set(earlier?.passed.map(({ testCase }) => testCase.id)));
+  const runs = withoutCases(passed, quarantinedToSkip(context, planned));
   // A shard with no case to run has no round: nothing to wait for, and it passes.
   return {
     items: selectedCases(runs),
@@ -152,6 +158,24 @@ async function planRuns(
     selected: suiteCases.length,
     ...shardOf,
   };
+}
+
+/**
+ * The cases quarantined with `mode: skip`, which are not started (the rest then run one by one),
+ * said in the log; an entry that matches no case of the step, even of another shard, is refused.
+ */
+function quarantinedToSkip({ inputs, logger }: PlanContext, planned: Plan): Set<string> {
+  const cases = planned.suiteCases ?? inputs.testCases ?? [];
+  const { skipped } = quarantinePlan(inputs.history, cases, (testCase) => ({
+    id: testCase.id,
+    name: testCase.name ?? testCase.id,
+  }));
+  if (skipped.length > 0) {
+    logger.info(
+      `Quarantined with mode skip, not started: ${listSome(skipped.map((testCase) => testCase.name ?? testCase.id))}.`,
+    );
+  }
+  return new Set(skipped.map((testCase) => testCase.id));
 }
 
 /** The cases of the plan by id and name, to tell which case each job ran. */

@@ -9,6 +9,7 @@ import { collectJobAssets } from '@sauce-actions/action-kit/services/assets-arti
 import type { Round, TestRunAdapter } from '@sauce-actions/action-kit/test-run/adapter';
 import { runTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
 import { isFailedJob, listSome, type ReportedJob } from '@sauce-actions/action-kit/test-run/job-report';
+import { historyOptions } from '@sauce-actions/action-kit/test-run/history/history-options';
 import { servicePlaceOf } from '@sauce-actions/action-kit/test-run/post-step';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { anySignal, type Job } from '@sauce-actions/api';
@@ -20,7 +21,7 @@ import { reportShards } from './gather.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { planSuite, selectedCases, type SuitePlan } from './plan.ts';
 import { junitSuites, resultsData, suiteOutputs, suiteReport, type SuiteOutputs } from './report.ts';
-import type { CaseSelection } from './selection.ts';
+import { suiteRunsWhat, type CaseSelection } from './selection.ts';
 import { RUN_RECORD } from './state.ts';
 import { suiteSummary } from './summary.ts';
 
@@ -43,6 +44,12 @@ export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionR
     retries: inputs.retries,
     failFast: inputs.failFast,
     shard: inputs.shard,
+    history: historyOptions(inputs.history, {
+      runsWhat: suiteRunsWhat(inputs),
+      client: deps.client,
+      shard: inputs.shard,
+      logger: deps.logger,
+    }),
     // Without `stop-on-cancel` nothing is to be stopped, so nothing is left for the post step.
     ...(inputs.stopOnCancel
       ? { postStep: { format: RUN_RECORD, place: servicePlaceOf(inputs.connection) } }

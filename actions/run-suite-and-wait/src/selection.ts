@@ -112,3 +112,15 @@ async function parseYaml(
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** What the step runs, for its series of runs: the suite as named, or the chosen cases. */
+export function suiteRunsWhat(inputs: {
+  suite?: string | undefined;
+  testCases?: readonly CaseSelection[] | undefined;
+}): string {
+  if (inputs.suite !== undefined) return `suite ${inputs.suite}`;
+  return `cases ${(inputs.testCases ?? [])
+    .map((testCase) => testCase.id)
+    .sort()
+    .join(' ')}`;
+}

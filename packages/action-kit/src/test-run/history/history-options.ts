@@ -1,0 +1,66 @@
+/**
+ * What a test action gives the engine of its history inputs: the comparison's options (none for a
+ * shard: the report step compares, once per workflow run), the quarantine as a matcher, the
+ * expired entries warned about once, and the check, once the items are planned and before any
+ * starts, that every entry matches one of them.
+ */
+import type { HistoryInputs } from '../../inputs/history-inputs.ts';
+import {
+  quarantineMatcher,
+  unmatchedEntries,
+  unmatchedError,
+  type QuarantineItem,
+} from '../../inputs/quarantine-match.ts';
+import { DEFAULT_QUARANTINE_FILE, expiredWarning } from '../../inputs/quarantine.ts';
+import type { Logger } from '../../step/logger.ts';
+import type { HistoryOptions } from '../adapter.ts';
+
+export interface HistoryContext {
+  /** What the step runs (a suite, chosen cases, a page on platforms): its series' token. */
+  runsWhat: string;
+  client: { automation: { jobs: HistoryOptions['jobs'] }; serviceClock: { fromLocal(ms: number): number } };
+  /** A shard compares nothing: its report step does. */
+  shard?: unknown;
+  logger: Logger;
+}
+
+export function historyOptions(history: HistoryInputs, context: HistoryContext): HistoryOptions | undefined {
+  const file = history.quarantine.file ?? DEFAULT_QUARANTINE_FILE;
+  for (const entry of history.quarantine.expired) context.logger.warning(expiredWarning(entry, file));
+  if (context.shard !== undefined) return undefined;
+  const matcher = quarantineMatcher(history.quarantine.entries);
+  const { client } = context;
+  return {
+    runs: history.runs,
+    failOn: history.failOn,
+    defaultBranch: history.defaultBranch,
+    runsWhat: context.runsWhat,
+    quarantineOf: (item) => {
+      const entry = matcher(item);
+      return entry !== undefined ? { reason: entry.reason, mode: entry.mode } : undefined;
+    },
+    jobs: client.automation.jobs,
+    serviceTime: (ms) => client.serviceClock.fromLocal(ms),
+  };
+}
+
+/**
+ * The planned items less those quarantined with `mode: skip`; throws when an entry matches none
+ * of the items, naming the entries, unless `all` is false (a shard that knows only its share).
+ */
+export function quarantinePlan<T>(
+  history: HistoryInputs,
+  items: readonly T[],
+  itemOf: (item: T) => QuarantineItem,
+  all = true,
+): { run: T[]; skipped: T[] } {
+  const { entries, file } = history.quarantine;
+  if (entries.length === 0) return { run: [...items], skipped: [] };
+  const unmatched = all ? unmatchedEntries(entries, items.map(itemOf)) : [];
+  if (unmatched.length > 0) throw unmatchedError(unmatched, file ?? DEFAULT_QUARANTINE_FILE);
+  const matcher = quarantineMatcher(entries);
+  const run: T[] = [];
+  const skipped: T[] = [];
+  for (const item of items) (matcher(itemOf(item))?.mode === 'skip' ? skipped : run).push(item);
+  return { run, skipped };
+}
