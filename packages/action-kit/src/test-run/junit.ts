@@ -25,7 +25,8 @@ export interface JUnitTestCase {
   timeSeconds?: number;
   failure?: JUnitProblem;
   error?: JUnitProblem;
-  skipped?: boolean;
+  /** Not run, or not counted (a quarantined case): with why, as `<skipped message>`. */
+  skipped?: boolean | { message: string };
   /**
    * Earlier failed runs, oldest first. In a case that passed they are `<flakyFailure>` and
    * `<flakyError>` (the case is flaky, and counts as passed); in a case that failed,
@@ -99,6 +100,8 @@ function addCase(suite: Element, testCase: JUnitTestCase): void {
   // error before failure: a case that could not run is reported as an error even if also marked failed
   if (testCase.error) addProblem(element, 'error', testCase.error);
   else if (testCase.failure) addProblem(element, 'failure', testCase.failure);
+  else if (typeof testCase.skipped === 'object')
+    element.ele('skipped', { message: clean(testCase.skipped.message) });
   else if (testCase.skipped) element.ele('skipped');
   const failed = testCase.error !== undefined || testCase.failure !== undefined;
   for (const rerun of testCase.reruns ?? []) addRerun(element, failed ? 'rerun' : 'flaky', rerun);

@@ -6,6 +6,7 @@
 import type { Outputs } from '../../reporting/result.ts';
 import type { Block, ReportText } from '../../reporting/report-text.ts';
 import type { ResultsReport } from '../adapter.ts';
+import type { JUnitTestCase, JUnitTestSuite } from '../junit.ts';
 import type { Comparison } from './comparison.ts';
 import { historyBlocks, historyData, historyMarkdown, historyOutputs } from './history-report.ts';
 
@@ -22,6 +23,7 @@ export function reportWithHistory<O extends Outputs>(
     outputs: (resultsFile) => ({ ...report.outputs(resultsFile), ...historyOutputs(comparison) }),
     summary: afterHeading(report.summary, comparison, markdown),
     resultsData: withHistoryData(report.resultsData, comparison),
+    junitSuites: () => quarantinedSkipped(report.junitSuites(), comparison),
     ...(report.comment !== undefined
       ? { comment: { ...report.comment, body: afterFirstLine(report.comment.body, markdown) } }
       : {}),
@@ -62,4 +64,35 @@ function afterFirstLine(text: string, inserted: string): string {
   const end = text.indexOf('\n');
   if (end < 0) return `${text}\n\n${inserted}\n`;
   return `${text.slice(0, end)}\n\n${inserted}\n${text.slice(end)}`;
+}
+
+/**
+ * The JUnit report with each quarantined case skipped, with its reason: a reporter then counts
+ * it neither passed nor failed. A suite named as the item (a platform of JS tests) has every
+ * case skipped.
+ */
+function quarantinedSkipped(suites: JUnitTestSuite[], comparison: Comparison): JUnitTestSuite[] {
+  const reasons = new Map<string, string>();
+  for (const item of comparison.classification.items) {
+    if (item.class !== 'quarantined' || item.quarantined === undefined) continue;
+    reasons.set(
+      item.name,
+      `quarantined (${item.outcome === 'failed' ? 'failed' : 'passed'}): ${item.quarantined.reason}`,
+    );
+  }
+  if (reasons.size === 0) return suites;
+  const skip = (testCase: JUnitTestCase, message: string): JUnitTestCase => {
+    const { failure: _failure, error: _error, ...rest } = testCase;
+    return { ...rest, skipped: { message } };
+  };
+  return suites.map((suite) => {
+    const whole = reasons.get(suite.name);
+    return {
+      ...suite,
+      cases: suite.cases.map((testCase) => {
+        const message = whole ?? reasons.get(testCase.name);
+        return message !== undefined ? skip(testCase, message) : testCase;
+      }),
+    };
+  });
 }

@@ -3,7 +3,7 @@
  * with the ones before and keeping its record, through a job store of the test's own; a pull
  * request compared with the default branch and keeping nothing; `fail-on: new` and the quarantine.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Job, ListJobsParams } from '@sauce-actions/api';
@@ -60,7 +60,13 @@ async function night(
   store: ReturnType<typeof jobStore>,
   name: string,
   script: Script,
-  options: { ci?: object; failOn?: 'any' | 'new'; quarantine?: string[]; series?: string } = {},
+  options: {
+    ci?: object;
+    failOn?: 'any' | 'new';
+    quarantine?: string[];
+    series?: string;
+    junitFile?: string;
+  } = {},
 ) {
   const deps = testStepDeps({
     tempDir: folder,
@@ -79,7 +85,14 @@ async function night(
   };
   const result = await runTests(
     toyAdapter({ script, night: `${name}_` }, { started: [], stopped: [] }),
-    { name: 'toys', timeoutMs: 60_000, retries: 1, failOnFailure: true, history },
+    {
+      name: 'toys',
+      timeoutMs: 60_000,
+      retries: 1,
+      failOnFailure: true,
+      history,
+      ...(options.junitFile !== undefined ? { junitFile: options.junitFile } : {}),
+    },
     deps,
   );
   return { result, summary: wholeText(result.summary), deps };
@@ -135,7 +148,20 @@ describe('the engine with a history', () => {
   it('fails with `fail-on: new` only for new failures, and never for quarantined toys', async () => {
     const store = jobStore();
     await night(store, 'n1', { a: F, b: P, c: P });
-    const still = await night(store, 'n2', { a: F, b: P, c: F }, { failOn: 'new', quarantine: ['c'] });
+    const junitFile = path.join(folder, 'quarantine.xml');
+    const still = await night(
+      store,
+      'n2',
+      { a: F, b: P, c: F },
+      { failOn: 'new', quarantine: ['c'], junitFile },
+    );
+    // The quarantined toy is skipped with its reason in the JUnit report; the others as they ran.
+    const junit = await readFile(junitFile, 'utf8');
+    expect(junit).toMatch(
+      /<testcase name="c"[^>]*>\s*<skipped message="quarantined \(failed\): tracked in #12"\/>/,
+    );
+    expect(junit).toMatch(/<testcase name="a"/);
+    expect(junit).not.toMatch(/<testcase name="a"[^>]*>\s*<skipped/);
     expect(still.result.outputs).toMatchObject({ 'new-failures': 0, 'still-failing': 1, quarantined: 1 });
     expect(still.result.failure).toBeUndefined();
     expect(still.summary).toContain('- **c**: failed; quarantined: tracked in \\#12');
