@@ -156,6 +156,11 @@ export interface ResultsReport<O extends Outputs> {
   check?: { name: string; summary: string };
   /** The log line that tells how the jobs came out. */
   tallyLine?: string;
+  /**
+   * A failed job that does not fail the step (quarantined, or still failing under `fail-on: new`):
+   * annotated as a warning, not an error.
+   */
+  reportOnly?: (job: ReportedJob) => boolean;
   /** More to publish once the files are written, such as the jobs' assets as an artifact. */
   artifacts?(): Promise<void>;
 }

@@ -58,7 +58,14 @@ export async function publishResults<O extends Outputs>(
     outputs: report.outputs(written.resultsFile),
     summary: incomplete === undefined ? report.summary : withNotice(report.summary, incomplete),
     annotations: [
-      ...failedJobAnnotations(results.jobs, options.failOnFailure ? 'error' : 'warning'),
+      ...failedJobAnnotations(
+        results.jobs.filter((job) => !report.reportOnly?.(job)),
+        options.failOnFailure ? 'error' : 'warning',
+      ),
+      ...failedJobAnnotations(
+        results.jobs.filter((job) => report.reportOnly?.(job) === true),
+        'warning',
+      ),
       ...flakyJobAnnotations(results.jobs),
       ...(results.notRetried !== undefined
         ? [{ level: 'warning' as const, message: results.notRetried }]

@@ -18,12 +18,14 @@ export function reportWithHistory<O extends Outputs>(
   const markdown = historyMarkdown(comparison);
   const { failure, ...rest } = report;
   const failing = judgedFailure(failure, comparison);
+  const failingNames = new Set(comparison.failing.map((item) => item.name));
   return {
     ...rest,
     outputs: (resultsFile) => ({ ...report.outputs(resultsFile), ...historyOutputs(comparison) }),
     summary: afterHeading(report.summary, comparison, markdown),
     resultsData: withHistoryData(report.resultsData, comparison),
     junitSuites: () => quarantinedSkipped(report.junitSuites(), comparison),
+    reportOnly: (job) => !failingNames.has(job.name),
     ...(report.comment !== undefined
       ? { comment: { ...report.comment, body: afterFirstLine(report.comment.body, markdown) } }
       : {}),

@@ -164,10 +164,18 @@ describe('the engine with a history', () => {
     expect(junit).not.toMatch(/<testcase name="a"[^>]*>\s*<skipped/);
     expect(still.result.outputs).toMatchObject({ 'new-failures': 0, 'still-failing': 1, quarantined: 1 });
     expect(still.result.failure).toBeUndefined();
+    // What does not fail the step is annotated as a warning, not an error.
+    expect(still.result.annotations.filter((note) => note.level === 'error')).toEqual([]);
+    expect(still.result.annotations.map((note) => note.title)).toEqual(
+      expect.arrayContaining(['Failed job: a', 'Failed job: c']),
+    );
     expect(still.summary).toContain('- **c**: failed; quarantined: tracked in \\#12');
     const fresh = await night(store, 'n3', { a: F, b: F, c: F }, { failOn: 'new', quarantine: ['c'] });
     expect(fresh.result.outputs).toMatchObject({ 'new-failures': 1 });
     expect(fresh.result.failure?.kind).toBe('tests-failed');
+    expect(
+      fresh.result.annotations.filter((note) => note.level === 'error').map((note) => note.title),
+    ).toEqual(['Failed job: b']);
   });
 
   it("never counts another series' runs, and says why nothing was compared without a default branch", async () => {
