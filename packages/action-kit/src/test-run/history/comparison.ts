@@ -107,6 +107,7 @@ export async function compareWithHistory<R>(
     defaultBranch: series.defaultBranch,
     runs: options.runs,
     beforeMs: options.serviceTime(results.startedAtMs),
+    thisRun: { number: context.workflow.runNumber, branch: context.ci.branch },
     signal: context.signal,
     pacer: context.pacer,
   });

@@ -27,6 +27,12 @@ export interface HistorySearch {
   runs: number;
   /** This run's start on the service's clock (ms): only runs recorded before it are earlier. */
   beforeMs: number;
+  /**
+   * This run's number and branch, where known: a record of the same run (kept by an earlier
+   * attempt of it, or by a job of its pipeline that was retried) is no earlier run, so that a
+   * failure new in this run is still new when the run is tried again.
+   */
+  thisRun?: { number?: string | undefined; branch?: string | undefined };
   signal: AbortSignal;
   pacer: RequestPacer;
   windowMs?: number;
@@ -55,7 +61,21 @@ function earlierRun(job: Job, search: HistorySearch): RecordedRun | undefined {
   if (record.pullRequest || record.branch !== search.defaultBranch || record.at >= search.beforeMs) {
     return undefined;
   }
+  if (isThisRun(record, search.thisRun)) return undefined;
   return { ...record, anchor: job.id };
+}
+
+/**
+ * Whether a record is of this run: the same number on the same branch. A run number is unique
+ * within a series and branch (GitHub's per workflow, GitLab's per project, Jenkins' per branch's
+ * job), and its attempts and retried jobs share it; without a number or a branch, no record is.
+ */
+function isThisRun(record: RunRecord, run: HistorySearch['thisRun']): boolean {
+  const number = run?.number;
+  const branch = run?.branch;
+  return (
+    number !== undefined && branch !== undefined && record.run.number === number && record.branch === branch
+  );
 }
 
 export async function readHistory(jobs: HistoryJobs, search: HistorySearch): Promise<HistoryFound> {

@@ -1,7 +1,8 @@
 /**
  * A series' history read back from the emulator: records kept on jobs of earlier runs, found by
  * one search for the newest and then one request per run before it; runs of other series,
- * branches and pull requests never counted; the search's bounds said when it stops short.
+ * branches and pull requests never counted, nor this run's own record; the search's bounds said
+ * when it stops short.
  */
 import { SauceClient, type Job } from '@sauce-actions/api';
 import { startEmulator, type RunningEmulator } from '@sauce-actions/emulator';
@@ -89,6 +90,26 @@ describe('the history of a series', () => {
     // Fewer runs than asked, because there are no more: nothing to say.
     expect(all.runs.map((run) => run.run.number)).toEqual(['4', '3', '2', '1']);
     expect(all.shortBy).toBeUndefined();
+  });
+
+  it('never takes a record of this run for an earlier one: an earlier attempt, a retried job', async () => {
+    const first = await recorded({ series: 'retried', run: { number: '1' } });
+    // Night 2's first try kept its record; the same pipeline's job is retried.
+    await recorded({ series: 'retried', run: { number: '2' }, previous: first });
+    const retry = await readHistory(
+      client.automation.jobs,
+      search({ series: 'retried', thisRun: { number: '2', branch: 'main' } }),
+    );
+    expect(retry.runs.map((run) => run.run.number)).toEqual(['1']);
+    expect(retry.requests).toBe(1);
+    // The same number on another branch (a Jenkins job per branch counts its own) is another run.
+    const elsewhere = await readHistory(
+      client.automation.jobs,
+      search({ series: 'retried', thisRun: { number: '2', branch: 'PR-24' } }),
+    );
+    expect(elsewhere.runs.map((run) => run.run.number)).toEqual(['2', '1']);
+    const unknown = await readHistory(client.automation.jobs, search({ series: 'retried', thisRun: {} }));
+    expect(unknown.runs.map((run) => run.run.number)).toEqual(['2', '1']);
   });
 
   it("keeps the job's own tags and custom data beside the record, and writing it again changes nothing", async () => {
