@@ -60,6 +60,8 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
   'packages/action-kit/src/hosts/github-id-token.ts': (m) => [m.requestIdToken],
   'packages/api/src/core/transport/undici-parts.ts': (m) => [m.EnvProxyDispatcher, m.request, m.sendOnce],
   'packages/action-kit/src/reporting/xml-writer.ts': (m) => [m.create],
+  'packages/action-kit/src/inputs/quarantine.ts': (m) => [m.parseQuarantine],
+  'packages/action-kit/src/inputs/quarantine-match.ts': (m) => [m.quarantineMatcher, m.unmatchedEntries],
   yaml: (m) => {
     const yaml = m.default as Record<string, unknown>;
     return [yaml.parse, yaml.parseDocument, yaml.isScalar, yaml.isSeq, yaml.isMap];

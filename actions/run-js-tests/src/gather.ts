@@ -51,7 +51,7 @@ export async function reportPlatforms(
   }
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  const history = historyOptions(inputs.history, {
+  const history = await historyOptions(inputs.history, {
     runsWhat: jsRunsWhat(inputs),
     client: deps.client,
     logger: deps.logger,

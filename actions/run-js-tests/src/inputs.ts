@@ -15,7 +15,7 @@ import {
 import { JS_TEST_FRAMEWORKS, type JsTestFramework, type JsTestPlatform } from '@sauce-actions/api';
 import { readHistoryInputs, type HistoryInputs } from '@sauce-actions/action-kit/inputs/history-inputs';
 import { readPublishingInputs, type PublishingInputs } from '@sauce-actions/action-kit/inputs/publishing';
-import { utcToday } from '@sauce-actions/action-kit/inputs/quarantine';
+import { utcToday } from '@sauce-actions/action-kit/inputs/quarantine-entry';
 import { parsePlatforms } from './platforms.ts';
 
 /** The frameworks `framework` takes: the client's table of them. */

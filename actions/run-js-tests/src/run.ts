@@ -45,7 +45,7 @@ async function runPlatforms(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<A
     retries: inputs.retries,
     shard: inputs.shard,
     postStep: { format: JS_TESTS_RECORD, place: servicePlaceOf(inputs.connection) },
-    history: historyOptions(inputs.history, {
+    history: await historyOptions(inputs.history, {
       runsWhat: jsRunsWhat(inputs),
       client: deps.client,
       shard: inputs.shard,
@@ -71,7 +71,7 @@ function jsTestsAdapter(
       if (inputs.platforms.length === 0) deps.logger.info('This shard has no platform to run.');
       const placed = inputs.platforms.map((platform, place) => ({ platform, place }));
       // A shard knows only its share: an entry of another shard's platform is no mistake there.
-      const { run, skipped } = quarantinePlan(
+      const { run, skipped } = await quarantinePlan(
         inputs.history,
         placed,
         ({ platform }) => ({ id: platformName(platform), name: platformName(platform) }),

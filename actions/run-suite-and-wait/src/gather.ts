@@ -53,7 +53,7 @@ export async function reportShards(
   }
   const warning = runInputsWarning(runInputsGiven(inputs));
   if (warning !== undefined) deps.logger.warning(warning);
-  const history = historyOptions(inputs.history, {
+  const history = await historyOptions(inputs.history, {
     runsWhat: suiteRunsWhat(inputs),
     client: deps.client,
     logger: deps.logger,

@@ -13,7 +13,7 @@ import {
 import { RETENTION_DAYS } from '@sauce-actions/action-kit/inputs/input-forms';
 import { readHistoryInputs, type HistoryInputs } from '@sauce-actions/action-kit/inputs/history-inputs';
 import { readPublishingInputs, type PublishingInputs } from '@sauce-actions/action-kit/inputs/publishing';
-import { utcToday } from '@sauce-actions/action-kit/inputs/quarantine';
+import { utcToday } from '@sauce-actions/action-kit/inputs/quarantine-entry';
 import type { AuthoringRunTarget } from '@sauce-actions/api';
 import { parseTargets, parseTestCases, type CaseSelection } from './selection.ts';
 

@@ -76,7 +76,7 @@ export async function planSuite(
   const planned = await planRuns(client.authoring, inputs, suite, signal);
   const earlier = await earlierAttempts(context, signal, { label, plan: planned });
   const passed = withoutCases(planned, new Set(earlier?.passed.map(({ testCase }) => testCase.id)));
-  const runs = withoutCases(passed, quarantinedToSkip(context, planned));
+  const runs = withoutCases(passed, await quarantinedToSkip(context, planned));
   // A shard with no case to run has no round: nothing to wait for, and it passes.
   return {
     items: selectedCases(runs),
@@ -164,9 +164,9 @@ async function planRuns(
  * The cases quarantined with `mode: skip`, which are not started (the rest then run one by one),
  * said in the log; an entry that matches no case of the step, even of another shard, is refused.
  */
-function quarantinedToSkip({ inputs, logger }: PlanContext, planned: Plan): Set<string> {
+async function quarantinedToSkip({ inputs, logger }: PlanContext, planned: Plan): Promise<Set<string>> {
   const cases = planned.suiteCases ?? inputs.testCases ?? [];
-  const { skipped } = quarantinePlan(inputs.history, cases, (testCase) => ({
+  const { skipped } = await quarantinePlan(inputs.history, cases, (testCase) => ({
     id: testCase.id,
     name: testCase.name ?? testCase.id,
   }));

@@ -44,7 +44,7 @@ export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionR
     retries: inputs.retries,
     failFast: inputs.failFast,
     shard: inputs.shard,
-    history: historyOptions(inputs.history, {
+    history: await historyOptions(inputs.history, {
       runsWhat: suiteRunsWhat(inputs),
       client: deps.client,
       shard: inputs.shard,

@@ -8,7 +8,7 @@ import { InputError, quoteValue } from '../step/input-error.ts';
 import { optionalProperty } from '../values/optional-property.ts';
 import type { InputReader } from './inputs.ts';
 import { readQuarantineFile } from './quarantine-file.ts';
-import { parseQuarantine, type QuarantineEntry } from './quarantine.ts';
+import type { QuarantineEntry } from './quarantine-entry.ts';
 
 /** `any`: every failure fails the step; `new`: only new failures do, still-failing ones are reported. */
 export const FAIL_ON = ['any', 'new'] as const;
@@ -76,8 +76,15 @@ export async function readHistoryInputs(
   const defaultBranch = read.string('default-branch');
   if (defaultBranch !== undefined) checkBranchName('default-branch', defaultBranch);
   const found = await readQuarantineFile(options.workspace, read.string('quarantine-file'));
+  // The YAML parser loads only for a step that has a quarantine file.
   const quarantine = found
-    ? { file: found.file, ...parseQuarantine(found.text, { file: found.file, today: options.today }) }
+    ? {
+        file: found.file,
+        ...(await import('./quarantine.ts')).parseQuarantine(found.text, {
+          file: found.file,
+          today: options.today,
+        }),
+      }
     : { entries: [], expired: [] };
   return { runs, failOn, ...optionalProperty('defaultBranch', defaultBranch), quarantine };
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { InputError, quoteValue } from '../step/input-error.ts';
 import { formatSize } from '../values/size.ts';
 import { pathFormHint } from './input-forms.ts';
-import { DEFAULT_QUARANTINE_FILE, MAX_QUARANTINE_BYTES, QUARANTINE_INPUT } from './quarantine.ts';
+import { DEFAULT_QUARANTINE_FILE, MAX_QUARANTINE_BYTES, QUARANTINE_INPUT } from './quarantine-entry.ts';
 
 export interface QuarantineFile {
   /** The path as the input names it (or the default), for messages and `parseQuarantine`. */

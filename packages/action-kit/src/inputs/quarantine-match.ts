@@ -14,8 +14,9 @@
  * both the glob and the name. A name that holds U+0000 itself is matched by equality only.
  */
 import { Minimatch, type MinimatchOptions } from 'minimatch';
-import { InputError, quoteValue } from '../step/input-error.ts';
-import { QUARANTINE_INPUT, type QuarantineEntry } from './quarantine.ts';
+import { type QuarantineEntry } from './quarantine-entry.ts';
+
+export { unmatchedError } from './quarantine-entry.ts';
 
 /** What an entry is matched against. */
 export interface QuarantineItem {
@@ -35,8 +36,6 @@ const GLOB_OPTIONS: MinimatchOptions = {
   platform: 'linux',
 };
 const SLASH_STAND_IN = '\u0000';
-/** How many unmatched entries one refusal lists; the rest are counted. */
-const LISTED_UNMATCHED = 10;
 
 /**
  * The entry that holds an item, the first in the file's order: by the item's id, its name, or a
@@ -75,20 +74,6 @@ export function unmatchedEntries(
     const pattern = globOf.get(index);
     return pattern === undefined || !items.some((item) => globMatches(pattern, item.name));
   });
-}
-
-/** The refusal of entries that match nothing (`unmatchedEntries`), with their lines. */
-export function unmatchedError(entries: readonly QuarantineEntry[], file: string): InputError {
-  const listed = entries
-    .slice(0, LISTED_UNMATCHED)
-    .map((entry) => `${quoteValue(entry.case)} (line ${entry.line})`);
-  const more = entries.length - listed.length;
-  const which = entries.length === 1 ? 'an entry that matches' : `${entries.length} entries that match`;
-  return new InputError(
-    QUARANTINE_INPUT,
-    `names ${quoteValue(file)}, which has ${which} no case of this run: ${listed.join(', ')}${more > 0 ? `, and ${more} more` : ''}`,
-    'entries whose `case` is the name or the id of a case of this run, or a glob matching the name of one; remove the entries of cases that were renamed or removed',
-  );
 }
 
 interface Compiled {

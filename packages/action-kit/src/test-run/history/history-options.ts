@@ -6,12 +6,12 @@
  */
 import type { HistoryInputs } from '../../inputs/history-inputs.ts';
 import {
-  quarantineMatcher,
-  unmatchedEntries,
+  DEFAULT_QUARANTINE_FILE,
+  expiredWarning,
   unmatchedError,
-  type QuarantineItem,
-} from '../../inputs/quarantine-match.ts';
-import { DEFAULT_QUARANTINE_FILE, expiredWarning } from '../../inputs/quarantine.ts';
+  type QuarantineEntry,
+} from '../../inputs/quarantine-entry.ts';
+import type { QuarantineItem, QuarantineMatcher } from '../../inputs/quarantine-match.ts';
 import type { Logger } from '../../step/logger.ts';
 import type { HistoryOptions } from '../adapter.ts';
 
@@ -24,11 +24,20 @@ export interface HistoryContext {
   logger: Logger;
 }
 
-export function historyOptions(history: HistoryInputs, context: HistoryContext): HistoryOptions | undefined {
+/** The quarantine's matcher; the glob library loads only for a step that has entries. */
+async function matcherOf(entries: readonly QuarantineEntry[]): Promise<QuarantineMatcher> {
+  if (entries.length === 0) return () => undefined;
+  return (await import('../../inputs/quarantine-match.ts')).quarantineMatcher(entries);
+}
+
+export async function historyOptions(
+  history: HistoryInputs,
+  context: HistoryContext,
+): Promise<HistoryOptions | undefined> {
   const file = history.quarantine.file ?? DEFAULT_QUARANTINE_FILE;
   for (const entry of history.quarantine.expired) context.logger.warning(expiredWarning(entry, file));
   if (context.shard !== undefined) return undefined;
-  const matcher = quarantineMatcher(history.quarantine.entries);
+  const matcher = await matcherOf(history.quarantine.entries);
   const { client } = context;
   return {
     runs: history.runs,
@@ -48,14 +57,15 @@ export function historyOptions(history: HistoryInputs, context: HistoryContext):
  * The planned items less those quarantined with `mode: skip`; throws when an entry matches none
  * of the items, naming the entries, unless `all` is false (a shard that knows only its share).
  */
-export function quarantinePlan<T>(
+export async function quarantinePlan<T>(
   history: HistoryInputs,
   items: readonly T[],
   itemOf: (item: T) => QuarantineItem,
   all = true,
-): { run: T[]; skipped: T[] } {
+): Promise<{ run: T[]; skipped: T[] }> {
   const { entries, file } = history.quarantine;
   if (entries.length === 0) return { run: [...items], skipped: [] };
+  const { quarantineMatcher, unmatchedEntries } = await import('../../inputs/quarantine-match.ts');
   const unmatched = all ? unmatchedEntries(entries, items.map(itemOf)) : [];
   if (unmatched.length > 0) throw unmatchedError(unmatched, file ?? DEFAULT_QUARANTINE_FILE);
   const matcher = quarantineMatcher(entries);

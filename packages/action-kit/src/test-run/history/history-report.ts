@@ -39,6 +39,8 @@ const SECTIONS: readonly { class: HistoryClass; title: string; rank: ItemRank; f
 
 /** Items a comment's section shows at most: a comment stays short to read. */
 const COMMENT_ITEMS = 20;
+/** Items a summary's section shows at most, ahead of the jobs' table. */
+const SUMMARY_ITEMS = 50;
 
 /** The line of counts, and why the comparison is off or short. */
 export function countsLine(comparison: Comparison): string {
@@ -111,6 +113,8 @@ export function historyBlocks(comparison: Comparison): Block[] {
       close: section.folded ? '</ul>\n</details>' : '</ul>',
       noun: 'cases',
       fullList: 'every case and its class is in the results file',
+      // The jobs' table below lists every failure in full: these lead, and stay short.
+      max: SUMMARY_ITEMS,
     };
     blocks.push(list);
   }
