@@ -111,3 +111,22 @@ describe.each(ADAPTERS)('$name', (adapter) => {
     expect((error as InputError).input).toBe(input);
   });
 });
+
+describe.each(ADAPTERS)('$name post step', (adapter) => {
+  it('reads the connection alone: a quarantine file broken since the main step cannot keep it from stopping jobs', async () => {
+    const read = new InputReader(
+      inputSource(
+        {
+          username: 'demo',
+          'access-key': 'demo-access-key',
+          'quarantine-file': 'gone/quarantine.yml',
+          history: 'many',
+        },
+        { workspace: os.tmpdir() },
+      ),
+    );
+    await expect(adapter.post.readInputs(read)).resolves.toMatchObject({
+      connection: { username: 'demo', region: 'us-west-1' },
+    });
+  });
+});

@@ -5,9 +5,13 @@
  * that ended on its own cleared the state, and then the host does not even run this.
  */
 import type { StepDeps } from '@sauce-actions/action-kit';
-import { cleanupStep, type ServicePlace, type Stopping } from '@sauce-actions/action-kit/test-run/post-step';
+import {
+  cleanupStep,
+  readConnectionOnly,
+  type ServicePlace,
+  type Stopping,
+} from '@sauce-actions/action-kit/test-run/post-step';
 import type { AutomationJobs, AutomationJsTests, SauceClient } from '@sauce-actions/api';
-import { readInputs } from './inputs.ts';
 import { JS_TESTS_RECORD, type JsTestsRecord } from './state.ts';
 import { stopJsTestJobs } from './stop.ts';
 
@@ -17,7 +21,7 @@ export interface PostDeps extends Pick<StepDeps, 'logger' | 'state' | 'pacer'> {
   };
 }
 
-export const post = cleanupStep('Run JS tests: cleanup', JS_TESTS_RECORD, readInputs, stopLeftTests);
+export const post = cleanupStep('Run JS tests: cleanup', JS_TESTS_RECORD, readConnectionOnly, stopLeftTests);
 
 export const runPost = post.run;
 

@@ -9,15 +9,19 @@ import {
   type JobLister,
   type JobStopper,
 } from '@sauce-actions/action-kit/test-run/job-follower';
-import { cleanupStep, type ServicePlace, type Stopping } from '@sauce-actions/action-kit/test-run/post-step';
-import { readInputs } from './inputs.ts';
+import {
+  cleanupStep,
+  readConnectionOnly,
+  type ServicePlace,
+  type Stopping,
+} from '@sauce-actions/action-kit/test-run/post-step';
 import { RUN_RECORD, type RunRecord } from './state.ts';
 
 export interface PostDeps extends Pick<StepDeps, 'logger' | 'state' | 'pacer'> {
   client: { automation: { jobs: JobLister & JobStopper }; jobUrl(jobId: string): string };
 }
 
-export const post = cleanupStep('Run suite and wait: cleanup', RUN_RECORD, readInputs, stopLeftJobs);
+export const post = cleanupStep('Run suite and wait: cleanup', RUN_RECORD, readConnectionOnly, stopLeftJobs);
 
 export const runPost = post.run;
 

@@ -4,7 +4,7 @@
  * stage, its post step, and how it words what became of its jobs. A row of the scenarios runs once
  * with each.
  */
-import type { ActionResult, SauceConnection, StepState } from '@sauce-actions/action-kit';
+import type { ActionResult, InputReader, SauceConnection, StepState } from '@sauce-actions/action-kit';
 import type { TestStepDeps } from '@sauce-actions/action-kit/testing';
 import type { TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { SauceClient } from '@sauce-actions/api';
@@ -44,6 +44,7 @@ export type ScenarioDeps = TestStepDeps & { client: SauceClient };
 
 interface Post {
   hasLeftRunning(state: StepState): boolean;
+  readInputs(read: InputReader): Promise<{ connection: SauceConnection }>;
   run(inputs: { connection: SauceConnection }, deps: ScenarioDeps): Promise<ActionResult>;
 }
 

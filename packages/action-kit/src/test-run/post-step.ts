@@ -6,7 +6,7 @@
  * it stopped.
  */
 import type { StepDeps, StepState } from '../deps.ts';
-import type { SauceConnection } from '../inputs/connection.ts';
+import { readSauceConnection, type SauceConnection } from '../inputs/connection.ts';
 import type { InputReader } from '../inputs/inputs.ts';
 import type { ActionResult } from '../reporting/result.ts';
 import { SummaryBuilder } from '../reporting/summary.ts';
@@ -128,9 +128,10 @@ interface CleanupStep<D> {
 
 /**
  * The post step that reads the running record the main step saved and stops it, with `stop`, within
- * `POST_STEP_GRACE_MS`. It reads the connection with the main step's reader, so that both steps
- * read it the same way (the main step saved state only after it read its inputs without error),
- * and warns when it names another place than the jobs ran on.
+ * `POST_STEP_GRACE_MS`. It reads the connection alone, as the main step read it
+ * (`readConnectionOnly`): nothing else the main step read (a quarantine file changed since) can
+ * keep it from stopping what runs. It warns when the connection names another place than the
+ * jobs ran on.
  */
 export function cleanupStep<W extends object, D extends CleanupDeps>(
   title: string,
@@ -155,6 +156,11 @@ export function cleanupStep<W extends object, D extends CleanupDeps>(
       });
     },
   };
+}
+
+/** A post step's inputs: the connection alone, read by the reader every Sauce Labs step uses. */
+export async function readConnectionOnly(read: InputReader): Promise<{ connection: SauceConnection }> {
+  return { connection: readSauceConnection(read) };
 }
 
 /** Warns when the post step's connection inputs name another place than the one the jobs ran on. */
