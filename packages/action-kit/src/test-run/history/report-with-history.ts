@@ -70,8 +70,9 @@ function afterFirstLine(text: string, inserted: string): string {
 
 /**
  * The JUnit report with each quarantined case skipped, with its reason: a reporter then counts
- * it neither passed nor failed. A suite named as the item (a platform of JS tests) has every
- * case skipped.
+ * it neither passed nor failed. Its earlier attempts go too: beside no failure they would be
+ * written as `<flakyFailure>`, which reporters count as a pass on a retry. A suite named as the
+ * item (a platform of JS tests) has every case skipped.
  */
 function quarantinedSkipped(suites: JUnitTestSuite[], comparison: Comparison): JUnitTestSuite[] {
   const reasons = new Map<string, string>();
@@ -84,7 +85,7 @@ function quarantinedSkipped(suites: JUnitTestSuite[], comparison: Comparison): J
   }
   if (reasons.size === 0) return suites;
   const skip = (testCase: JUnitTestCase, message: string): JUnitTestCase => {
-    const { failure: _failure, error: _error, ...rest } = testCase;
+    const { failure: _failure, error: _error, reruns: _reruns, ...rest } = testCase;
     return { ...rest, skipped: { message } };
   };
   return suites.map((suite) => {
