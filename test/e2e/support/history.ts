@@ -43,18 +43,20 @@ export interface GitHubRun {
   /** The run's number; its id is derived from it, so that each number is a run of its own. */
   number: number;
   pullRequest?: number;
+  /** The branch pushed, when not a pull request's: `main` unless told. */
+  branch?: string;
 }
 
 /** The run's `GITHUB_*` variables and event payload, as the runner gives them to a step. */
 function githubRunner(run: GitHubRun): { env: Record<string, string>; event: unknown } {
   const repository = run.repository ?? APP;
   const [owner = '', name = ''] = repository.slug.split('/');
-  const branch = run.pullRequest !== undefined ? 'feature' : 'main';
+  const branch = run.pullRequest !== undefined ? 'feature' : (run.branch ?? 'main');
   const env: Record<string, string> = {
     GITHUB_ACTIONS: 'true',
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_REPOSITORY: repository.slug,
-    GITHUB_RUN_ID: String(70_000 + run.number),
+    GITHUB_RUN_ID: String(runId(run.number, repository)),
     GITHUB_RUN_NUMBER: String(run.number),
     GITHUB_RUN_ATTEMPT: '1',
     GITHUB_WORKFLOW_REF: `${repository.slug}/${repository.workflow}@refs/heads/${branch}`,
@@ -136,7 +138,13 @@ export function classesOf(results: ResultsFile): Record<string, string> {
 
 /** The web address of a run of the repository. */
 export function runUrl(number: number, repository: Repository = APP): string {
-  return `https://github.com/${repository.slug}/actions/runs/${70_000 + number}`;
+  return `https://github.com/${repository.slug}/actions/runs/${runId(number, repository)}`;
+}
+
+/** A run's id: GitHub's ids are unique across repositories and workflows, its numbers are not. */
+function runId(number: number, repository: Repository): number {
+  const of = (text: string) => [...text].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) % 9973, 7);
+  return 100_000 * (1 + of(`${repository.slug}/${repository.workflow}`)) + number;
 }
 
 const SAUCE = { username: 'demo', 'access-key': 'demo-access-key' };
