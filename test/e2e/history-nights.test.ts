@@ -114,7 +114,10 @@ describe('four nights of Regression on main', () => {
     expect(comment.split('\n\n')[1]).toBe(line);
     expect(second.result.check).toMatchObject({ name: 'Regression', conclusion: 'failure' });
     expect(second.result.check?.summary).toContain(markdown);
-    expect(second.results.history?.compared.map((run) => [run.number, run.url])).toEqual([['1', runUrl(1)]]);
+    // Night 1 as its record names it: its run, and the build its first job ran in.
+    expect(second.results.history?.compared.map((run) => [run.number, run.url, run.builds])).toEqual([
+      ['1', runUrl(1), [ran[0]!.result.outputs['build-name']]],
+    ]);
   });
 
   it('night 3: Case 03 still failing (folded), Case 05 fixed', async () => {

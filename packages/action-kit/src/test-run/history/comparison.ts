@@ -160,6 +160,8 @@ export async function keepRecord<R>(
   };
   await context.pacer.take(context.signal);
   const anchor = await options.get(anchorId);
+  // The anchor's build names the run where the CI system gives it no number (a later run's link).
+  if (typeof anchor.build === 'string' && anchor.build !== '') record.builds.push(anchor.build);
   await recordRun(options.jobs, anchor, record, { pacer: context.pacer, signal: context.signal });
   return anchorId;
 }
