@@ -52,6 +52,10 @@ const LONGEST = [
   'test/e2e/job-assets-artifacts.test.ts',
   'packages/api/test/core/pacing-emulator.test.ts',
   'test/e2e/github-limits.test.ts',
+  // Nights of the suite one after another, compared with their history.
+  'test/e2e/history-series.test.ts',
+  'test/e2e/history-nights.test.ts',
+  'test/e2e/history-quarantine.test.ts',
   'test/e2e/shard-report.test.ts',
   'test/e2e/report-faults.test.ts',
   'test/e2e/local-action.test.ts',

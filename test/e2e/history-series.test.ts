@@ -1,8 +1,10 @@
 /**
  * End to end: whose runs a history holds. Two repositories on one account, whose nightly
  * workflows have the same run numbers, never count each other's nights; nor does another workflow
- * of the same repository, nor a push to another branch. And run-js-tests keeps a history of its
- * platforms: a platform failing two nights and passing the third is new, still failing, fixed.
+ * of the same repository, nor a push to another branch. A nightly's history is one whether a
+ * night runs in one step or in shards and a report, and an attempt run again compares with the
+ * nights before, not with its own first try. And run-js-tests keeps a history of its platforms: a
+ * platform failing two nights and passing the third is new, still failing, fixed.
  */
 import { describe, expect, it } from 'vitest';
 import { APP, classesOf, historyLab, OTHER, runUrl, type Repository, type Step } from './support/history.ts';
@@ -55,6 +57,42 @@ describe('two repositories on one account, with the same run numbers', () => {
     const other3 = await suiteNight(OTHER, 3, 'passed');
     expect(classesOf(other3.results)['Case 03']).toBe('fixed');
     expect(compared(other3)).toEqual([runUrl(2, OTHER), runUrl(1, OTHER)]);
+  });
+});
+
+describe('one nightly, in one step or in shards and a report, and run again', () => {
+  const SHARDED: Repository = { slug: APP.slug, workflow: '.github/workflows/sharded.yml' };
+  const night = async (number: number, case03: 'passed' | 'failed', how: 'step' | 'shards', attempt = 1) => {
+    await lab.script({ 'Case 03': case03 }, 1);
+    const run = { repository: SHARDED, number, attempt };
+    if (how === 'step') return lab.suiteRun(run, RETRIES);
+    for (const shard of ['1/2', '2/2']) {
+      const step = await lab.suiteRun(run, { ...RETRIES, shard });
+      // A shard compares nothing and keeps nothing: the report does, once for the run.
+      expect(step.results.history).toBeUndefined();
+    }
+    return lab.suiteRun(run, { operation: 'report' });
+  };
+
+  it('a report compares with the nights before and keeps its record; an attempt 2 compares as its first', async () => {
+    expect(classesOf((await night(1, 'passed', 'step')).results)['Case 03']).toBe('passed');
+
+    const second = await night(2, 'failed', 'shards');
+    expect(classesOf(second.results)['Case 03']).toBe('new');
+    expect(second.results.history?.compared.map((run) => run.number)).toEqual(['1']);
+
+    // Attempt 2 of night 2: compared with night 1, as attempt 1 was, so Case 03 is still new.
+    const again = await night(2, 'failed', 'step', 2);
+    expect(classesOf(again.results)['Case 03']).toBe('new');
+    expect(again.results.history?.compared.map((run) => run.number)).toEqual(['1']);
+    expect(again.result.failure?.kind).toBe('tests-failed');
+
+    const third = await night(3, 'failed', 'shards');
+    expect(classesOf(third.results)['Case 03']).toBe('still-failing');
+    expect(third.results.history?.compared.map((run) => [run.number, run.attempt])).toEqual([
+      ['2', '2'],
+      ['1', '1'],
+    ]);
   });
 });
 

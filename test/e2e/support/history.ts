@@ -45,6 +45,8 @@ export interface GitHubRun {
   pullRequest?: number;
   /** The branch pushed, when not a pull request's: `main` unless told. */
   branch?: string;
+  /** The run's attempt: 1 unless told. */
+  attempt?: number;
 }
 
 /** The run's `GITHUB_*` variables and event payload, as the runner gives them to a step. */
@@ -58,7 +60,7 @@ function githubRunner(run: GitHubRun): { env: Record<string, string>; event: unk
     GITHUB_REPOSITORY: repository.slug,
     GITHUB_RUN_ID: String(runId(run.number, repository)),
     GITHUB_RUN_NUMBER: String(run.number),
-    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_RUN_ATTEMPT: String(run.attempt ?? 1),
     GITHUB_WORKFLOW_REF: `${repository.slug}/${repository.workflow}@refs/heads/${branch}`,
     GITHUB_EVENT_NAME: run.pullRequest !== undefined ? 'pull_request' : 'schedule',
     GITHUB_REF_TYPE: 'branch',
@@ -125,7 +127,7 @@ export interface ResultsFile {
   history?: {
     off?: string;
     defaultBranch?: string;
-    compared: { number?: string; url?: string; anchor: string }[];
+    compared: { number?: string; attempt?: string; url?: string; anchor: string; builds: string[] }[];
     counts: Record<string, number>;
     items: ClassedItem[];
   };
