@@ -42,6 +42,11 @@ describe('fail-on and the quarantine, night after night', () => {
     const third = await night(3, { 'Case 03': 'failed', 'Case 10': 'failed' }, { 'fail-on': 'new' });
     expect(classesOf(third.results)).toMatchObject({ 'Case 03': 'still-failing', 'Case 10': 'new' });
     expect(third.result.failure?.kind).toBe('tests-failed');
+    // The failure counts both failed jobs, and says which one is not held against the step.
+    expect(third.result.failure?.message).toMatch(/^2 of 12 job\(s\) failed in build /);
+    expect(third.result.failure?.message).toMatch(
+      / Not held against the step: "Case 03" \(still failing, and fail-on is new\)\.$/,
+    );
   });
 
   it('mode run: a night where only the quarantined case fails passes, its case skipped in JUnit', async () => {

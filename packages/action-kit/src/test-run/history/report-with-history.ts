@@ -6,7 +6,9 @@
 import type { Outputs } from '../../reporting/result.ts';
 import type { Block, ReportText } from '../../reporting/report-text.ts';
 import type { ResultsReport } from '../adapter.ts';
+import { listSome } from '../job-report.ts';
 import type { JUnitTestCase, JUnitTestSuite } from '../junit.ts';
+import type { ClassifiedItem } from './classes.ts';
 import type { Comparison } from './comparison.ts';
 import { historyBlocks, historyData, historyMarkdown, historyOutputs } from './history-report.ts';
 
@@ -38,14 +40,27 @@ export function reportWithHistory<O extends Outputs>(
 
 /**
  * The step's failure when tests failed: kept while an item fails the step under `fail-on`,
- * dropped when every failure is quarantined or (with `fail-on: new`) was failing already.
+ * dropped when every failure is quarantined or (with `fail-on: new`) was failing already. A
+ * failure kept names the failed items that are not held against the step, and why: the action's
+ * message counts every failed job.
  */
 function judgedFailure(
   failure: ResultsReport<Outputs>['failure'],
   comparison: Comparison,
 ): ResultsReport<Outputs>['failure'] {
   if (failure === undefined || failure.kind !== 'tests-failed') return failure;
-  return comparison.failing.length > 0 ? failure : undefined;
+  if (comparison.failing.length === 0) return undefined;
+  const failing = new Set(comparison.failing);
+  const spared = comparison.classification.items.filter(
+    (item) => item.outcome === 'failed' && !failing.has(item),
+  );
+  if (spared.length === 0) return failure;
+  const why = (item: ClassifiedItem): string =>
+    item.class === 'quarantined'
+      ? 'quarantined'
+      : `${item.class === 'still-failing' ? 'still failing' : item.class}, and fail-on is new`;
+  const names = listSome(spared.map((item) => `"${item.name}" (${why(item)})`));
+  return { ...failure, message: `${failure.message} Not held against the step: ${names}.` };
 }
 
 /** The results file's data with each item's class; data that is no object is kept as it is. */

@@ -1,22 +1,25 @@
 /**
- * The JUnit report of a run compared with its history: a quarantined case is skipped with its
- * reason, and nothing of its attempts is left to read as a failure or as a pass on a retry.
+ * A run's report compared with its history: in the JUnit report a quarantined case is skipped with
+ * its reason, and nothing of its attempts is left to read as a failure or as a pass on a retry;
+ * the step's failure, when it stays, names the failed items not held against it.
  */
 import { describe, expect, it } from 'vitest';
 import type { ResultsReport } from '../../../src/test-run/adapter.ts';
-import { classifyItems } from '../../../src/test-run/history/classes.ts';
+import { classifyItems, failsStep, type CurrentItem } from '../../../src/test-run/history/classes.ts';
 import type { Comparison } from '../../../src/test-run/history/comparison.ts';
 import { reportWithHistory } from '../../../src/test-run/history/report-with-history.ts';
+import { itemKey, type RunRecord } from '../../../src/test-run/history/run-record.ts';
 import { renderJUnit, type JUnitTestCase } from '../../../src/test-run/junit.ts';
 
 const RERUN = { kind: 'failure', message: 'attempt 1: the job failed' } as const;
 
-function report(cases: JUnitTestCase[]): ResultsReport<Record<string, never>> {
+function report(cases: JUnitTestCase[] = []): ResultsReport<Record<string, never>> {
   return {
     outputs: () => ({}),
     summary: '# Results',
     resultsData: {},
     junitSuites: () => [{ name: 'Nightly', cases }],
+    failure: { kind: 'tests-failed', message: '3 of 3 job(s) failed.' },
   };
 }
 
@@ -50,5 +53,36 @@ describe('the JUnit report with a quarantine', () => {
     expect(failing).toContain('<failure message="the job failed"');
     expect(failing).toContain('<rerunFailure message="attempt 1: the job failed"');
     expect(junit).toMatch(/<testsuite name="Nightly" tests="2" failures="1" errors="0" skipped="1"/);
+  });
+
+  it('names, in the failure it keeps, the failed items that do not fail the step', () => {
+    const current: CurrentItem[] = [
+      { item: 'n', name: 'Checkout', outcome: 'failed' },
+      { item: 's', name: 'Search', outcome: 'failed' },
+      { item: 'q', name: 'Login', outcome: 'failed', quarantined: { reason: 'issue 31', mode: 'run' } },
+    ];
+    const before: RunRecord = {
+      series: 's',
+      branch: 'main',
+      pullRequest: false,
+      run: {},
+      at: 1,
+      builds: [],
+      items: { [itemKey('n')]: 'passed', [itemKey('s')]: 'failed' },
+    };
+    const judged = (failOn: 'any' | 'new') => {
+      const classification = classifyItems(current, [before]);
+      const failing = failsStep(classification.items, failOn);
+      return reportWithHistory(report(), { classification, compared: [], failing, requests: 1 }).failure;
+    };
+    expect(judged('new')?.message).toBe(
+      '3 of 3 job(s) failed. Not held against the step: "Search" (still failing, and fail-on is new), "Login" (quarantined).',
+    );
+    expect(judged('any')?.message).toBe(
+      '3 of 3 job(s) failed. Not held against the step: "Login" (quarantined).',
+    );
+    // Nothing held against the step: no failure.
+    current.splice(0, 1);
+    expect(judged('new')).toBeUndefined();
   });
 });
