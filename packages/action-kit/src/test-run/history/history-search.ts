@@ -131,9 +131,8 @@ async function findNewest(
       shortBy: `no earlier run on ${search.defaultBranch} was among the account's newest ${((last.index + 1) * (search.pageWidth ?? 1000)).toLocaleString('en-US')} jobs, as far back as the search reads`,
     };
   }
-  return {
-    shortBy: `no earlier run on ${search.defaultBranch} was recorded in the last ${Math.max(1, Math.round(windowMs / 86_400_000))} day(s)`,
-  };
+  // The whole window was read: there is no earlier run (a first run), which is nothing to warn of.
+  return {};
 }
 
 /** An earlier run by its anchor job; a job gone, or holding no record of the series, ends the chain. */
