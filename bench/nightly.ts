@@ -25,7 +25,7 @@ import {
   type StepFigures,
 } from './support/nightly-scenario.ts';
 import { writeNightlySeed } from './support/nightly-seed.ts';
-import { loadAverage } from './support/processes.ts';
+import { loadAverage, markdownTable } from './support/processes.ts';
 
 const { values } = parseArgs({
   options: {
@@ -241,12 +241,5 @@ function printTable(rows: readonly ScenarioResult[]): void {
       before ? `${n(before.reduce((a, b) => a + b, 0))} (≤ ${Math.max(...before)} a shard)` : '',
     ];
   });
-  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
-  const format = (cells: readonly string[]) =>
-    `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
-  console.log(format(header));
-  console.log(
-    `| ${widths.map((width, i) => (i === 0 ? '-'.repeat(width) : `${'-'.repeat(width - 1)}:`)).join(' | ')} |`,
-  );
-  for (const line of lines) console.log(format(line));
+  console.log(markdownTable(header, lines));
 }
