@@ -56,6 +56,7 @@ const LONGEST = [
   'test/e2e/history-series.test.ts',
   'test/e2e/history-nights.test.ts',
   'test/e2e/history-quarantine.test.ts',
+  'test/e2e/cli-history-gitlab.test.ts',
   'test/e2e/shard-report.test.ts',
   'test/e2e/report-faults.test.ts',
   'test/e2e/local-action.test.ts',
