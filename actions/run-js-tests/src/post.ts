@@ -5,12 +5,7 @@
  * that ended on its own cleared the state, and then the host does not even run this.
  */
 import type { StepDeps } from '@sauce-actions/action-kit';
-import {
-  cleanupStep,
-  readConnectionOnly,
-  type ServicePlace,
-  type Stopping,
-} from '@sauce-actions/action-kit/test-run/post-step';
+import { sauceCleanupStep, type Recorded, type Stopping } from '@sauce-actions/action-kit/test-run/post-step';
 import type { AutomationJobs, AutomationJsTests, SauceClient } from '@sauce-actions/api';
 import { JS_TESTS_RECORD, type JsTestsRecord } from './state.ts';
 import { stopJsTestJobs } from './stop.ts';
@@ -21,13 +16,13 @@ export interface PostDeps extends Pick<StepDeps, 'logger' | 'state' | 'pacer'> {
   };
 }
 
-export const post = cleanupStep('Run JS tests: cleanup', JS_TESTS_RECORD, readConnectionOnly, stopLeftTests);
+export const post = sauceCleanupStep('Run JS tests: cleanup', JS_TESTS_RECORD, stopLeftTests);
 
 export const runPost = post.run;
 
 /** Asks the status of the tests (their jobs, once assigned) and stops every job still running. */
 async function stopLeftTests(
-  state: ServicePlace & JsTestsRecord,
+  state: Recorded<JsTestsRecord>,
   deps: PostDeps,
   graceMs: number,
 ): Promise<Stopping> {

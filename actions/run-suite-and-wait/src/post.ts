@@ -9,28 +9,19 @@ import {
   type JobLister,
   type JobStopper,
 } from '@sauce-actions/action-kit/test-run/job-follower';
-import {
-  cleanupStep,
-  readConnectionOnly,
-  type ServicePlace,
-  type Stopping,
-} from '@sauce-actions/action-kit/test-run/post-step';
+import { sauceCleanupStep, type Recorded, type Stopping } from '@sauce-actions/action-kit/test-run/post-step';
 import { RUN_RECORD, type RunRecord } from './state.ts';
 
 export interface PostDeps extends Pick<StepDeps, 'logger' | 'state' | 'pacer'> {
   client: { automation: { jobs: JobLister & JobStopper }; jobUrl(jobId: string): string };
 }
 
-export const post = cleanupStep('Run suite and wait: cleanup', RUN_RECORD, readConnectionOnly, stopLeftJobs);
+export const post = sauceCleanupStep('Run suite and wait: cleanup', RUN_RECORD, stopLeftJobs);
 
 export const runPost = post.run;
 
 /** The jobs of the run's builds and ids, found (some may be listed late) and stopped. */
-async function stopLeftJobs(
-  state: ServicePlace & RunRecord,
-  deps: PostDeps,
-  graceMs: number,
-): Promise<Stopping> {
+async function stopLeftJobs(state: Recorded<RunRecord>, deps: PostDeps, graceMs: number): Promise<Stopping> {
   const where = state.builds.length > 0 ? ` of build "${state.builds.join('", "')}"` : '';
   deps.logger.info(`The step ended before its jobs did: stopping the unfinished jobs${where}.`);
   const found = await stopRunJobs({

@@ -158,6 +158,18 @@ export function cleanupStep<W extends object, D extends CleanupDeps>(
   };
 }
 
+/** What a post step reads back: the batch's running record `W`, with the place its jobs run on. */
+export type Recorded<W extends object> = ServicePlace & W;
+
+/** The post step of a test action on Sauce Labs: `cleanupStep` reading the connection alone. */
+export function sauceCleanupStep<W extends object, D extends CleanupDeps>(
+  title: string,
+  format: RunningRecordFormat<W>,
+  stop: (record: Recorded<W>, deps: D, graceMs: number) => Promise<Stopping>,
+): CleanupStep<D> {
+  return cleanupStep(title, format, readConnectionOnly, stop);
+}
+
 /** A post step's inputs: the connection alone, read by the reader every Sauce Labs step uses. */
 export async function readConnectionOnly(read: InputReader): Promise<{ connection: SauceConnection }> {
   return { connection: readSauceConnection(read) };
