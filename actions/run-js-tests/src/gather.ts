@@ -12,10 +12,9 @@ import type {
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { reportedRun, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
-import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
-import { historyOptions } from '@sauce-actions/action-kit/test-run/history/history-options';
+import { reportTests } from '@sauce-actions/action-kit/test-run/engine';
 import { findBuildJobs } from '@sauce-actions/action-kit/test-run/build-search';
-import { gatheredFailure, NOT_RUN_DETAIL, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
+import { gatheredFailure, NOT_RUN_DETAIL } from '@sauce-actions/action-kit/test-run/gather';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
 import { reportedStatus } from '@sauce-actions/action-kit/test-run/job-status';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
@@ -49,18 +48,13 @@ export async function reportPlatforms(
       'the `build` every shard was given, unique to the workflow run, such as `js-${{ github.run_id }}`',
     );
   }
-  const warning = runInputsWarning(runInputsGiven(inputs));
-  if (warning !== undefined) deps.logger.warning(warning);
-  const history = await historyOptions(inputs.history, {
+  const step = {
+    name: 'run-js-tests',
+    inputs,
     runsWhat: jsRunsWhat(inputs),
-    client: deps.client,
-    logger: deps.logger,
-  });
-  return gatherTests(
-    reportAdapter(inputs, builds, deps),
-    { ...stepOptions('run-js-tests', inputs), history },
-    deps,
-  );
+    runInputsGiven: runInputsGiven(inputs),
+  };
+  return reportTests(reportAdapter(inputs, builds, deps), step, deps);
 }
 
 /** The inputs that only a run uses, and whether the step set them. */

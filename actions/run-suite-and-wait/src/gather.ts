@@ -11,9 +11,8 @@ import type {
   GatheredRun,
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { reportedRun, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
-import { gatherTests, stepOptions } from '@sauce-actions/action-kit/test-run/engine';
-import { historyOptions } from '@sauce-actions/action-kit/test-run/history/history-options';
-import { gatheredFailure, runInputsWarning } from '@sauce-actions/action-kit/test-run/gather';
+import { reportTests } from '@sauce-actions/action-kit/test-run/engine';
+import { gatheredFailure } from '@sauce-actions/action-kit/test-run/gather';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
 import type { Job } from '@sauce-actions/api';
@@ -51,18 +50,13 @@ export async function reportShards(
       'the `build-name` every shard was given, unique to the pipeline, such as `nightly $CI_PIPELINE_ID`',
     );
   }
-  const warning = runInputsWarning(runInputsGiven(inputs));
-  if (warning !== undefined) deps.logger.warning(warning);
-  const history = await historyOptions(inputs.history, {
+  const step = {
+    name: 'run-suite-and-wait',
+    inputs,
     runsWhat: suiteRunsWhat(inputs),
-    client: deps.client,
-    logger: deps.logger,
-  });
-  return gatherTests(
-    reportAdapter(inputs, deps),
-    { ...stepOptions('run-suite-and-wait', inputs), history },
-    deps,
-  );
+    runInputsGiven: runInputsGiven(inputs),
+  };
+  return reportTests(reportAdapter(inputs, deps), step, deps);
 }
 
 /** The inputs that only a run uses, and whether the step set them (to other than their default). */

@@ -23,7 +23,8 @@ import type {
   TestRunAdapter,
   TestRunOptions,
 } from './adapter.ts';
-import { attemptsOfRuns, itemsNotRun, notRunJob } from './gather.ts';
+import { attemptsOfRuns, itemsNotRun, notRunJob, runInputsWarning } from './gather.ts';
+import { historyOptions, type HistoryContext, type ReportStep } from './history/history-options.ts';
 import { RunningRecord } from './post-step.ts';
 import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
@@ -116,6 +117,25 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
       results,
     };
   });
+}
+
+/**
+ * A report step of a test action: the run inputs it ignores warned about, its history read from
+ * its inputs, and the runs of the workflow run gathered and published (`gatherTests`).
+ */
+export async function reportTests<G extends Gathered<R>, R, O extends Outputs>(
+  adapter: GatherAdapter<G, R, O>,
+  step: ReportStep,
+  deps: ReportDeps & { client: HistoryContext['client'] },
+): Promise<ActionResult<O>> {
+  const warning = runInputsWarning(step.runInputsGiven);
+  if (warning !== undefined) deps.logger.warning(warning);
+  const history = await historyOptions(step.inputs.history, {
+    runsWhat: step.runsWhat,
+    client: deps.client,
+    logger: deps.logger,
+  });
+  return gatherTests(adapter, { ...stepOptions(step.name, step.inputs), history }, deps);
 }
 
 /**

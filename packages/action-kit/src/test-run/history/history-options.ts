@@ -74,3 +74,18 @@ export async function quarantinePlan<T>(
   for (const item of items) (matcher(itemOf(item))?.mode === 'skip' ? skipped : run).push(item);
   return { run, skipped };
 }
+
+/** What a report step (`operation: report`) tells of itself besides its adapter. */
+export interface ReportStep {
+  /** Names its results file: the action's name. */
+  name: string;
+  inputs: {
+    timeoutMs: number;
+    failOnFailure: boolean;
+    junitFile?: string | undefined;
+    history: HistoryInputs;
+  };
+  runsWhat: string;
+  /** The inputs only a run uses, and whether the step was given each: a warning names them. */
+  runInputsGiven: Readonly<Record<string, boolean>>;
+}
