@@ -1,0 +1,35 @@
+/**
+ * Whether a run sends its one message (`notify-on`): `change` when something changed against the
+ * previous run of the default branch (a new failure, a fixed case, a flaky one), so that a nightly
+ * that fails the same way every night is not muted within a week; `failure` on any failure;
+ * `always`; `never`. Only the step that has the whole run decides: a shard never sends.
+ */
+import type { Comparison } from '../history/comparison.ts';
+
+export const NOTIFY_ON = ['change', 'failure', 'always', 'never'] as const;
+export type NotifyOn = (typeof NOTIFY_ON)[number];
+
+/** Why the message is sent, in a few words for the log; undefined: it is not. */
+export function notifyReason(
+  notifyOn: NotifyOn,
+  comparison: Pick<Comparison, 'classification'>,
+  failed: number,
+): string | undefined {
+  const { counts } = comparison.classification;
+  switch (notifyOn) {
+    case 'never':
+      return undefined;
+    case 'always':
+      return 'notify-on is always';
+    case 'failure':
+      return failed > 0 ? `${failed} failed` : undefined;
+    case 'change': {
+      const changes = [
+        counts.new > 0 ? `${counts.new} new failure(s)` : '',
+        counts.fixed > 0 ? `${counts.fixed} fixed` : '',
+        counts.flaky > 0 ? `${counts.flaky} flaky` : '',
+      ].filter((part) => part !== '');
+      return changes.length > 0 ? changes.join(', ') : undefined;
+    }
+  }
+}
