@@ -13,6 +13,7 @@ import type {
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { reportedRun, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import { reportTests } from '@sauce-actions/action-kit/test-run/engine';
+import { notSkipped } from '@sauce-actions/action-kit/test-run/history/history-options';
 import { findBuildJobs } from '@sauce-actions/action-kit/test-run/build-search';
 import { gatheredFailure, NOT_RUN_DETAIL } from '@sauce-actions/action-kit/test-run/gather';
 import { isFailedJob } from '@sauce-actions/action-kit/test-run/job-report';
@@ -76,7 +77,7 @@ function reportAdapter(
   // The summary and the comment name the first build: the one of every attempt, or the first attempt's.
   const build = builds[0] ?? '';
   const searched = `build(s) ${searchedBuilds(builds)}`;
-  const expected = inputs.platforms.map((platform, place): ExpectedItem => ({
+  const allExpected = inputs.platforms.map((platform, place): ExpectedItem => ({
     item: String(place),
     name: platformName(platform),
   }));
@@ -115,6 +116,8 @@ function reportAdapter(
       deps.logger.info(
         `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in ${searched} (${jobs.length - runs.length} on other platforms) in ${found.requests} request(s).`,
       );
+      // A platform quarantined with mode skip was started by no shard: it is not missed.
+      const expected = await notSkipped(inputs, allExpected);
       return { runs, expected, incomplete: found.incomplete };
     },
     report: (gathered, results, notRun) => {

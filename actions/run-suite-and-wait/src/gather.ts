@@ -12,6 +12,7 @@ import type {
 } from '@sauce-actions/action-kit/test-run/adapter';
 import { reportedRun, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
 import { reportTests } from '@sauce-actions/action-kit/test-run/engine';
+import { notSkipped } from '@sauce-actions/action-kit/test-run/history/history-options';
 import { gatheredFailure } from '@sauce-actions/action-kit/test-run/gather';
 import { commentAndCheck } from '@sauce-actions/action-kit/test-run/publish';
 import { testRunOutputs } from '@sauce-actions/action-kit/test-run/results';
@@ -110,10 +111,10 @@ function reportAdapter(
       logger.info(
         `Found ${runs.length} job(s) of ${cases.length} case(s) in build(s) ${searchedBuilds(builds)} in ${found.requests} request(s).`,
       );
-      const expected = cases.map((testCase): ExpectedItem => ({
-        item: testCase.id,
-        name: testCase.name ?? testCase.id,
-      }));
+      const expected = await notSkipped(
+        inputs,
+        cases.map((testCase): ExpectedItem => ({ item: testCase.id, name: testCase.name ?? testCase.id })),
+      );
       return { runs, expected, suite, builds, incomplete: found.incomplete };
     },
     report: (gathered, results, notRun, signal) => {

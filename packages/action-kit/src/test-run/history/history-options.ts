@@ -89,3 +89,19 @@ export interface ReportStep {
   /** The inputs only a run uses, and whether the step was given each: a warning names them. */
   runInputsGiven: Readonly<Record<string, boolean>>;
 }
+
+/**
+ * The items a report expects of the shards: all the step's, less those quarantined with
+ * `mode: skip`, which no shard started and which are not missed; an entry that matches none of
+ * them is refused, as in a run.
+ */
+export async function notSkipped<T extends { item: string; name: string }>(
+  inputs: { history: HistoryInputs },
+  expected: readonly T[],
+): Promise<T[]> {
+  const { run } = await quarantinePlan(inputs.history, expected, (item) => ({
+    id: item.item,
+    name: item.name,
+  }));
+  return run;
+}
