@@ -20,6 +20,12 @@ export { parseServiceTime, SERVICE_TIME_FORMS } from './core/values/service-time
 export { anySignal, markDeadline, monotonicNow } from './core/timing/deadline.ts';
 export { SKEW_WARNING_MS, serviceDateOf, type ServiceClock } from './core/timing/service-clock.ts';
 export { downloadFile, type DownloadFileOptions } from './core/files/download.ts';
+export {
+  addressOrigin,
+  postJson,
+  type PostJsonAnswer,
+  type PostJsonOptions,
+} from './core/transport/post-json.ts';
 export { DownloadLimitError, pathInFolder, safeBaseName, type DownloadResult } from './core/files/files.ts';
 export type { UploadProgress } from './core/files/multipart.ts';
 export type { PageOptions } from './core/resources/pagination.ts';
