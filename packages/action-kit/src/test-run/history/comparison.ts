@@ -83,6 +83,23 @@ function seriesOf(
   };
 }
 
+/** No history: every failure counts as new, as on a first run, and the summary says why (`off`). */
+export function offComparison<R>(
+  results: TestResults<R>,
+  itemOf: HistoryItemOf<R>,
+  options: HistoryOptions,
+  off: string,
+): Comparison {
+  const classification = classifyItems(currentItems(results, itemOf, options.quarantineOf), []);
+  return {
+    off,
+    classification,
+    compared: [],
+    failing: failsStep(classification.items, options.failOn),
+    requests: 0,
+  };
+}
+
 /** The run's items classed against the earlier runs of its series on the default branch. */
 export async function compareWithHistory<R>(
   results: TestResults<R>,
@@ -90,18 +107,8 @@ export async function compareWithHistory<R>(
   options: HistoryOptions,
   context: CompareContext,
 ): Promise<Comparison> {
-  const current = currentItems(results, itemOf, options.quarantineOf);
   const series = seriesOf(options, context);
-  if (typeof series === 'string') {
-    const classification = classifyItems(current, []);
-    return {
-      off: series,
-      classification,
-      compared: [],
-      failing: failing(classification, options.failOn),
-      requests: 0,
-    };
-  }
+  if (typeof series === 'string') return offComparison(results, itemOf, options, series);
   const found = await readHistory(options.jobs, {
     series: series.token,
     defaultBranch: series.defaultBranch,
@@ -111,19 +118,15 @@ export async function compareWithHistory<R>(
     signal: context.signal,
     pacer: context.pacer,
   });
-  const classification = classifyItems(current, found.runs);
+  const classification = classifyItems(currentItems(results, itemOf, options.quarantineOf), found.runs);
   return {
     series,
     classification,
     compared: found.runs,
     ...(found.shortBy !== undefined ? { shortBy: found.shortBy } : {}),
-    failing: failing(classification, options.failOn),
+    failing: failsStep(classification.items, options.failOn),
     requests: found.requests,
   };
-}
-
-function failing(classification: Classification, failOn: 'any' | 'new'): ClassifiedItem[] {
-  return failsStep(classification.items, failOn);
 }
 
 /**
@@ -139,7 +142,11 @@ export async function keepRecord<R>(
 ): Promise<string | undefined> {
   const { series } = comparison;
   if (series === undefined || !series.ofDefaultBranch) return undefined;
-  const anchorId = results.items.map((result) => result.last.jobId).find((id) => id !== undefined);
+  // A job of the first round: its build is the run's own, not a retry's (` - 1`).
+  const first = results.items
+    .map((result) => result.earlier[0] ?? result.last)
+    .find((run) => run.jobId !== undefined);
+  const anchorId = first?.jobId;
   if (anchorId === undefined) return undefined;
   const items: RunRecord['items'] = {};
   for (const item of comparison.classification.items) items[itemKey(item.item)] = item.outcome;
@@ -158,10 +165,24 @@ export async function keepRecord<R>(
     ...(comparison.compared[0] !== undefined ? { previous: comparison.compared[0].anchor } : {}),
     items,
   };
-  await context.pacer.take(context.signal);
-  const anchor = await options.get(anchorId);
+  const anchor = listedJob(first?.record, anchorId) ?? (await readJob(anchorId, options.get, context));
   // The anchor's build names the run where the CI system gives it no number (a later run's link).
   if (typeof anchor.build === 'string' && anchor.build !== '') record.builds.push(anchor.build);
   await recordRun(options.jobs, anchor, record, { pacer: context.pacer, signal: context.signal });
   return anchorId;
+}
+
+/**
+ * The anchor as the run's own listing showed it (a suite's jobs are their records): its tags and
+ * custom data are there, and reading it again would cost a request.
+ */
+function listedJob(record: unknown, id: string): Job | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const job = record as Partial<Job>;
+  return job.id === id && Array.isArray(job.tags) && 'custom-data' in job ? (job as Job) : undefined;
+}
+
+async function readJob(id: string, get: (id: string) => Promise<Job>, context: CompareContext): Promise<Job> {
+  await context.pacer.take(context.signal);
+  return get(id);
 }

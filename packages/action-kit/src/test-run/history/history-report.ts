@@ -71,26 +71,19 @@ function itemFacts(item: ClassifiedItem): { text: string; link?: { text: string;
   const passed = item.class === 'new' ? item.lastPassed : undefined;
   if (passed === undefined) return { text: facts.join('; ') };
   const run = passed.number !== undefined ? `run #${passed.number}` : (passed.builds[0] ?? 'an earlier run');
-  return {
-    text: `${facts.join('; ')}; last passed in`,
-    ...(passed.url !== undefined
-      ? { link: { text: run, href: passed.url } }
-      : { link: { text: run, href: '' } }),
-  };
+  // Without an address the run is named as text: the link helpers show only http(s) ones as links.
+  return { text: `${facts.join('; ')}; last passed in`, link: { text: run, href: passed.url ?? '' } };
 }
 
 function htmlItem(item: ClassifiedItem): string {
   const { text, link } = itemFacts(item);
-  const tail = link === undefined ? '' : ` ${link.href !== '' ? linkHtml(link) : safeText(link.text)}`;
+  const tail = link === undefined ? '' : ` ${linkHtml(link)}`;
   return `<li><strong>${safeText(item.name)}</strong>: ${safeSentence(text)}${tail}</li>\n`;
 }
 
 function markdownItem(item: ClassifiedItem): string {
   const { text, link } = itemFacts(item);
-  const tail =
-    link === undefined
-      ? ''
-      : ` ${link.href !== '' ? markdownLink(link.text, link.href) : markdownText(link.text)}`;
+  const tail = link === undefined ? '' : ` ${markdownLink(link.text, link.href)}`;
   return `- **${markdownText(item.name)}**: ${markdownSentence(text)}${tail}\n`;
 }
 

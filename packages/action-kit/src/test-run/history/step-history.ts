@@ -8,8 +8,7 @@ import { anySignal } from '@sauce-actions/api';
 import type { StepDeps } from '../../deps.ts';
 import { abortReasonOf } from '../../step/failure.ts';
 import type { HistoryItemOf, HistoryOptions, TestResults } from '../adapter.ts';
-import { classifyItems } from './classes.ts';
-import { compareWithHistory, currentItems, keepRecord, type Comparison } from './comparison.ts';
+import { compareWithHistory, keepRecord, offComparison, type Comparison } from './comparison.ts';
 
 /** Time the history may take after the results are in: a search and a request per earlier run. */
 const HISTORY_DEADLINE_MS = 60_000;
@@ -60,21 +59,4 @@ export async function stepHistory<R>(
     deps.logger.warning(`This run's record for later runs could not be kept: ${(error as Error).message}`);
   }
   return comparison;
-}
-
-/** No history: every failure counts as new, as on a first run, and the summary says why. */
-function offComparison<R>(
-  results: TestResults<R>,
-  itemOf: HistoryItemOf<R>,
-  options: HistoryOptions,
-  off: string,
-): Comparison {
-  const classification = classifyItems(currentItems(results, itemOf, options.quarantineOf), []);
-  return {
-    off,
-    classification,
-    compared: [],
-    failing: classification.items.filter((item) => item.outcome === 'failed' && item.class !== 'quarantined'),
-    requests: 0,
-  };
 }
