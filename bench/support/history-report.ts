@@ -10,18 +10,16 @@
  * the series and the items of the first report's own record, each night's record naming the one
  * before it.
  */
-import { runStep, type StepResult } from '@sauce-actions/action-harness';
+import type { StepResult } from '@sauce-actions/action-harness';
 import { SauceClient } from '@sauce-actions/api';
 import { RequestPacer } from '@sauce-actions/action-kit/step/request-pacer';
 import { recordRun } from '@sauce-actions/action-kit/test-run/history/history-search';
 import { recordOf, type RunRecord } from '@sauce-actions/action-kit/test-run/history/run-record';
 import { historySeed, TONIGHT, writeHistorySeed, type SeededNight } from './history-seed.ts';
-import { SUITE } from './nightly-seed.ts';
 import { startEmulatorProcess } from './processes.ts';
-import { startShardProxy, type ProxiedRequest } from './shard-proxy.ts';
+import type { ProxiedRequest } from './shard-proxy.ts';
+import { ACCESS_KEY, runSuiteStep, USERNAME } from './suite-step.ts';
 
-const USERNAME = 'demo';
-const ACCESS_KEY = 'demo-access-key';
 const REPOSITORY = 'example/nightly-app';
 const RUN_ID = '9100000412';
 
@@ -120,26 +118,15 @@ export async function measureReport(options: ReportOptions): Promise<ReportFigur
   const client = new SauceClient({ username: USERNAME, accessKey: ACCESS_KEY, apiUrl: emulator.url });
   const timeout = `${Math.ceil((options.jobDurationMs * 3) / 60_000) + 10}m`;
   const step = async (name: string, inputs: Record<string, string>): Promise<StepCount> => {
-    const proxy = await startShardProxy(emulator.url);
-    const began = performance.now();
-    const result = await runStep({
+    const { result, proxy, seconds } = await runSuiteStep(emulator.url, {
       actionDir: options.actionDir,
-      inputs: {
-        suite: SUITE,
-        'api-url': proxy.url,
-        username: USERNAME,
-        'access-key': ACCESS_KEY,
-        'fail-on-failure': 'false',
-        timeout,
-        ...inputs,
-      },
+      timeout,
+      inputs,
       env: ENV,
       event: EVENT,
       context: { ...CONTEXT, job: name.startsWith('report') ? 'report' : 'e2e' },
       timeoutMs: 30 * 60_000,
     });
-    const seconds = (performance.now() - began) / 1000;
-    await Promise.all([result.cleanup(), proxy.close()]);
     return counted(name, result, proxy.requests, seconds);
   };
   try {
@@ -158,7 +145,10 @@ export async function measureReport(options: ReportOptions): Promise<ReportFigur
     const off = await step('report, history 0', { operation: 'report', history: '0' });
     const first = await step('report, first with history', { operation: 'report', history: '10' });
     await recordNights(client, nights, await firstRecord(client, shards));
-    const nightly = await step('report, 10 nights recorded', { operation: 'report', history: '10' });
+    const nightly = await step(`report, ${nights.length} nights recorded`, {
+      operation: 'report',
+      history: '10',
+    });
     return { shards, shardsSeconds, reports: { off, first, nightly } };
   } finally {
     await client.close();

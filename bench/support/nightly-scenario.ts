@@ -6,17 +6,15 @@
  * same account meanwhile.
  */
 import path from 'node:path';
-import { runStep, type StepOptions, type StepResult } from '@sauce-actions/action-harness';
+import type { StepOptions, StepResult } from '@sauce-actions/action-harness';
 import { nightlyFigures, type Marks, type NightlyFigures } from './nightly-figures.ts';
 import { JournalRecorder } from './journal-recorder.ts';
-import { SUITE } from './nightly-seed.ts';
 import { runOtherPipeline, type OtherPipelineFigures } from './other-pipeline.ts';
 import { loadAverage, ROOT, startEmulatorProcess } from './processes.ts';
-import { START_PATH, startShardProxy, type ShardProxy } from './shard-proxy.ts';
+import { START_PATH, type ShardProxy } from './shard-proxy.ts';
+import { ACCESS_KEY, runSuiteStep, USERNAME } from './suite-step.ts';
 
 export const ACTION_DIR = path.join(ROOT, 'actions', 'run-suite-and-wait');
-const USERNAME = 'demo';
-const ACCESS_KEY = 'demo-access-key';
 
 /** One workflow run: every shard and the report see the same context, as in one run of a matrix. */
 const CONTEXT = {
@@ -124,29 +122,16 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     attempt: number,
     extra: Partial<StepOptions> = {},
     onProxy?: (proxy: ShardProxy) => void,
-  ): Promise<{ result: StepResult; proxy: ShardProxy; seconds: number }> => {
-    const proxy = await startShardProxy(emulator.url);
-    onProxy?.(proxy);
-    const began = performance.now();
-    const result = await runStep({
+  ): Promise<{ result: StepResult; proxy: ShardProxy; seconds: number }> =>
+    runSuiteStep(emulator.url, {
       actionDir: options.actionDir,
-      inputs: {
-        suite: SUITE,
-        'api-url': proxy.url,
-        username: USERNAME,
-        'access-key': ACCESS_KEY,
-        'fail-on-failure': 'false',
-        timeout: `${timeoutMinutes}m`,
-        ...inputs,
-      },
+      timeout: `${timeoutMinutes}m`,
+      inputs,
       context: { ...CONTEXT, runAttempt: String(attempt), job: name === 'report' ? 'report' : 'e2e' },
       timeoutMs: harnessTimeoutMs,
       ...extra,
+      ...(onProxy !== undefined ? { onProxy } : {}),
     });
-    const seconds = (performance.now() - began) / 1000;
-    await Promise.all([result.cleanup(), proxy.close()]);
-    return { result, proxy, seconds };
-  };
   const shardInputs = (index: number): Record<string, string> =>
     options.shards > 1 ? { shard: `${index + 1}/${options.shards}` } : {};
   const shardName = (index: number): string =>
