@@ -290,20 +290,28 @@ export function failedJobAnnotations(
   jobs: readonly ReportedJob[],
   level: 'error' | 'warning' = 'error',
 ): Annotation[] {
-  return sortJobsForReport(jobs.filter(isFailedJob)).map((job) => ({
-    level,
-    message: failedJobText(job),
-    title: job.url === '' ? `Not run: ${job.name}` : `Failed job: ${job.name}`,
-    group: FAILED_JOBS,
-  }));
+  return sortJobsForReport(jobs.filter(isFailedJob)).map((job) => {
+    const name = annotatedName(job);
+    return {
+      level,
+      message: failedJobText(job, name),
+      title: job.url === '' ? `Not run: ${name}` : `Failed job: ${name}`,
+      group: FAILED_JOBS,
+    };
+  });
 }
 
 /** A failed job in a sentence; an item that no step ran has no job, so neither page nor platform. */
-function failedJobText(job: ReportedJob): string {
+function failedJobText(job: ReportedJob, name: string): string {
   const where = job.platform !== '' ? ` (${job.platform})` : '';
-  if (job.url === '') return `"${job.name}"${where} was ${job.detail ?? 'not run'}.`;
+  if (job.url === '') return `"${name}"${where} was ${job.detail ?? 'not run'}.`;
   const what = job.status === 'error' ? 'ended in error' : 'failed';
-  return `Job "${job.name}"${where} ${what}${job.detail ? `: ${job.detail}` : ''}. ${job.url}`;
+  return `Job "${name}"${where} ${what}${job.detail ? `: ${job.detail}` : ''}. ${job.url}`;
+}
+
+/** A job's name in an annotation, shortened as the summary shows it: the runner keeps one line of it. */
+function annotatedName(job: ReportedJob): string {
+  return shorten(job.name, MAX_NAME_LENGTH);
 }
 
 /**
@@ -314,10 +322,11 @@ export function flakyJobAnnotations(jobs: readonly ReportedJob[]): Annotation[] 
   return jobs.filter(isFlakyJob).map((job) => {
     const runs = [...(job.attempts ?? []), job];
     const links = runs.map((run, index) => `attempt ${index + 1} ${run.status}: ${run.url || run.id}`);
+    const name = annotatedName(job);
     return {
       level: 'warning',
-      message: `Job "${job.name}" (${job.platform}) is flaky: it ${flakyHistory(job)}. ${links.join('; ')}`,
-      title: `Flaky job: ${job.name}`,
+      message: `Job "${name}" (${job.platform}) is flaky: it ${flakyHistory(job)}. ${links.join('; ')}`,
+      title: `Flaky job: ${name}`,
       group: FLAKY_JOBS,
     };
   });

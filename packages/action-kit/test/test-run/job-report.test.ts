@@ -140,6 +140,21 @@ describe('renderJobsSummary', () => {
 });
 
 describe('failedJobAnnotations', () => {
+  it('shortens a long name as the summary does, in the title and the message', () => {
+    const long: ReportedJob = {
+      id: 'j1',
+      name: `Long ${'x'.repeat(5000)} end`,
+      platform: 'chrome',
+      status: 'failed',
+      url: 'https://app.saucelabs.com/tests/j1',
+    };
+    const [note] = failedJobAnnotations([long]);
+    expect(note?.title.length).toBeLessThan(220);
+    expect(note?.title).toMatch(/^Failed job: Long x+…x+ end$/);
+    expect(note?.message.length).toBeLessThan(300);
+    expect(note?.message).toContain('https://app.saucelabs.com/tests/j1');
+  });
+
   it('gives one error annotation per failed job, with its link', () => {
     expect(failedJobAnnotations(jobs)).toEqual([
       {
