@@ -149,7 +149,7 @@ describe('failedJobAnnotations', () => {
       url: 'https://app.saucelabs.com/tests/j1',
     };
     const [note] = failedJobAnnotations([long]);
-    expect(note?.title.length).toBeLessThan(220);
+    expect(note?.title?.length).toBeLessThan(220);
     expect(note?.title).toMatch(/^Failed job: Long x+…x+ end$/);
     expect(note?.message.length).toBeLessThan(300);
     expect(note?.message).toContain('https://app.saucelabs.com/tests/j1');
