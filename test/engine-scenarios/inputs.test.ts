@@ -1,8 +1,9 @@
 /**
  * The inputs each test action reads for the engine, with `readInputs` as every host calls it:
  * `retries` from 0 to 5, default 0, a `shard` of the form `<index>/<total>`, and the comparison
- * with earlier runs (`history`, `fail-on`, `default-branch`, `quarantine-file`), read the same in
- * a run, a shard of one and a report; anything else refused by the input's name.
+ * with earlier runs (`history`, `fail-on`, `default-branch`, `quarantine-file`) and the
+ * notifications (`notify-url`, `notify-format`, `notify-on`, `issues`), read the same in a run, a
+ * shard of one and a report; anything else refused by the input's name.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -55,6 +56,7 @@ describe.each(ADAPTERS)('$name', (adapter) => {
       runs: 10,
       failOn: 'any',
       quarantine: { entries: [], expired: [] },
+      notify: { format: 'json', on: 'change', issues: 'none' },
     });
   });
 
@@ -76,6 +78,10 @@ describe.each(ADAPTERS)('$name', (adapter) => {
       'fail-on': 'new',
       'default-branch': 'trunk',
       'quarantine-file': 'ci-quarantine.yml',
+      'notify-url': 'https://hooks.slack.com/services/T0/B0/engine-inputs',
+      'notify-format': 'teams',
+      'notify-on': 'always',
+      issues: 'both',
     };
     expect((await read({ ...given, ...values }, workspace)).history).toEqual({
       runs: 0,
@@ -85,6 +91,12 @@ describe.each(ADAPTERS)('$name', (adapter) => {
         file: 'ci-quarantine.yml',
         entries: [{ case: 'Checkout', reason: 'issue 9', expires: IN_FORCE, mode: 'skip', line: 1 }],
         expired: [],
+      },
+      notify: {
+        url: 'https://hooks.slack.com/services/T0/B0/engine-inputs',
+        format: 'teams',
+        on: 'always',
+        issues: 'both',
       },
     });
   });
@@ -105,6 +117,10 @@ describe.each(ADAPTERS)('$name', (adapter) => {
     ['default-branch', '-main'],
     ['quarantine-file', 'missing.yml'],
     ['quarantine-file', '../outside.yml'],
+    ['notify-url', 'http://hooks.example.com/x'],
+    ['notify-format', 'discord'],
+    ['notify-on', 'sometimes'],
+    ['issues', 'all'],
   ])('refuses %s %s by name', async (input, value) => {
     const error = await read({ [input]: value }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runInputsGiven } from '../src/gather.ts';
 import { parseCapabilities, parseTestPageUrl, readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
+import { NO_NOTIFY } from '@sauce-actions/action-kit/inputs/notify-inputs';
 
 const WORKSPACE = path.resolve('/tmp/run-js-tests-workspace');
 
@@ -68,7 +69,13 @@ describe('run-js-tests inputs', () => {
       junitFile: path.join(WORKSPACE, 'reports/js.xml'),
       timeoutMs: 20 * 60_000,
       pollIntervalMs: 10_000,
-      history: { runs: 3, failOn: 'new', defaultBranch: 'trunk', quarantine: { entries: [], expired: [] } },
+      history: {
+        runs: 3,
+        failOn: 'new',
+        defaultBranch: 'trunk',
+        quarantine: { entries: [], expired: [] },
+        notify: NO_NOTIFY,
+      },
     });
   });
 
@@ -87,7 +94,7 @@ describe('run-js-tests inputs', () => {
       retries: 0,
       timeoutMs: 30 * 60_000,
       pollIntervalMs: 10_000,
-      history: { runs: 10, failOn: 'any', quarantine: { entries: [], expired: [] } },
+      history: { runs: 10, failOn: 'any', quarantine: { entries: [], expired: [] }, notify: NO_NOTIFY },
     });
   });
 

@@ -18,6 +18,7 @@ import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
 import { journal, suiteInputs as inputs, withEmulators } from './helpers.ts';
 import { GREEN_CASES, GREEN_SUITE } from './seed.ts';
+import { NO_NOTIFY } from '@sauce-actions/action-kit/inputs/notify-inputs';
 
 let fast: RunningEmulator, folder: string;
 const { depsFor } = withEmulators([300], {
@@ -46,7 +47,7 @@ describe('run-suite-and-wait readInputs', () => {
       junitFile: path.resolve('/work/space', 'reports/junit.xml'),
       pollIntervalMs: 10_000,
       timeoutMs: 60 * 60_000,
-      history: { runs: 10, failOn: 'any', quarantine: { entries: [], expired: [] } },
+      history: { runs: 10, failOn: 'any', quarantine: { entries: [], expired: [] }, notify: NO_NOTIFY },
       prComment: false,
     });
   });

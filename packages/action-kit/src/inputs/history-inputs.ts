@@ -1,12 +1,13 @@
 /**
  * The inputs that compare a test run with the earlier runs of the default branch: how many to
  * compare with, which failures fail the step, the default branch where the CI system does not
- * say it, and the quarantine file. Read the same way by both test actions, in every operation,
+ * say it, the quarantine file, and who is told of what changed (`notify-inputs.ts`). Read the same way by both test actions, in every operation,
  * and checked before any request.
  */
 import { InputError, quoteValue } from '../step/input-error.ts';
 import { optionalProperty } from '../values/optional-property.ts';
 import type { InputReader } from './inputs.ts';
+import { NO_NOTIFY, readNotifyInputs, type NotifyInputs } from './notify-inputs.ts';
 import { readQuarantineFile } from './quarantine-file.ts';
 import type { QuarantineEntry } from './quarantine-entry.ts';
 
@@ -33,10 +34,17 @@ export interface HistoryInputs {
     /** The entries past their last day, ignored with a warning. */
     expired: QuarantineEntry[];
   };
+  /** The run's message and its issues, sent by the step that has the whole run. */
+  notify: NotifyInputs;
 }
 
 /** No comparison and no quarantine: for tests and programs that build inputs by hand. */
-export const NO_HISTORY: HistoryInputs = { runs: 0, failOn: 'any', quarantine: { entries: [], expired: [] } };
+export const NO_HISTORY: HistoryInputs = {
+  runs: 0,
+  failOn: 'any',
+  quarantine: { entries: [], expired: [] },
+  notify: NO_NOTIFY,
+};
 
 export interface HistoryReadOptions {
   /** Where the quarantine file is looked for. */
@@ -75,6 +83,7 @@ export async function readHistoryInputs(
   const failOn = read.enum('fail-on', FAIL_ON, 'any');
   const defaultBranch = read.string('default-branch');
   if (defaultBranch !== undefined) checkBranchName('default-branch', defaultBranch);
+  const notify = readNotifyInputs(read);
   const found = await readQuarantineFile(options.workspace, read.string('quarantine-file'));
   // The YAML parser loads only for a step that has a quarantine file.
   const quarantine = found
@@ -86,7 +95,7 @@ export async function readHistoryInputs(
         }),
       }
     : { entries: [], expired: [] };
-  return { runs, failOn, ...optionalProperty('defaultBranch', defaultBranch), quarantine };
+  return { runs, failOn, ...optionalProperty('defaultBranch', defaultBranch), quarantine, notify };
 }
 
 function checkBranchName(input: string, name: string): void {

@@ -6,6 +6,7 @@
 import { FAILURE_LABELS, type Failure } from '../step/failure.ts';
 import { fitText, summaryLimit } from './budget.ts';
 import type { CheckRunReport } from './check-run-report.ts';
+import type { IssueFiling } from './issue-filing.ts';
 import type { ReportText } from './report-text.ts';
 import { SummaryBuilder } from './summary.ts';
 
@@ -51,6 +52,11 @@ export interface ActionResult<O extends Outputs = Outputs> {
    * run's head commit (or the pull request's); other hosts ignore it.
    */
   check?: CheckRunReport;
+  /**
+   * With `issues`: the GitHub issues of the run's newly failing or flaky cases. The GitHub host
+   * files or comments them; other hosts have no issues and say so.
+   */
+  issues?: IssueFiling;
 }
 
 /** A comment kept on a pull request, one per step identity, updated in place by each run. */

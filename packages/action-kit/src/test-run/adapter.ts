@@ -4,6 +4,8 @@
  * failed, stop what is left, keep it for the post step, publish); the action says what its items
  * are, how its service starts, follows and stops a batch of them, and how its report reads.
  */
+import type { NotifyInputs } from '../inputs/notify-inputs.ts';
+import type { IssueFiling } from '../reporting/issue-filing.ts';
 import type { ReportText } from '../reporting/report-text.ts';
 import type { Outputs, PullRequestComment } from '../reporting/result.ts';
 import type { Failure } from '../step/failure.ts';
@@ -163,6 +165,8 @@ export interface ResultsReport<O extends Outputs> {
   reportOnly?: (job: ReportedJob) => boolean;
   /** More to publish once the files are written, such as the jobs' assets as an artifact. */
   artifacts?(): Promise<void>;
+  /** With `issues`: the cases' GitHub issues, which the engine adds and the GitHub host writes. */
+  issues?: IssueFiling;
 }
 
 export interface TestRunAdapter<P extends TestPlan, R, B extends Batch<R>, O extends Outputs> {
@@ -271,6 +275,8 @@ export interface HistoryOptions {
   jobs: HistoryJobs & RecordWriter;
   /** Local ms to the service's clock, which the records' times are on. */
   serviceTime: (localMs: number) => number;
+  /** The run's message and its issues (`notify-url`, `issues`). */
+  notify?: NotifyInputs;
 }
 
 /** How the adapter names an item for good, and for people. */

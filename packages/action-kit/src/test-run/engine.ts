@@ -30,6 +30,7 @@ import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
 import { reportWithHistory } from './history/report-with-history.ts';
 import { stepHistory } from './history/step-history.ts';
+import { notifyRun } from './notify/notify-run.ts';
 import { planTurnMs } from './shard-turns.ts';
 import { runRounds } from './rounds.ts';
 
@@ -85,7 +86,8 @@ export async function runTests<
     });
     const run = testRun(rounds, startedAtMs, notRetried);
     const history = await stepHistory(run, adapter.historyItem, options.history, deps);
-    return { report: reportWithHistory(adapter.report(plan, run, signal), history), results: run };
+    const report = reportWithHistory(adapter.report(plan, run, signal), history);
+    return { report: await notifyRun(report, history, options.history, deps), results: run };
   });
 }
 
@@ -112,10 +114,8 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
       ...optionalProperty('incomplete', gathered.incomplete),
     };
     const history = await stepHistory(results, adapter.historyItem, options.history, deps);
-    return {
-      report: reportWithHistory(adapter.report(gathered, results, notRun, signal), history),
-      results,
-    };
+    const report = reportWithHistory(adapter.report(gathered, results, notRun, signal), history);
+    return { report: await notifyRun(report, history, options.history, deps), results };
   });
 }
 

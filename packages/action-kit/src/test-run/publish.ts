@@ -76,6 +76,7 @@ export async function publishResults<O extends Outputs>(
     ...(report.check !== undefined
       ? { check: checkRunOf(report.check, results, failure, options.failOnFailure) }
       : {}),
+    ...(report.issues !== undefined ? { issues: report.issues } : {}),
     ...(failure !== undefined ? { failure } : {}),
   };
 }

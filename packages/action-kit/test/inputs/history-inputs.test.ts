@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, InputReader, inputSource } from '../../src/index.ts';
 import { readHistoryInputs, type HistoryInputs } from '../../src/inputs/history-inputs.ts';
+import { NO_NOTIFY } from '../../src/inputs/notify-inputs.ts';
 import type { QuarantineEntry } from '../../src/inputs/quarantine.ts';
 
 const TODAY = '2026-03-10';
@@ -69,15 +70,46 @@ async function refusal(values: Record<string, string>, workspace = bare): Promis
 
 describe('read into typed inputs', () => {
   it.each<[string, Record<string, string>, 'bare' | 'files', HistoryInputs]>([
-    ['nothing given', {}, 'bare', { runs: 10, failOn: 'any', quarantine: NONE }],
-    ['no comparison', { history: '0' }, 'bare', { runs: 0, failOn: 'any', quarantine: NONE }],
-    ['the most runs', { history: ' 50 ' }, 'bare', { runs: 50, failOn: 'any', quarantine: NONE }],
-    ['new failures only', { 'fail-on': 'new' }, 'bare', { runs: 10, failOn: 'new', quarantine: NONE }],
+    ['nothing given', {}, 'bare', { runs: 10, failOn: 'any', quarantine: NONE, notify: NO_NOTIFY }],
+    [
+      'no comparison',
+      { history: '0' },
+      'bare',
+      { runs: 0, failOn: 'any', quarantine: NONE, notify: NO_NOTIFY },
+    ],
+    [
+      'the most runs',
+      { history: ' 50 ' },
+      'bare',
+      { runs: 50, failOn: 'any', quarantine: NONE, notify: NO_NOTIFY },
+    ],
+    [
+      'new failures only',
+      { 'fail-on': 'new' },
+      'bare',
+      { runs: 10, failOn: 'new', quarantine: NONE, notify: NO_NOTIFY },
+    ],
     [
       'a default branch',
       { 'default-branch': 'release/2.x' },
       'bare',
-      { runs: 10, failOn: 'any', defaultBranch: 'release/2.x', quarantine: NONE },
+      { runs: 10, failOn: 'any', defaultBranch: 'release/2.x', quarantine: NONE, notify: NO_NOTIFY },
+    ],
+    [
+      'a Slack address, its format from its host',
+      { 'notify-url': 'https://hooks.slack.com/services/T/B/x', issues: 'flaky' },
+      'bare',
+      {
+        runs: 10,
+        failOn: 'any',
+        quarantine: NONE,
+        notify: {
+          url: 'https://hooks.slack.com/services/T/B/x',
+          format: 'slack',
+          on: 'change',
+          issues: 'flaky',
+        },
+      },
     ],
     [
       'the default quarantine file, its expired entry apart',
@@ -87,6 +119,7 @@ describe('read into typed inputs', () => {
         runs: 10,
         failOn: 'any',
         quarantine: { file: '.sauce/quarantine.yml', entries: [CHECKOUT], expired: [LOGIN] },
+        notify: NO_NOTIFY,
       },
     ],
     [
@@ -97,6 +130,7 @@ describe('read into typed inputs', () => {
         runs: 10,
         failOn: 'any',
         quarantine: { file: 'other.yml', entries: [], expired: [{ ...LOGIN, line: 1 }] },
+        notify: NO_NOTIFY,
       },
     ],
   ])('%s', async (_, values, workspace, expected) => {

@@ -44,6 +44,8 @@ export interface CurrentItem {
   /** The name people read. */
   name: string;
   outcome: ItemOutcome;
+  /** Its last job's page, where it has one. */
+  url?: string;
   /** The quarantine entry that matched it, if one did. */
   quarantined?: { reason: string; mode: 'run' | 'skip' };
 }

@@ -59,7 +59,15 @@ export function currentItems<R>(
     if (outcome === undefined) return [];
     const { item, name } = itemOf(result);
     const quarantined = quarantineOf?.({ id: result.last.item ?? item, name });
-    return [{ item, name, outcome, ...(quarantined !== undefined ? { quarantined } : {}) }];
+    return [
+      {
+        item,
+        name,
+        outcome,
+        ...(result.job.url !== '' ? { url: result.job.url } : {}),
+        ...(quarantined !== undefined ? { quarantined } : {}),
+      },
+    ];
   });
 }
 

@@ -36,7 +36,18 @@ export async function historyOptions(
 ): Promise<HistoryOptions | undefined> {
   const file = history.quarantine.file ?? DEFAULT_QUARANTINE_FILE;
   for (const entry of history.quarantine.expired) context.logger.warning(expiredWarning(entry, file));
-  if (context.shard !== undefined) return undefined;
+  if (context.shard !== undefined) {
+    const given = [
+      ...(history.notify.url !== undefined ? ['notify-url'] : []),
+      ...(history.notify.issues !== 'none' ? ['issues'] : []),
+    ];
+    if (given.length > 0) {
+      context.logger.warning(
+        `${given.join(' and ')} ${given.length > 1 ? 'are' : 'is'} ignored by a step with shard: the message and the issues are one per workflow run, sent by the step that has the whole run. Give ${given.length > 1 ? 'them' : 'it'} to the report step (operation: report) instead.`,
+      );
+    }
+    return undefined;
+  }
   const matcher = await matcherOf(history.quarantine.entries);
   const { client } = context;
   return {
@@ -50,6 +61,7 @@ export async function historyOptions(
     },
     jobs: client.automation.jobs,
     serviceTime: (ms) => client.serviceClock.fromLocal(ms),
+    notify: history.notify,
   };
 }
 

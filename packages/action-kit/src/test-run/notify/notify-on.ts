@@ -4,10 +4,8 @@
  * that fails the same way every night is not muted within a week; `failure` on any failure;
  * `always`; `never`. Only the step that has the whole run decides: a shard never sends.
  */
+import type { NotifyOn } from '../../inputs/notify-inputs.ts';
 import type { Comparison } from '../history/comparison.ts';
-
-export const NOTIFY_ON = ['change', 'failure', 'always', 'never'] as const;
-export type NotifyOn = (typeof NOTIFY_ON)[number];
 
 /** Why the message is sent, in a few words for the log; undefined: it is not. */
 export function notifyReason(

@@ -13,26 +13,6 @@ const NOT_TAKEN = new Set([429, 503]);
 /** The wait before the one retry. */
 const RETRY_WAIT_MS = 2000;
 
-/** Whether an address may receive the message: https, or any scheme on a loopback host. */
-export function notifyAddressProblem(url: string): string | undefined {
-  let address: URL;
-  try {
-    address = new URL(url);
-  } catch {
-    return 'is not an address';
-  }
-  if (address.protocol !== 'https:' && address.protocol !== 'http:')
-    return `has the scheme ${address.protocol}`;
-  if (address.protocol === 'http:' && !isLoopback(address.hostname)) {
-    return 'is http on a host other than this machine: a message carries test names and links';
-  }
-  return undefined;
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 export interface SendContext {
   logger: Logger;
   clock: Pick<Clock, 'sleep'>;

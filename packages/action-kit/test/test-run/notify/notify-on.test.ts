@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { classifyItems, type CurrentItem } from '../../../src/test-run/history/classes.ts';
 import { itemKey, type ItemOutcome, type RunRecord } from '../../../src/test-run/history/run-record.ts';
-import { notifyReason, type NotifyOn } from '../../../src/test-run/notify/notify-on.ts';
+import type { NotifyOn } from '../../../src/inputs/notify-inputs.ts';
+import { notifyReason } from '../../../src/test-run/notify/notify-on.ts';
 
 /** Nights of two cases, oldest first: each compared with the ones before it. */
 function nights(outcomes: readonly (readonly ItemOutcome[])[]) {
