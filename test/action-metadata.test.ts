@@ -2,6 +2,7 @@
  * The user-facing contract of the actions: action.yml, the README and the code agree on every
  * input and output, and the inputs and outputs of the interface are all there.
  */
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readActionMetadata } from '@sauce-actions/action-harness';
@@ -157,13 +158,25 @@ async function sourceOf(dir: string): Promise<string> {
 
 /** The inputs the kit's `readPublishingInputs` reads: where a test step's report goes on GitHub. */
 const PUBLISHING = ['pr-comment', 'check-name', 'pull-request', 'github-token'];
-/** The inputs the kit's `readHistoryInputs` reads: what a test step compares its results with. */
-const HISTORY = ['history', 'quarantine-file', 'fail-on', 'default-branch'];
+/**
+ * The inputs the kit's `readHistoryInputs` reads, by name in its own source and that of
+ * `readNotifyInputs`, which it calls: what a test step compares its results with, and whom it tells.
+ */
+const HISTORY = ['history-inputs.ts', 'notify-inputs.ts'].flatMap((file) => [
+  ...namesRead(
+    readFileSync(path.resolve(import.meta.dirname, '../packages/action-kit/src/inputs', file), 'utf8'),
+  ),
+]);
 
-/** Inputs the code reads: by name through the kit's reader (`read.<method>('name'`), and the connection readers' own. */
+/** Inputs read by name through the kit's reader: `read.<method>('name'`. */
+function namesRead(code: string): string[] {
+  return [...code.matchAll(/\bread\.[a-zA-Z]+\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string);
+}
+
+/** Inputs the code reads: by name through the kit's reader, and the connection readers' own. */
 function inputsRead(code: string): Set<string> {
   return new Set([
-    ...[...code.matchAll(/\bread\.[a-zA-Z]+\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string),
+    ...namesRead(code),
     ...(/\breadMobileConnection\(/.test(code) ? MOBILE_CONNECTION : []),
     ...(/\breadSauceConnection\(/.test(code) ? SAUCE_CONNECTION : []),
     ...(/\breadPublishingInputs\(/.test(code) ? PUBLISHING : []),

@@ -1,7 +1,7 @@
 /**
  * A stand-in for the part of GitHub's REST interface a step uses to keep a pull-request comment:
  * list an issue's comments (paginated with `per_page`, `page` and a `Link` header, as GitHub does),
- * create one, update one; and to write a check run: create one, update it (annotations appended,
+ * create one, update one; to keep issues: list them by label, create one, comment on one; and to write a check run: create one, update it (annotations appended,
  * at most 50 a request, a summary of at most 65,535 characters, as GitHub refuses more with 422).
  * It checks the token of every request, records every request, and can be told to refuse
  * requests, for the tests of `pr-comment` and `check-name` (`GITHUB_API_URL` points at it).
@@ -40,6 +40,15 @@ export interface StandInCheckRun {
   annotations: StandInCheckAnnotation[];
 }
 
+export interface StandInIssue {
+  number: number;
+  title: string;
+  body: string;
+  labels: { name: string }[];
+  state: 'open' | 'closed';
+  html_url: string;
+}
+
 export interface StandInRequest {
   method: string;
   path: string;
@@ -75,6 +84,8 @@ export interface GitHubApiStandIn {
   /** Every check run, oldest first. */
   checkRuns: StandInCheckRun[];
   checkRunsOf(headSha: string): StandInCheckRun[];
+  /** Every issue, oldest first. */
+  issues: StandInIssue[];
   /** Adds a comment as a person would (the step's own are `github-actions[bot]`'s). */
   addComment(issue: number, body: string): StandInComment;
   fault(fault: StandInFault): void;
@@ -89,6 +100,8 @@ export async function startGitHubApi(options: {
 }): Promise<GitHubApiStandIn> {
   const comments: StandInComment[] = [];
   const checkRuns: StandInCheckRun[] = [];
+  const issues: StandInIssue[] = [];
+  let nextIssue = 1;
   const requests: StandInRequest[] = [];
   const faults: (StandInFault & { left: number })[] = [];
   let nextId = 1000;
@@ -163,6 +176,7 @@ export async function startGitHubApi(options: {
       if (typeof body !== 'string') return reply(422, { message: 'body is required' });
       return reply(201, addComment(Number(list[1]), body, 'github-actions[bot]'));
     }
+    if (record.path === `${repo}/issues`) return issuesRoute(record, reply);
     const checks = new RegExp(`^${repo}/check-runs$`).exec(record.path);
     const check = new RegExp(`^${repo}/check-runs/(\\d+)$`).exec(record.path);
     if ((checks && record.method === 'POST') || (check && record.method === 'PATCH')) {
@@ -213,6 +227,40 @@ export async function startGitHubApi(options: {
     return reply(404, { message: 'Not Found' });
   }
 
+  /** Lists issues (by label, open by default or `state=all`, newest first, paginated) or creates one. */
+  function issuesRoute(
+    record: StandInRequest,
+    reply: (status: number, data: unknown, headers?: Record<string, string>) => void,
+  ): void {
+    if (record.method === 'POST') {
+      const body = (record.body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown };
+      if (typeof body.title !== 'string' || body.title === '')
+        return reply(422, { message: 'title is required' });
+      const number = nextIssue++;
+      const labels = Array.isArray(body.labels) ? body.labels.map((name) => ({ name: String(name) })) : [];
+      const issue: StandInIssue = {
+        number,
+        title: body.title,
+        body: typeof body.body === 'string' ? body.body : '',
+        labels,
+        state: 'open',
+        html_url: `https://github.com/${options.repository}/issues/${number}`,
+      };
+      issues.push(issue);
+      return reply(201, issue);
+    }
+    if (record.method !== 'GET') return reply(404, { message: 'Not Found' });
+    const state = record.query.state ?? 'open';
+    const wanted = (record.query.labels ?? '').split(',').filter((name) => name !== '');
+    const matching = [...issues]
+      .reverse()
+      .filter((issue) => state === 'all' || issue.state === state)
+      .filter((issue) => wanted.every((name) => issue.labels.some((label) => label.name === name)));
+    const perPage = Math.min(100, Number(record.query.per_page ?? DEFAULT_PER_PAGE));
+    const page = Number(record.query.page ?? 1);
+    return reply(200, matching.slice((page - 1) * perPage, page * perPage));
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -221,6 +269,7 @@ export async function startGitHubApi(options: {
     comments,
     commentsOf: (issue) => comments.filter((comment) => comment.issue === issue),
     checkRuns,
+    issues,
     checkRunsOf: (headSha) => checkRuns.filter((run) => run.head_sha === headSha),
     addComment: (issue, body) => addComment(issue, body),
     fault: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),

@@ -15,6 +15,7 @@ export {
   type StandInCheckRun,
   type StandInComment,
   type StandInFault,
+  type StandInIssue,
   type StandInRequest,
 } from './github-api.ts';
 export { createGitWorkspace, type GitWorkspace } from './git-workspace.ts';
@@ -48,3 +49,9 @@ export {
   type ParsedLog,
   type WorkflowCommand,
 } from './workflow-commands.ts';
+export {
+  startWebhookReceiver,
+  type ReceivedMessage,
+  type WebhookAnswer,
+  type WebhookReceiver,
+} from './webhook-receiver.ts';

@@ -189,16 +189,17 @@ export function historyLab(jobDurationMs = 200): HistoryLab {
     run: GitHubRun,
     values: Record<string, string>,
   ): Promise<Step> => {
-    steps += 1;
+    // Numbered before any wait: steps of one test may run at once (a matrix's shards).
+    const number = (steps += 1);
     const { env, event } = githubRunner(run);
     const workspace = path.join(folder, 'workspace');
     const inputs = await action.readInputs(
       new InputReader(inputSource({ ...SAUCE, 'api-url': emulator!.url, ...values }, { workspace, env })),
     );
     const deps = testStepDeps({
-      tempDir: path.join(folder, `step-${steps}`),
+      tempDir: path.join(folder, `step-${number}`),
       workspace,
-      workflow: { ...runIdentityOf(env, event), job: 'nightly', step: `step-${steps}` },
+      workflow: { ...runIdentityOf(env, event), job: 'nightly', step: `step-${number}` },
       ci: ciContextOf(env, event),
     });
     await mkdir(deps.tempDir);

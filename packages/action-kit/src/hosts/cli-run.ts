@@ -263,6 +263,9 @@ function report(result: ActionResult, io: CliIo): void {
     io.stderr(
       'warning: `check-name` writes only on GitHub: no check run written; publish `junit-file` instead.\n',
     );
+  // And the issues: other CI systems' trackers are not GitHub's.
+  if (result.issues)
+    io.stderr("warning: `issues` files GitHub issues only on GitHub's runner: no issue written.\n");
   if (result.failure) io.stderr(`error: ${result.failure.message}\n`);
 }
 

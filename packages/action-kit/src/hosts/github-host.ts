@@ -152,11 +152,20 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
     const event = await eventRead.catch(() => undefined);
     const deps = stepDeps(cancel.signal, event, files.state, workspace);
     const { result, inputs } = await runDefinition(definition, githubInputs(workspace), deps);
-    const { comment, check } = result;
+    const { comment, check, issues } = result;
     const token = inputs?.githubToken;
     await publish(definition.title, result, files, async () => {
       if (comment) await commentOnPullRequest(comment, token, cancel.signal, inputs?.pullRequest, eventRead);
       if (check) await checkRunOnGitHub(check, token, cancel.signal, event);
+      // The issues' module loads only for a step that has issues to write.
+      if (issues) {
+        const { fileIssuesOnGitHub } = await import('./github-issues.ts');
+        await fileIssuesOnGitHub(issues, token, cancel.signal, {
+          env: process.env,
+          event,
+          logger: githubLogger,
+        });
+      }
     });
   } finally {
     cancel.dispose();
@@ -203,8 +212,8 @@ async function publish(
     annotations: result.annotations,
     failure: result.failure !== undefined,
     used: { warning: logWarnings.annotated, error: failed.length },
-    // A warning is kept for the comment and one for the check run, which may fail after the annotations.
-    reserve: { warning: (result.comment ? 1 : 0) + (result.check ? 1 : 0) },
+    // A warning is kept for each of the comment, the check run and the issues, written after the annotations.
+    reserve: { warning: (result.comment ? 1 : 0) + (result.check ? 1 : 0) + (result.issues ? 1 : 0) },
     loggedOnly: logWarnings.loggedOnly,
   });
   for (const annotation of plan.leftOut) {

@@ -14,6 +14,9 @@
  * - fixed: passed now, failed then.
  * - passed: passed now, and passed then or never ran.
  *
+ * A flaky item is newly flaky when it was not flaky in the newest compared run that ran it, told
+ * by the same rules against the runs before that one (or never ran): what a message says changed.
+ *
  * A quarantined item is ready to leave its quarantine when it passed, without a retry, in each of
  * the last 5 compared runs that ran it (5 at least) and passed now.
  *
@@ -62,6 +65,8 @@ export interface ClassifiedItem extends CurrentItem {
   lastPassed?: RunRecord['run'] & { builds: string[] };
   /** Quarantined, and passed in each of the last 5 compared runs that ran it, and now. */
   readyToLeave: boolean;
+  /** Flaky now, and not in the newest compared run that ran it (as the runs before that told it). */
+  newlyFlaky: boolean;
 }
 
 export interface Classification {
@@ -106,9 +111,14 @@ function classifyItem(item: CurrentItem, history: readonly RunRecord[]): Classif
   }
   const passed = ran.find((run) => run.outcome !== 'failed');
   const lastFew = ran.slice(0, PASSES_TO_LEAVE_QUARANTINE);
+  const itemClass = classOf(item, ran);
+  const { quarantined: _quarantined, ...unquarantined } = item;
+  // Its class in the newest compared run, against the runs before it: the same rules, a run earlier.
+  const [then, ...before] = ran;
+  const wasFlaky = then !== undefined && classOf({ ...unquarantined, outcome: then.outcome }, before) === 'flaky';
   return {
     ...item,
-    class: classOf(item, ran),
+    class: itemClass,
     comparedRuns: ran.length,
     failedRuns: ran.filter((run) => run.outcome === 'failed').length,
     neverRun: ran.length === 0,
@@ -120,6 +130,7 @@ function classifyItem(item: CurrentItem, history: readonly RunRecord[]): Classif
       item.outcome === 'passed' &&
       lastFew.length === PASSES_TO_LEAVE_QUARANTINE &&
       lastFew.every((run) => run.outcome === 'passed'),
+    newlyFlaky: itemClass === 'flaky' && !wasFlaky,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Whether a run sends its one message (`notify-on`): `change` when something changed against the
- * previous run of the default branch (a new failure, a fixed case, a flaky one), so that a nightly
+ * previous run of the default branch (a new failure, a fixed case, a newly flaky one), so that a nightly
  * that fails the same way every night is not muted within a week; `failure` on any failure;
  * `always`; `never`. Only the step that has the whole run decides: a shard never sends.
  */
@@ -13,7 +13,7 @@ export function notifyReason(
   comparison: Pick<Comparison, 'classification'>,
   failed: number,
 ): string | undefined {
-  const { counts } = comparison.classification;
+  const { counts, items } = comparison.classification;
   switch (notifyOn) {
     case 'never':
       return undefined;
@@ -22,10 +22,12 @@ export function notifyReason(
     case 'failure':
       return failed > 0 ? `${failed} failed` : undefined;
     case 'change': {
+      // A case flaky every night is no news: only one that was not flaky in the run before is.
+      const newlyFlaky = items.filter((item) => item.newlyFlaky).length;
       const changes = [
         counts.new > 0 ? `${counts.new} new failure(s)` : '',
         counts.fixed > 0 ? `${counts.fixed} fixed` : '',
-        counts.flaky > 0 ? `${counts.flaky} flaky` : '',
+        newlyFlaky > 0 ? `${newlyFlaky} newly flaky` : '',
       ].filter((part) => part !== '');
       return changes.length > 0 ? changes.join(', ') : undefined;
     }

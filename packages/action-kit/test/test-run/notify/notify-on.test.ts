@@ -44,8 +44,18 @@ describe('notify-on', () => {
     );
   });
 
-  it('change: a case that turns flaky sends, one that stays passed does not', () => {
-    const [, flaky] = nights([['passed'], ['flaky']]);
-    expect(notifyReason('change', flaky!.comparison, flaky!.failed)).toBe('1 flaky');
+  it('change: a case that turns flaky sends once; flaky again the next night, it does not', () => {
+    const reasons = nights([['passed'], ['flaky'], ['flaky'], ['passed'], ['flaky']]).map(
+      ({ comparison, failed }) => notifyReason('change', comparison, failed),
+    );
+    expect(reasons).toEqual([undefined, '1 newly flaky', undefined, undefined, '1 newly flaky']);
+  });
+
+  it('change: a case that flips into flaky sends once, and not while it keeps flipping', () => {
+    // P F P F: its failures form two streaks on night 4, which makes it flaky; P F P F F stays so.
+    const reasons = nights([['passed'], ['failed'], ['passed'], ['failed'], ['failed']]).map(
+      ({ comparison, failed }) => notifyReason('change', comparison, failed),
+    );
+    expect(reasons).toEqual([undefined, '1 new failure(s)', '1 fixed', '1 newly flaky', undefined]);
   });
 });
