@@ -57,6 +57,7 @@ const READ_ON_FIRST_USE: Record<string, (module: Record<string, unknown>) => unk
     m.writePullRequestComment,
   ],
   'packages/action-kit/src/hosts/github-check-run.ts': (m) => [m.checkRunOnGitHub],
+  'packages/action-kit/src/hosts/github-issues.ts': (m) => [m.fileIssuesOnGitHub],
   'packages/action-kit/src/hosts/github-id-token.ts': (m) => [m.requestIdToken],
   'packages/api/src/core/transport/undici-parts.ts': (m) => [m.EnvProxyDispatcher, m.request, m.sendOnce],
   'packages/action-kit/src/reporting/xml-writer.ts': (m) => [m.create],

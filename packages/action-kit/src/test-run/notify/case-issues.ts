@@ -84,7 +84,8 @@ function caseIssue(item: Filed, token: string, facts: RunFacts, options: CaseIss
     history,
     `<sub>Filed by sauce-actions (${markdownCode(`issues: ${options.issues}`)}). Later occurrences are added as comments, found by the hidden line above; the issue is never closed or reopened automatically.</sub>`,
   ].join('\n\n');
-  const occurrence = [`${WORDS[item.class]} again: ${seen}.`, ...(jobs !== '' ? [jobs] : [])].join('\n\n');
+  const again = `${item.class === 'flaky' ? 'Flaky' : 'Failed'} again in ${runLink(facts)} ${runWhere(facts)}`;
+  const occurrence = [`${again.trim()}.`, ...(jobs !== '' ? [jobs] : [])].join('\n\n');
   const title = oneLine(`${WORDS[item.class]}: ${item.name} (${options.runsWhat})`, MAX_TITLE_LENGTH);
   return { marker, name: oneLine(item.name), title, body, occurrence };
 }
