@@ -4,14 +4,25 @@
  * results file class it against the pipelines before it on `main` (new, still failing, fixed), a
  * job retried in the same pipeline is compared with the pipelines before that one and not with its
  * own first try, `fail-on: new` fails only for a new failure, and a merge request's pipeline is
- * compared with `main` (its own new failure, Case 05) and keeps no record of its own.
+ * compared with `main` (its own new failure, Case 05) and keeps no record of its own. Each night
+ * with a new failure or a fix sends its one message to `--notify-url`; `--issues` is said to be
+ * GitHub's only.
  */
 import { readFile } from 'node:fs/promises';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type WebhookReceiver } from '@sauce-actions/action-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaked, SAUCE_ENV, useCliTerminal, type CliRun } from './support/cli.ts';
 
 const terminal = useCliTerminal();
 const { cli, workspace } = terminal;
+
+/** Where each night's message goes, and how many each night sent. */
+let hook: WebhookReceiver;
+const messages: number[] = [];
+beforeAll(async () => {
+  hook = await startWebhookReceiver();
+});
+afterAll(() => hook.close());
 
 const SERVER = 'https://gitlab.example.com';
 const PROJECT = `${SERVER}/acme/shop`;
@@ -57,6 +68,7 @@ interface Night {
 }
 
 async function night(variables: Record<string, string>): Promise<Night> {
+  const sentBefore = hook.received.length;
   const run = await cli(
     [
       'run-suite-and-wait',
@@ -69,9 +81,14 @@ async function night(variables: Record<string, string>): Promise<Night> {
       '1s',
       '--api-url',
       terminal.lab.url,
+      '--notify-url',
+      hook.url,
+      '--issues',
+      'new',
     ],
     variables,
   );
+  messages.push(hook.received.length - sentBefore);
   const outputs = JSON.parse(run.stdout) as Record<string, unknown>;
   const results = JSON.parse(await readFile(String(outputs['results-file']), 'utf8')) as {
     history: { compared: { number?: string }[]; items: { name: string; class: string; outcome: string }[] };
@@ -161,6 +178,20 @@ describe('run-suite-and-wait --json on GitLab, night after night', () => {
 
     for (const each of [first, second, retried, third, fourth, merge]) {
       expect(leaked(each.run.stdout, each.run.stderr)).toEqual([]);
+      expect(`${each.run.stdout}${each.run.stderr}`).not.toContain(hook.secret);
     }
+    // With notify-on's default, change: a message each night a case turned new or fixed.
+    expect(messages).toEqual([0, 1, 1, 0, 1, 1]);
+    // GitLab has no GitHub issues: said on each night of main that had a new failure to file (a
+    // merge request's new failure is its own, and is not filed).
+    const said = (run: CliRun) => run.stderr.includes("`issues` files GitHub issues only on GitHub's runner");
+    expect([first, second, retried, third, fourth, merge].map((each) => said(each.run))).toEqual([
+      false,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -4,6 +4,8 @@
  * stage, its post step, and how it words what became of its jobs. A row of the scenarios runs once
  * with each.
  */
+import { NO_HISTORY } from '@sauce-actions/action-kit/inputs/history-inputs';
+import type { NotifyInputs } from '@sauce-actions/action-kit/inputs/notify-inputs';
 import type { ActionResult, InputReader, SauceConnection, StepState } from '@sauce-actions/action-kit';
 import type { TestStepDeps } from '@sauce-actions/action-kit/testing';
 import type { TestRunOutputs } from '@sauce-actions/action-kit/test-run/results';
@@ -37,6 +39,8 @@ export interface Scenario {
   junitFile?: string;
   /** A shard of the matrix that has no item to run. */
   emptyShard?: boolean;
+  /** `notify-url`, `notify-on`, `issues` and the rest, as read. */
+  notify?: NotifyInputs;
 }
 
 /** A step's deps with a real client of the emulator. */
@@ -280,6 +284,7 @@ function options(scenario: Scenario) {
     ...(scenario.failOnFailure !== undefined ? { failOnFailure: scenario.failOnFailure } : {}),
     ...(scenario.stopOnCancel !== undefined ? { stopOnCancel: scenario.stopOnCancel } : {}),
     ...(scenario.junitFile !== undefined ? { junitFile: scenario.junitFile } : {}),
+    ...(scenario.notify !== undefined ? { history: { ...NO_HISTORY, notify: scenario.notify } } : {}),
   };
 }
 
