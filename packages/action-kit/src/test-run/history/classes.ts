@@ -115,7 +115,8 @@ function classifyItem(item: CurrentItem, history: readonly RunRecord[]): Classif
   const { quarantined: _quarantined, ...unquarantined } = item;
   // Its class in the newest compared run, against the runs before it: the same rules, a run earlier.
   const [then, ...before] = ran;
-  const wasFlaky = then !== undefined && classOf({ ...unquarantined, outcome: then.outcome }, before) === 'flaky';
+  const wasFlaky =
+    then !== undefined && classOf({ ...unquarantined, outcome: then.outcome }, before) === 'flaky';
   return {
     ...item,
     class: itemClass,
