@@ -3,6 +3,7 @@
  * read-only dashboard pages that the actions' links lead to. Each interface's plugin gets its own
  * store; what they share goes through the small interfaces wired here.
  */
+import { mobileAdminRoutes } from './mobile/routes/admin.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { adminRoutes } from './admin/routes.ts';
@@ -64,6 +65,7 @@ export async function buildApp(state: EmulatorState, options: AppOptions = {}): 
     interfaceRoutes: [
       (routes) => automationAdminRoutes(routes, automation),
       (routes) => authoringAdminRoutes(routes, authoring),
+      (routes) => mobileAdminRoutes(routes, mobile),
     ],
   });
   await app.register(authoringRoutes, { store: authoring, prefix: '/v1/ai-authoring' });

@@ -55,6 +55,11 @@ export interface Build {
   autoUpdate: boolean;
   uploadToVendor: boolean;
   downloads: number;
+  /** Test sessions and crashes the apps reported; set through `PATCH /_emulator/builds/:id`. */
+  sessions?: number;
+  crashes?: number;
+  /** The feedback count shown in place of the build's feedbacks, when set through the same. */
+  feedbackCount?: number;
   /** Public code of the build's landing page and direct download. */
   code: string;
 }

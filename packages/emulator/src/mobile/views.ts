@@ -49,6 +49,7 @@ export function projectV2(base: string, project: Project) {
 }
 
 export function buildV1(base: string, store: MobileStore, project: Project, build: Build) {
+  const { sessions, crashes, feedbacks, downloads } = store.builds.counters(build);
   return {
     id: build.id,
     self: `/api/1/projects/${build.projectId}/builds/${build.id}/`,
@@ -60,13 +61,13 @@ export function buildV1(base: string, store: MobileStore, project: Project, buil
     iconUrl: iconUrl(base, project),
     appUrl: buildDownloadUrl(base, build),
     landingPageMode: build.landingPageMode,
-    // The emulator records no test sessions or crashes.
-    sessions: 0,
-    crashes: 0,
+    // No app reports to the emulator: its counters are what `PATCH /_emulator/builds/:id` set.
+    sessions,
+    crashes,
     // Invited testers and the members of the groups with access to the build, each once.
     testers: store.projects.testersOfBuild(build).length,
-    feedbacks: store.data.feedbacks.filter((feedback) => feedback.buildId === build.id).length,
-    downloads: build.downloads,
+    feedbacks,
+    downloads,
     uploadedAt: timestamp(build.uploadedAt),
     uploadedVia: build.uploadedVia,
     hasVendorSdk: false,

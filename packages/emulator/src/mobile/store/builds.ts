@@ -204,4 +204,33 @@ export class MobileBuilds extends AuditedPart {
     build.downloads += 1;
     this.state.changed();
   }
+
+  /** A build's counters as a test sets them (`PATCH /_emulator/builds/:id`): no app reports here. */
+  setCounters(build: Build, counters: BuildCounters): BuildCounters {
+    if (counters.sessions !== undefined) build.sessions = counters.sessions;
+    if (counters.crashes !== undefined) build.crashes = counters.crashes;
+    if (counters.feedbacks !== undefined) build.feedbackCount = counters.feedbacks;
+    if (counters.downloads !== undefined) build.downloads = counters.downloads;
+    this.state.changed();
+    return this.counters(build);
+  }
+
+  /** The counters a build shows: its feedbacks are those recorded for it, unless a test set them. */
+  counters(build: Build): Required<BuildCounters> {
+    return {
+      sessions: build.sessions ?? 0,
+      crashes: build.crashes ?? 0,
+      feedbacks:
+        build.feedbackCount ??
+        this.state.data.feedbacks.filter((feedback) => feedback.buildId === build.id).length,
+      downloads: build.downloads,
+    };
+  }
+}
+
+export interface BuildCounters {
+  sessions?: number;
+  crashes?: number;
+  feedbacks?: number;
+  downloads?: number;
 }
