@@ -161,7 +161,7 @@ export class InputReader {
   }
 
   /**
-   * A duration in milliseconds: plain seconds or a number with `ms`, `s`, `m` or `h`, within
+   * A duration in milliseconds: plain seconds or a number with `ms`, `s`, `m`, `h` or `d`, within
    * `options`' bounds; the refusal gives the form and the bounds. `fallbackMs` when empty.
    */
   duration(name: string, fallbackMs: number, options: DurationOptions): number;

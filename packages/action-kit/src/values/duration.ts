@@ -1,9 +1,10 @@
-/** Durations as users write them (`90`, `90s`, `30m`, `1h30m`, `500ms`) and as messages show them. */
+/** Durations as users write them (`90`, `90s`, `30m`, `1h30m`, `500ms`, `2d`) and as messages show them. */
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-const UNIT_MS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR };
+const DAY = 24 * HOUR;
+const UNIT_MS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR, d: DAY };
 
 /** The shortest and longest value a duration input takes, in milliseconds. */
 export interface DurationBounds {
@@ -39,7 +40,8 @@ export const POLL_INTERVAL_BOUNDS: DurationBounds = { minMs: SECOND, maxMs: 10 *
 export const MAX_DURATION_BOUNDS: DurationBounds = { minMs: SECOND, maxMs: 3 * HOUR };
 
 /** How a duration is written, for refusals and documentation. */
-export const DURATION_FORM = 'seconds (`90`) or a number with `ms`, `s`, `m` or `h` (`90s`, `30m`, `1h30m`)';
+export const DURATION_FORM =
+  'seconds (`90`) or a number with `ms`, `s`, `m`, `h` or `d` (`90s`, `30m`, `1h30m`, `2d`)';
 
 /**
  * Milliseconds of `90` (seconds), `90s`, `30m`, `1h`, `1h30m` or `500ms`; `undefined` when
@@ -49,9 +51,9 @@ export const DURATION_FORM = 'seconds (`90`) or a number with `ms`, `s`, `m` or 
 export function parseDuration(text: string): number | undefined {
   const value = text.trim().toLowerCase();
   if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * SECOND);
-  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(value)) return undefined;
+  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(value)) return undefined;
   let total = 0;
-  for (const match of value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+  for (const match of value.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) {
     total += Number(match[1]) * (UNIT_MS[match[2] as string] as number);
   }
   return Math.round(total);

@@ -26,6 +26,8 @@ describe('durations', () => {
     expect(parseDuration('30m')).toBe(1_800_000);
     expect(parseDuration('1h')).toBe(3_600_000);
     expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('2d')).toBe(172_800_000);
+    expect(parseDuration('1d12h')).toBe(129_600_000);
     expect(parseDuration('250ms')).toBe(250);
     expect(parseDuration('1.5s')).toBe(1500);
     expect(parseDuration('soon')).toBeUndefined();
@@ -47,7 +49,7 @@ describe('durations', () => {
     expect(read.duration('timeout', undefined, bounds)).toBeUndefined();
     setInput('timeout', '2h');
     expect(errorOf(() => read.duration('timeout', 1000, bounds)).message).toBe(
-      'Input "timeout" has 2h, which is longer than 1h. Allowed: seconds (`90`) or a number with `ms`, `s`, `m` or `h` (`90s`, `30m`, `1h30m`), from 1s to 1h.',
+      'Input "timeout" has 2h, which is longer than 1h. Allowed: seconds (`90`) or a number with `ms`, `s`, `m`, `h` or `d` (`90s`, `30m`, `1h30m`, `2d`), from 1s to 1h.',
     );
     setInput('timeout', 'forever');
     expect(errorOf(() => read.duration('timeout', 1000, bounds)).message).toContain('`30m`');
