@@ -173,6 +173,14 @@ function namesRead(code: string): string[] {
   return [...code.matchAll(/\bread\.[a-zA-Z]+\(\s*'([a-z-]+)'/g)].map((m) => m[1] as string);
 }
 
+/** The inputs the kit's `readBuildChoice` reads: `build-id`, or `latest` with `tags`. */
+const BUILD_CHOICE = namesRead(
+  readFileSync(
+    path.resolve(import.meta.dirname, '../packages/action-kit/src/inputs/build-choice.ts'),
+    'utf8',
+  ),
+);
+
 /** Inputs the code reads: by name through the kit's reader, and the connection readers' own. */
 function inputsRead(code: string): Set<string> {
   return new Set([
@@ -181,6 +189,7 @@ function inputsRead(code: string): Set<string> {
     ...(/\breadSauceConnection\(/.test(code) ? SAUCE_CONNECTION : []),
     ...(/\breadPublishingInputs\(/.test(code) ? PUBLISHING : []),
     ...(/\breadHistoryInputs\(/.test(code) ? HISTORY : []),
+    ...(/\breadBuildChoice\(/.test(code) ? BUILD_CHOICE : []),
   ]);
 }
 

@@ -6,17 +6,11 @@ import {
   type InputReader,
   type MobileConnection,
 } from '@sauce-actions/action-kit';
+import { readBuildChoice, type BuildChoice } from '@sauce-actions/action-kit/inputs/build-choice';
 
-/** The value of `build-id` that picks the newest build carrying `tags`. */
-export const LATEST_BUILD = 'latest';
-
-export interface InviteInputs {
+export interface InviteInputs extends BuildChoice {
   connection: MobileConnection;
   projectId: string;
-  /** A build's id, or `latest`: the newest build of the project carrying every tag of `tags`. */
-  buildId: string;
-  /** With `build-id: latest`: the tags the build must carry. */
-  tags: string[];
   groups: string[];
   /** Emails, checked and without duplicates. */
   testers: string[];
@@ -51,7 +45,7 @@ export function readInputs(read: InputReader): InviteInputs {
       required: true,
       hint: 'the `project-id` output of upload-build',
     }),
-    ...readBuild(read),
+    ...readBuildChoice(read),
     groups,
     testers,
     ...optionalProperty('testerGroup', testerGroup),
@@ -59,22 +53,4 @@ export function readInputs(read: InputReader): InviteInputs {
     ...optionalProperty('comment', read.string('comment')),
     notify: read.boolean('notify', false),
   };
-}
-
-/** `build-id` (a build's id, or `latest`) and `tags`, which only `latest` reads. */
-function readBuild(read: InputReader): Pick<InviteInputs, 'buildId' | 'tags'> {
-  const tags = read.list('tags');
-  if (read.string('build-id') === LATEST_BUILD) return { buildId: LATEST_BUILD, tags };
-  const buildId = read.id('build-id', 'positive-integer', {
-    required: true,
-    hint: 'the `build-id` output of upload-build, or `latest` with `tags` for the newest build carrying them',
-  });
-  if (tags.length > 0) {
-    throw new InputError(
-      'tags',
-      `is set, but \`build-id\` names build ${buildId}`,
-      '`tags` together with `build-id: latest`, which picks the newest build of the project carrying every one of them',
-    );
-  }
-  return { buildId, tags };
 }

@@ -1,5 +1,6 @@
 /** Puts testers into their group, makes sure the groups exist, then invites the groups to the build. */
 import { ActionError, describeFailure, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
+import { chosenBuild } from '@sauce-actions/action-kit/services/latest-build';
 import {
   checkTesterGroups,
   findTesterGroup,
@@ -7,7 +8,6 @@ import {
 } from '@sauce-actions/action-kit/services/tester-groups';
 import { ApiError, type MobileClient, type MobileTesterGroup } from '@sauce-actions/api';
 import type { InviteInputs } from './inputs.ts';
-import { buildToInvite } from './latest-build.ts';
 import { inviteSummary, type InviteOutputs, type InviteReport } from './report.ts';
 
 export interface InviteDeps extends Pick<StepDeps, 'logger' | 'signal'> {
@@ -30,7 +30,7 @@ export async function run(inputs: InviteInputs, deps: InviteDeps): Promise<Actio
   };
   try {
     // `build-id: latest` is resolved first: no tester joins a group for a build that is not there.
-    const buildId = await buildToInvite(inputs, deps);
+    const buildId = await chosenBuild(inputs, deps, 'no one was invited');
     report.buildId = buildId;
     report.outputs['build-id'] = buildId;
     await invite({ ...inputs, buildId }, deps, report);

@@ -1,20 +1,24 @@
 /**
  * `build-id: latest`: the newest build of the project that carries every tag of `tags` (a pull
- * request's `pr-42`, a branch's `main`), so that a later job promotes the build that passed its
- * tests without carrying its id between workflows.
+ * request's `pr-42`, a branch's `main`), found with one listing of the project's builds.
  */
-import { ActionError, describeFailure, type StepDeps } from '@sauce-actions/action-kit';
 import { ApiError, buildTagsOf, ResponseShapeError, type MobileClient } from '@sauce-actions/api';
-import { LATEST_BUILD, type InviteInputs } from './inputs.ts';
+import type { StepDeps } from '../deps.ts';
+import { LATEST_BUILD, type BuildChoice } from '../inputs/build-choice.ts';
+import { ActionError, describeFailure } from '../step/failure.ts';
 
 interface LatestBuildDeps extends Pick<StepDeps, 'logger' | 'signal'> {
   client: { mobile: { builds: Pick<MobileClient['builds'], 'newest'> } };
 }
 
-/** The id of the build to invite: the one given, or the newest one carrying `tags`. */
-export async function buildToInvite(
-  inputs: Pick<InviteInputs, 'projectId' | 'buildId' | 'tags'>,
+/**
+ * The id of the build chosen: the one given, or the newest one carrying `tags`. `nothing` says
+ * what did not happen for want of a build (`no one was invited`), in the refusals.
+ */
+export async function chosenBuild(
+  inputs: BuildChoice & { projectId: string },
   deps: LatestBuildDeps,
+  nothing: string,
 ): Promise<string> {
   if (inputs.buildId !== LATEST_BUILD) return inputs.buildId;
   const tagged = inputs.tags.length > 0 ? ` tagged ${inputs.tags.join(', ')}` : '';
@@ -29,7 +33,7 @@ export async function buildToInvite(
     if (error instanceof ResponseShapeError && error.field.endsWith('.uploadedAt')) {
       throw new ActionError(
         'service',
-        `${describeFailure(error).message} No one was invited. Until the service answers times again, give \`build-id\` the build's id instead of \`latest\`.`,
+        `${describeFailure(error).message} ${capitalized(nothing)}. Until the service answers times again, give \`build-id\` the build's id instead of \`latest\`.`,
         { cause: error },
       );
     }
@@ -45,7 +49,7 @@ export async function buildToInvite(
   if (newest === undefined) {
     throw new ActionError(
       'refused',
-      `No build of project ${inputs.projectId} is${tagged || ' there'}, so no one was invited. Check \`tags\` (upload-build tags a pull request's build \`pr-<number>\`), and that the upload ran before this step.`,
+      `No build of project ${inputs.projectId} is${tagged || ' there'}, so ${nothing}. Check \`tags\` (upload-build tags a pull request's build \`pr-<number>\`), and that the upload ran before this step.`,
     );
   }
   const id = String(newest.id);
@@ -54,4 +58,8 @@ export async function buildToInvite(
     `build-id: latest is build ${id} of project ${inputs.projectId}${tagged}${newest.uploadedAt ? `, uploaded ${newest.uploadedAt}` : ''}${tags.length > 0 ? ` (tags: ${tags.join(', ')})` : ''}.`,
   );
   return id;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
