@@ -6,6 +6,7 @@
 import type { CliCommand } from '@sauce-actions/action-kit/hosts/cli-command';
 import inviteTesters from '../actions/invite-testers/action.yml';
 import manageTunnel from '../actions/manage-tunnel/action.yml';
+import promoteBuild from '../actions/promote-build/action.yml';
 import runJsTests from '../actions/run-js-tests/action.yml';
 import runSuiteAndWait from '../actions/run-suite-and-wait/action.yml';
 import uploadBuild from '../actions/upload-build/action.yml';
@@ -20,6 +21,11 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'invite-testers',
     metadata: inviteTesters,
     load: () => import('../actions/invite-testers/src/definition.ts'),
+  },
+  {
+    name: 'promote-build',
+    metadata: promoteBuild,
+    load: () => import('../actions/promote-build/src/definition.ts'),
   },
   {
     name: 'run-suite-and-wait',

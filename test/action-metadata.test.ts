@@ -80,6 +80,22 @@ const CONTRACT: Record<string, { inputs: string[]; outputs: string[]; post?: boo
     ],
     outputs: ['build-id', 'invited-groups', 'added-testers'],
   },
+  'promote-build': {
+    inputs: [
+      'project-id',
+      'build-id',
+      'tags',
+      'rings',
+      'soak',
+      'min-sessions',
+      'max-crashes',
+      'max-feedbacks',
+      'notify',
+      'dry-run',
+      ...MOBILE_CONNECTION,
+    ],
+    outputs: ['decision', 'ring', 'reasons', 'build-id'],
+  },
   'run-suite-and-wait': {
     inputs: [
       'operation',

@@ -48,6 +48,11 @@ export async function buildApp(state: EmulatorState, options: AppOptions = {}): 
   // Fastify's validation, compiled once per process rather than once per emulator.
   app.setValidatorCompiler(routeValidatorCompiler);
   await app.register(formbody);
+  // Every answer is dated by the emulator's clock, as the service's answers are by its own: a
+  // client that reckons on the service's time (a soak, a window of jobs) follows it.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('date', new Date(state.now()).toUTCString());
+  });
   const admin = new AdminState(options.rateLimit ?? 0);
   installTrafficHooks(app, admin, {
     now: () => state.now(),

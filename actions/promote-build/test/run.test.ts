@@ -1,0 +1,117 @@
+/**
+ * promote-build's `run()` against the emulator, over a build's life: uploaded to qa, it enters
+ * qa; it is held before its soak; once soaked with enough sessions and no crash it moves to
+ * beta; a crash holds it there, naming max-crashes with the figures; it moves to public once the
+ * gate allows; and it is done there. Every step's decision, ring and reasons are in its outputs
+ * and summary, a re-run of each step invites no group again, and the journal shows each group
+ * invited exactly once.
+ */
+import { describe, expect, it } from 'vitest';
+import { HOUR, invitesOf, promoteLab, type PromoteStep } from './promote-lab.ts';
+
+const lab = promoteLab();
+const RINGS = {
+  rings: 'qa, beta, public',
+  soak: '24h',
+  'min-sessions': '20',
+  'max-crashes': '0',
+  notify: 'true',
+};
+
+describe("a build's life through qa, beta and public", () => {
+  let build = { projectId: '', buildId: '' };
+  const steps: PromoteStep[] = [];
+  const promote = async (extra: Record<string, string> = {}) => {
+    const step = await lab.step({
+      ...RINGS,
+      'project-id': build.projectId,
+      'build-id': build.buildId,
+      ...extra,
+    });
+    expect(step.result.failure, step.result.failure?.message).toBeUndefined();
+    steps.push(step);
+    return step;
+  };
+  const outputs = (step: PromoteStep) => ({
+    decision: step.result.outputs.decision,
+    ring: step.result.outputs.ring,
+  });
+
+  it('uploaded to qa, it enters qa, which it has already: recorded, not invited again', async () => {
+    build = await lab.upload(['qa'], ['release']);
+    const step = await promote();
+    expect(outputs(step)).toEqual({ decision: 'promoted', ring: 'qa' });
+    expect(step.result.outputs.reasons).toBe('The build is in no ring yet: it enters the first, qa.');
+    expect(invitesOf(step.requests, build.buildId)).toEqual([]);
+    expect(step.summary).toContain(`Build ${build.buildId}: promoted to qa`);
+  });
+
+  it('held before its soak, saying until when; a re-run the same', async () => {
+    lab.advance(2 * HOUR);
+    for (let run = 0; run < 2; run += 1) {
+      const step = await promote();
+      expect(outputs(step)).toEqual({ decision: 'held', ring: 'qa' });
+      const [soak, sessions] = step.result.outputs.reasons.split('\n');
+      expect(soak).toMatch(/^soak: in qa for 2h of 24h, until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.$/);
+      expect(sessions).toBe('min-sessions: 0 sessions in qa; beta needs at least 20.');
+      expect(step.requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
+      expect(step.summary).toContain('Soak left');
+    }
+  });
+
+  it('soaked with enough sessions and no crash: promoted to beta, invited once; a re-run is held', async () => {
+    lab.advance(23 * HOUR);
+    await lab.counters(build.buildId, { sessions: 25 });
+    const step = await promote();
+    expect(outputs(step)).toEqual({ decision: 'promoted', ring: 'beta' });
+    expect(step.result.outputs.reasons).toMatch(
+      /sessions 25 \(min-sessions at least 20\), crashes 0 \(max-crashes at most 0\): it moves to beta\.$/,
+    );
+    const invites = invitesOf(step.requests, build.buildId);
+    expect(invites).toHaveLength(1);
+    expect(step.summary).toMatch(
+      /<td>min-sessions<\/td><td>at least 20<\/td><td>25<\/td><td>✅ passes<\/td>/,
+    );
+    const again = await promote();
+    expect(outputs(again)).toEqual({ decision: 'held', ring: 'beta' });
+    expect(invitesOf(again.requests, build.buildId)).toEqual([]);
+  });
+
+  it('a crash in beta holds it, naming max-crashes and the figures', async () => {
+    lab.advance(25 * HOUR);
+    // Sessions count from beta's start: 25 were before it.
+    await lab.counters(build.buildId, { sessions: 60, crashes: 1 });
+    const step = await promote();
+    expect(outputs(step)).toEqual({ decision: 'held', ring: 'beta' });
+    expect(step.result.outputs.reasons).toBe('max-crashes: 1 crashes in beta; public needs at most 0.');
+    expect(step.summary).toMatch(/<td>max-crashes<\/td><td>at most 0<\/td><td>1<\/td><td>❌ holds<\/td>/);
+    expect(step.summary).toMatch(/<td>min-sessions<\/td><td>at least 20<\/td><td>35<\/td>/);
+  });
+
+  it('promoted to public once the gate allows its crash, then done there', async () => {
+    const step = await promote({ 'max-crashes': '1' });
+    expect(outputs(step)).toEqual({ decision: 'promoted', ring: 'public' });
+    lab.advance(48 * HOUR);
+    const done = await promote({ 'max-crashes': '1' });
+    expect(outputs(done)).toEqual({ decision: 'done', ring: 'public' });
+    expect(done.result.outputs.reasons).toMatch(/^The build is in the last ring, public, since /);
+    expect(done.requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
+  });
+
+  it('invited beta and public exactly once each over the whole life, with emails and the evidence', () => {
+    const invites = steps.flatMap((step) => invitesOf(step.requests, build.buildId));
+    expect(invites).toHaveLength(2);
+    // What the invitations said, from the emulator's audit trail.
+    const invited = lab
+      .emulator()
+      .context.mobile.data.audits.filter(
+        (entry) => entry.actionType === 1200 && String(entry.actionData.buildId) === build.buildId,
+      )
+      .map((entry) => entry.actionData as { groups: string[]; notify: boolean; comment: string });
+    expect(invited.map((entry) => entry.groups)).toEqual([['beta'], ['public']]);
+    for (const entry of invited) {
+      expect(entry.notify).toBe(true);
+      expect(entry.comment).toMatch(/^Promoted by sauce-actions: In (qa|beta) since /);
+    }
+  });
+});
