@@ -37,6 +37,8 @@ export interface PromoteLab {
   emulator: () => RunningEmulator;
   /** Moves the emulator's clock forward. */
   advance(ms: number): void;
+  /** The emulator's time now. */
+  now(): number;
   /** Uploads a build (to `groups`), and answers its id and its project's. */
   upload(groups?: string[], tags?: string[]): Promise<{ projectId: string; buildId: string }>;
   /** Sets a build's counters (`PATCH /_emulator/builds/:id`). */
@@ -83,6 +85,7 @@ export function promoteLab(): PromoteLab {
     advance: (ms) => {
       offsetMs += ms;
     },
+    now: () => Date.now() + offsetMs,
     upload: async (groups = [], tags = []) => {
       uploads += 1;
       const file = path.join(folder, `app-${uploads}.apk`);
