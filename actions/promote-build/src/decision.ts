@@ -33,7 +33,8 @@ export interface Decision {
 }
 
 export interface DecisionInputs {
-  rings: readonly string[];
+  /** At least one: `inputs.ts` refuses an empty `rings`. */
+  rings: readonly [string, ...string[]];
   soakMs: number;
   gate: Gate;
 }
@@ -106,7 +107,7 @@ export function decide(
   if (record === undefined) {
     return {
       decision: 'promoted',
-      to: first!,
+      to: first,
       reasons: [`The build is in no ring yet: it enters the first, ${first}.`],
       gates: [],
     };
@@ -122,7 +123,8 @@ export function decide(
       gates: [],
     };
   }
-  if (at === inputs.rings.length - 1) {
+  const next = inputs.rings[at + 1];
+  if (next === undefined) {
     return {
       decision: 'done',
       from: record.ring,
@@ -130,7 +132,6 @@ export function decide(
       gates: [],
     };
   }
-  const next = inputs.rings[at + 1]!;
   const soakedAtMs = record.sinceMs + inputs.soakMs;
   const inRingMs = Math.max(0, nowMs - record.sinceMs);
   const soak: GateRow = {

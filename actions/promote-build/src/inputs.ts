@@ -29,8 +29,8 @@ export interface Gate {
 export interface PromoteInputs extends BuildChoice {
   connection: MobileConnection;
   projectId: string;
-  /** Tester group names, in the order a build moves through them. */
-  rings: string[];
+  /** Tester group names, in the order a build moves through them: one at least. */
+  rings: [string, ...string[]];
   soakMs: number;
   gate: Gate;
   /** Email the new ring's testers. */
@@ -76,12 +76,13 @@ export function readInputs(read: InputReader): PromoteInputs {
 
 const RINGS_FORM = 'tester group names in the order a build moves through them, such as `qa, beta, public`';
 
-function readRings(read: InputReader): string[] {
+function readRings(read: InputReader): [string, ...string[]] {
   const rings = read.list('rings');
-  if (rings.length === 0) throw new InputError('rings', 'is required but was empty', RINGS_FORM);
+  const [first, ...others] = rings;
+  if (first === undefined) throw new InputError('rings', 'is required but was empty', RINGS_FORM);
   const twice = rings.find((ring, at) => rings.indexOf(ring) !== at);
   if (twice !== undefined) {
     throw new InputError('rings', `names ${JSON.stringify(twice)} twice`, `${RINGS_FORM}, each once`);
   }
-  return rings;
+  return [first, ...others];
 }
