@@ -104,6 +104,89 @@ describe('mobile distribution', () => {
     expect(leaked(upload.stdout, upload.stderr, summary, invite.stdout, invite.stderr)).toEqual([]);
   });
 
+  it('promote-build --json: the build enters qa, then is held there, and --dry-run sends no write', async () => {
+    const upload = await cli(
+      [
+        'upload-build',
+        '--file',
+        'app.apk',
+        '--api-url',
+        terminal.lab.url,
+        '--email',
+        'demo@example.com',
+        '--tags',
+        'rollout',
+      ],
+      MOBILE_ENV,
+    );
+    expect(upload.code, upload.stderr).toBe(0);
+    const { 'project-id': projectId = '' } = outputLines(upload.stdout);
+    const promote = (...more: string[]) =>
+      cli(
+        [
+          'promote-build',
+          '--project-id',
+          projectId,
+          '--build-id',
+          'latest',
+          '--tags',
+          'rollout',
+          '--rings',
+          'qa,beta',
+          '--soak',
+          '1h',
+          '--email',
+          'demo@example.com',
+          '--api-url',
+          terminal.lab.url,
+          '--json',
+          ...more,
+        ],
+        MOBILE_ENV,
+      );
+    const decisions: Record<string, unknown>[] = [];
+    for (const more of [[], [], ['--dry-run', 'true']]) {
+      await terminal.lab.clearJournal();
+      const run = await promote(...more);
+      expect(run.code, run.stderr).toBe(0);
+      decisions.push(JSON.parse(run.stdout) as Record<string, unknown>);
+      if (more.length > 0) {
+        expect((await terminal.lab.journal()).filter((entry) => entry.method !== 'GET')).toEqual([]);
+      }
+      expect(leaked(run.stdout, run.stderr)).toEqual([]);
+    }
+    expect(decisions.map(({ decision, ring }) => ({ decision, ring }))).toEqual([
+      { decision: 'promoted', ring: 'qa' },
+      { decision: 'held', ring: 'qa' },
+      { decision: 'held', ring: 'qa' },
+    ]);
+    expect(decisions[1]?.reasons).toMatch(/^soak: in qa for 0s of 1h, until /);
+    expect(decisions[0]?.['build-id']).toMatch(/^\d+$/);
+  });
+
+  it('promote-build with an empty --rings: exit 2 before any request, naming the input', async () => {
+    await terminal.lab.clearJournal();
+    const run = await cli(
+      [
+        'promote-build',
+        '--project-id',
+        '1',
+        '--build-id',
+        '1',
+        '--rings',
+        ' ',
+        '--email',
+        'demo@example.com',
+        '--api-url',
+        terminal.lab.url,
+      ],
+      MOBILE_ENV,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: Input "rings" is required but was empty/m);
+    expect(await terminal.lab.journal()).toEqual([]);
+  });
+
   it('a key the service refuses: exit 1, the reason on standard error, no secret printed', async () => {
     const run = await cli(['upload-build', '--file', 'app.apk', '--api-url', terminal.lab.url, '--verbose'], {
       SAUCE_APPDIST_API_KEY: 'key-from-eu-central-1',

@@ -249,7 +249,7 @@ describe('readInputs', () => {
   ])('bounds the %s like every other action: %s is refused', (input, value, problem, range) => {
     for (const operation of ['wait', 'start', 'list']) {
       expect(refusal({ operation, 'tunnel-name': 'x', [input]: value }).message).toBe(
-        `Input "${input}" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\` or \`h\` (\`90s\`, \`30m\`, \`1h30m\`), ${range}.`,
+        `Input "${input}" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\`, \`h\` or \`d\` (\`90s\`, \`30m\`, \`1h30m\`, \`2d\`), ${range}.`,
       );
     }
   });

@@ -6,7 +6,7 @@
 import { ActionError, describeFailure, type ActionResult, type StepDeps } from '@sauce-actions/action-kit';
 import { chosenBuild } from '@sauce-actions/action-kit/services/latest-build';
 import { checkTesterGroups, unknownGroupsMessage } from '@sauce-actions/action-kit/services/tester-groups';
-import type { MobileClient } from '@sauce-actions/api';
+import { ApiError, type MobileClient } from '@sauce-actions/api';
 import { decide, type Decision } from './decision.ts';
 import { readEvidence, type ReadEvidence } from './evidence.ts';
 import type { PromoteInputs } from './inputs.ts';
@@ -69,8 +69,19 @@ async function checkRings(inputs: PromoteInputs, deps: PromoteDeps): Promise<voi
 }
 
 async function buildStanding(projectId: string, buildId: string, deps: PromoteDeps): Promise<BuildStanding> {
-  const { build } = await deps.client.mobile.builds.get(projectId, buildId, { signal: deps.signal });
-  return standingOf(build);
+  try {
+    const { build } = await deps.client.mobile.builds.get(projectId, buildId, { signal: deps.signal });
+    return standingOf(build);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      throw new ActionError(
+        'refused',
+        `Build ${buildId} of project ${projectId} was not found, so nothing was promoted: check \`project-id\` and \`build-id\` (upload-build's outputs of the same names), and that they belong to the account of the key.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 /** The decision carried out: a promotion done (or found held on the way), anything else as it is. */

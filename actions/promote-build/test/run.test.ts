@@ -6,7 +6,11 @@
  * and summary, a re-run of each step invites no group again, and the journal shows each group
  * invited exactly once.
  */
+import { createClient, InputReader, inputSource } from '@sauce-actions/action-kit';
+import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { describe, expect, it } from 'vitest';
+import { readInputs } from '../src/inputs.ts';
+import { run } from '../src/run.ts';
 import { HOUR, invitesOf, promoteLab, type PromoteStep } from './promote-lab.ts';
 
 const lab = promoteLab();
@@ -112,6 +116,39 @@ describe("a build's life through qa, beta and public", () => {
     for (const entry of invited) {
       expect(entry.notify).toBe(true);
       expect(entry.comment).toMatch(/^Promoted by sauce-actions: In (qa|beta) since /);
+    }
+  });
+});
+
+describe('a build that is not there', () => {
+  it('is refused, pointing at the ids, with its build id in the outputs', async () => {
+    const { projectId } = await lab.upload(['qa']);
+    const inputs = readInputs(
+      new InputReader(
+        inputSource(
+          {
+            'api-url': lab.emulator().url,
+            'api-key': 'demo-api-key',
+            email: 'demo@example.com',
+            'project-id': projectId,
+            'build-id': '999999',
+            rings: 'qa',
+          },
+          { env: {} },
+        ),
+      ),
+    );
+    const deps = testStepDeps();
+    const client = createClient(inputs.connection, deps.logger);
+    try {
+      const result = await run(inputs, { ...deps, client });
+      expect(result.failure?.kind).toBe('refused');
+      expect(result.failure?.message).toMatch(
+        /^Build 999999 of project \d+ was not found, so nothing was promoted: check `project-id` and `build-id`/,
+      );
+      expect(result.outputs).toEqual({ decision: '', ring: '', reasons: '', 'build-id': '999999' });
+    } finally {
+      await client.close();
     }
   });
 });

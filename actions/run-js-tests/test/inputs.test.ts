@@ -188,7 +188,7 @@ describe('run-js-tests inputs', () => {
       ['30x', 'has "30x", which is not a duration'],
     ]) {
       await expect(read({ ...REQUIRED, 'max-duration': value as string })).rejects.toThrow(
-        `Input "max-duration" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\` or \`h\` (\`90s\`, \`30m\`, \`1h30m\`), from 1s to 3h.`,
+        `Input "max-duration" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\`, \`h\` or \`d\` (\`90s\`, \`30m\`, \`1h30m\`, \`2d\`), from 1s to 3h.`,
       );
     }
   });

@@ -109,7 +109,7 @@ describe('upload-build inputs', () => {
     ['30x', 'has "30x", which is not a duration'],
   ])('refuses the timeout %s, with the form and the bounds', (timeout, problem) => {
     expect(() => read({ 'api-key': 'k', file: 'a.apk', timeout })).toThrow(
-      `Input "timeout" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\` or \`h\` (\`90s\`, \`30m\`, \`1h30m\`), from 1s to 24h.`,
+      `Input "timeout" ${problem}. Allowed: seconds (\`90\`) or a number with \`ms\`, \`s\`, \`m\`, \`h\` or \`d\` (\`90s\`, \`30m\`, \`1h30m\`, \`2d\`), from 1s to 24h.`,
     );
   });
 
