@@ -14,7 +14,8 @@ import { GREEN_CASES, GREEN_SUITE } from './seed.ts';
 
 const HEX_FORM =
   "24 hexadecimal digits (0-9, a-f) such as `65a1f0c2b3d4e5f607182930` (the test case's id in AI test authoring; to run a suite by id or name, use `suite`)";
-const DURATION_FORM = 'seconds (`90`) or a number with `ms`, `s`, `m`, `h` or `d` (`90s`, `30m`, `1h30m`, `2d`)';
+const DURATION_FORM =
+  'seconds (`90`) or a number with `ms`, `s`, `m`, `h` or `d` (`90s`, `30m`, `1h30m`, `2d`)';
 
 let emulator: RunningEmulator;
 

@@ -29,11 +29,9 @@ export function mobileAdminRoutes(app: SchemaTypedApp, store: MobileStore): void
       // Checked here: `additionalProperties: false` would have the validator strip them unsaid.
       const unknown = Object.keys(request.body ?? {}).find((name) => !COUNTERS.includes(name));
       if (unknown !== undefined) {
-        return reply
-          .code(400)
-          .send({
-            message: `unknown member ${JSON.stringify(unknown)}: the counters are ${COUNTERS.join(', ')}`,
-          });
+        return reply.code(400).send({
+          message: `unknown member ${JSON.stringify(unknown)}: the counters are ${COUNTERS.join(', ')}`,
+        });
       }
       const build = store.data.builds.find((candidate) => String(candidate.id) === request.params.id);
       if (build === undefined) return reply.code(404).send({ message: `No build ${request.params.id}` });
