@@ -200,6 +200,7 @@ describe.runIf(RUNNER_OS !== undefined)('the e2e workflow, run here', () => {
         'invite',
         { 'invited-groups': 'qa', 'added-testers': 'dave@example.com', 'created-groups': 'e2e-testers' },
       ],
+      ['promote', { decision: 'promoted', ring: 'qa' }],
     ]);
     const scope: Scope = { env: {}, matrix: {}, outputs };
     const env = {
