@@ -6,6 +6,7 @@
  */
 import { parseServiceTime, type MobileClient, type MobileFeedback } from '@sauce-actions/api';
 import type { StepDeps } from '@sauce-actions/action-kit';
+import { oneLine } from '@sauce-actions/action-kit/reporting/one-line';
 import type { Evidence } from './decision.ts';
 import type { BuildStanding } from './ring-record.ts';
 
@@ -42,7 +43,9 @@ export async function readEvidence(
   const feedbacks = listed.flatMap((feedback) => {
     const atMs = timeOf(feedback);
     if (String(feedback.buildId) !== buildId || atMs === undefined || atMs < sinceMs) return [];
-    return [{ atMs, text: String(feedback.text ?? ''), by: String(feedback.reported_by ?? '') }];
+    return [
+      { atMs, text: oneLine(String(feedback.text ?? '')), by: oneLine(String(feedback.reported_by ?? '')) },
+    ];
   });
   const times = listed.map(timeOf).filter((ms): ms is number => ms !== undefined);
   const windowFull = listed.length >= FEEDBACK_WINDOW && times.every((ms) => ms >= sinceMs);

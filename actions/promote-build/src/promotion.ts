@@ -17,6 +17,8 @@ import { claimMetadata, recordChanges, standingOf, type BuildStanding, type Clai
 export const CLAIM_TTL_MS = 10 * 60_000;
 /** How long a claim stands before it is read back: longer than two steps' claims take apart. */
 export const SETTLE_MS = 2_000;
+/** The clearing of a claim after a cancel: the runner kills the step within seconds. */
+const CLEAR_TIMEOUT_MS = 5_000;
 
 export interface PromotionDeps extends Pick<StepDeps, 'logger' | 'signal' | 'clock'> {
   client: {
@@ -53,26 +55,30 @@ export async function promote(
     );
   }
   const mine: Claim = { to: decision.to, token: randomUUID(), atMs: nowMs };
-  const claimed = await builds.update(
-    target.projectId,
-    target.buildId,
-    { metadata: claimMetadata(mine) },
-    call,
-  );
-  const groups = Array.isArray(claimed.groups) ? claimed.groups.map(String) : [];
-  if (decision.from !== undefined && !groups.includes(decision.from)) {
+  let claimed: Claimed;
+  try {
+    claimed = await claimBuild(mine, target, deps);
+  } catch (error) {
+    // Stopped before anything changed but the claim (cancelled, a refusal): the claim goes too,
+    // so that no later step waits for it; within a bound, as the runner kills the step soon.
+    const cleared = { signal: AbortSignal.timeout(CLEAR_TIMEOUT_MS) };
+    await builds
+      .update(target.projectId, target.buildId, { metadata: claimMetadata(undefined) }, cleared)
+      .catch(() => undefined);
+    throw error;
+  }
+  if (claimed.outcome === 'ring-gone') {
     await builds.update(target.projectId, target.buildId, { metadata: claimMetadata(undefined) }, call);
     return held(
       `The build's group ${decision.from} was taken away from it since it entered that ring: promote-build stops here. Invite ${decision.from} to the build again to go on.`,
     );
   }
-  await deps.clock.sleep(SETTLE_MS, deps.signal);
-  const after = standingOf((await builds.get(target.projectId, target.buildId, call)).build);
-  if (after.claim?.token !== mine.token) {
+  if (claimed.outcome === 'taken') {
     return held(
       'Another step claimed this build at the same moment and promotes it: this step leaves it to that one.',
     );
   }
+  const { groups, after } = claimed;
   if (groups.includes(decision.to)) {
     deps.logger.info(
       `The build has the group ${decision.to} already (an earlier step invited it): it is not invited again.`,
@@ -91,4 +97,30 @@ export async function promote(
   const record = { ring: decision.to, sinceMs: nowMs, by: target.by, at: after.counters };
   await builds.update(target.projectId, target.buildId, recordChanges(record, after.tags), call);
   return decision;
+}
+
+type Claimed =
+  | { outcome: 'ours'; groups: string[]; after: BuildStanding }
+  | { outcome: 'ring-gone' }
+  | { outcome: 'taken' };
+
+/**
+ * Writes the claim (its answer shows the build's groups: the current ring's must still be there),
+ * lets `SETTLE_MS` pass and reads the claim back: ours, unless another step claimed after us.
+ */
+async function claimBuild(mine: Claim, target: PromotionTarget, deps: PromotionDeps): Promise<Claimed> {
+  const { builds } = deps.client.mobile;
+  const call = { signal: deps.signal };
+  const answer = await builds.update(
+    target.projectId,
+    target.buildId,
+    { metadata: claimMetadata(mine) },
+    call,
+  );
+  const groups = Array.isArray(answer.groups) ? answer.groups.map(String) : [];
+  const from = target.standing.record?.ring;
+  if (from !== undefined && !groups.includes(from)) return { outcome: 'ring-gone' };
+  await deps.clock.sleep(SETTLE_MS, deps.signal);
+  const after = standingOf((await builds.get(target.projectId, target.buildId, call)).build);
+  return after.claim?.token === mine.token ? { outcome: 'ours', groups, after } : { outcome: 'taken' };
 }

@@ -77,7 +77,8 @@ export function promotionSummary(report: PromotionReport): string {
         : undefined,
     ],
   ]);
-  builder.heading('Why', 3).list(decision.reasons);
+  builder.heading('Why', 3);
+  for (const reason of decision.reasons) builder.paragraph(reason);
   if (decision.gates.length > 0) {
     builder
       .heading('Gate', 3)

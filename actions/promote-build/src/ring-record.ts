@@ -5,6 +5,7 @@
  * (the gates count from them); a tag `ring-<name>` shows the ring in lists. A claim, written
  * before a promotion and cleared by it, keeps two steps from promoting the same build at once.
  */
+import { oneLine } from '@sauce-actions/action-kit/reporting/one-line';
 import { buildMetadataOf, buildTagsOf, type MobileBuild } from '@sauce-actions/api';
 
 /** The metadata keys of the record. */
@@ -76,13 +77,14 @@ export function standingOf(build: MobileBuild): BuildStanding {
 }
 
 function recordOf(metadata: Record<string, string>): RingRecord | undefined {
-  const ring = metadata[RECORD_KEYS.ring]?.trim();
+  // The service's words, shown in the log, the outputs and the summary: one line each.
+  const ring = oneLine(metadata[RECORD_KEYS.ring] ?? '');
   const sinceMs = Date.parse(metadata[RECORD_KEYS.since] ?? '');
   if (!ring || !Number.isFinite(sinceMs)) return undefined;
   return {
     ring,
     sinceMs,
-    by: metadata[RECORD_KEYS.by] ?? '',
+    by: oneLine(metadata[RECORD_KEYS.by] ?? ''),
     at: {
       sessions: count(metadata[RECORD_KEYS.sessions]),
       crashes: count(metadata[RECORD_KEYS.crashes]),
@@ -92,7 +94,7 @@ function recordOf(metadata: Record<string, string>): RingRecord | undefined {
 }
 
 function claimOf(value: string | undefined): Claim | undefined {
-  const [to, token, at] = (value ?? '').trim().split(' ');
+  const [to, token, at] = oneLine(value ?? '').split(' ');
   const atMs = Date.parse(at ?? '');
   return to && token && Number.isFinite(atMs) ? { to, token, atMs } : undefined;
 }

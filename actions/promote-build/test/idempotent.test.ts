@@ -7,6 +7,8 @@
 import { createClient } from '@sauce-actions/action-kit';
 import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { describe, expect, it } from 'vitest';
+import { CancelledError } from '@sauce-actions/action-kit';
+import { requestArrives } from '../../../test/e2e/support/lab.ts';
 import { journal } from '../../../test/support/emulators.ts';
 import { claimMetadata } from '../src/ring-record.ts';
 import { HOUR, invitesOf, isWrite, promoteLab } from './promote-lab.ts';
@@ -92,6 +94,38 @@ describe('steps that meet on one build', () => {
     expect(invitesOf(stopped.requests, build.buildId)).toEqual([]);
     await byHand((client) => client.mobile.builds.update(build.projectId, build.buildId, { groups: ['qa'] }));
     expect((await lab.step(inputs)).result.outputs.ring).toBe('beta');
+  });
+
+  it('cancelled once it claimed the build: the claim is cleared, nothing invited, and the next step promotes', async () => {
+    const build = await dueForBeta();
+    const inputs = { ...RINGS, 'project-id': build.projectId, 'build-id': build.buildId };
+    const since = (await journal(lab.emulator())).length;
+    const cancel = new AbortController();
+    const running = lab.step(inputs, cancel.signal);
+    await requestArrives(lab.emulator().url, 'PATCH', new RegExp(`/builds/${build.buildId}/?$`), since);
+    cancel.abort(new CancelledError());
+    const cancelled = await running;
+    expect(cancelled.result.failure?.kind).toBe('cancelled');
+    expect(invitesOf(cancelled.requests, build.buildId)).toEqual([]);
+    const metadata = await byHand(
+      async (client) => (await client.mobile.builds.get(build.projectId, build.buildId)).build.metadata,
+    );
+    expect(metadata).toMatchObject({ sauce_ring: 'qa', sauce_ring_claim: '' });
+    expect((await lab.step(inputs)).result.outputs).toMatchObject({ decision: 'promoted', ring: 'beta' });
+  });
+
+  it('a ring written on the build by hand with a newline and a command: one line wherever it shows', async () => {
+    const build = await lab.upload([]);
+    await byHand((client) =>
+      client.mobile.builds.update(build.projectId, build.buildId, {
+        metadata: { sauce_ring: 'qa\n::error::forged', sauce_ring_since: new Date(lab.now()).toISOString() },
+      }),
+    );
+    const step = await lab.step({ ...RINGS, 'project-id': build.projectId, 'build-id': build.buildId });
+    expect(step.result.outputs.decision).toBe('held');
+    expect(step.result.outputs.reasons).not.toContain('\n');
+    for (const line of step.deps.logger.lines()) expect(line).not.toMatch(/^::/m);
+    expect(step.summary).not.toMatch(/^::/m);
   });
 
   it('dry-run decides and reports, and sends no write', async () => {

@@ -46,7 +46,7 @@ export interface PromoteLab {
     buildId: string,
     counters: { sessions?: number; crashes?: number; feedbacks?: number },
   ): Promise<void>;
-  step(values: Record<string, string>): Promise<PromoteStep>;
+  step(values: Record<string, string>, signal?: AbortSignal): Promise<PromoteStep>;
 }
 
 /** A request that changes the service: anything but a read. */
@@ -121,13 +121,14 @@ export function promoteLab(): PromoteLab {
       });
       expect(answer.status).toBe(200);
     },
-    step: async (values) => {
+    step: async (values, signal) => {
       const inputs = readInputs(
         new InputReader(inputSource({ 'api-url': emulator!.url, ...connection, ...values }, { env: {} })),
       );
       const deps = testStepDeps({
         ci: { runUrl: 'https://github.com/acme/app/actions/runs/77' },
         workflow: { runNumber: '77' },
+        ...(signal !== undefined ? { signal } : {}),
       });
       const client = createClient(inputs.connection, deps.logger);
       const before = (await journal(emulator!)).length;
