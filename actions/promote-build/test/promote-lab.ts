@@ -53,6 +53,10 @@ export interface PromoteLab {
 export const isWrite = (entry: JournalEntry): boolean =>
   entry.method !== 'GET' && !entry.path.startsWith('/_emulator');
 
+/** A request as `METHOD path`, its project and build ids as `N`. */
+export const route = (entry: JournalEntry): string =>
+  `${entry.method} ${entry.path.replace(/(projects|builds)\/\d+/g, '$1/N')}`;
+
 /** The invitations among requests, by build. */
 export const invitesOf = (requests: readonly JournalEntry[], buildId: string): JournalEntry[] =>
   requests.filter(

@@ -11,7 +11,7 @@ import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { readInputs } from '../src/inputs.ts';
 import { run } from '../src/run.ts';
-import { HOUR, invitesOf, promoteLab, type PromoteStep } from './promote-lab.ts';
+import { HOUR, invitesOf, promoteLab, route, type PromoteStep } from './promote-lab.ts';
 
 const lab = promoteLab();
 const RINGS = {
@@ -58,7 +58,12 @@ describe("a build's life through qa, beta and public", () => {
       const [soak, sessions] = step.result.outputs.reasons.split('\n');
       expect(soak).toMatch(/^soak: in qa for 2h of 24h, until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.$/);
       expect(sessions).toBe('min-sessions: 0 sessions in qa; beta needs at least 20.');
-      expect(step.requests.filter((entry) => entry.method !== 'GET')).toEqual([]);
+      // Three reads: the groups, the build, the feedbacks.
+      expect(step.requests.map(route)).toEqual([
+        'GET /api/1/testers/groups',
+        'GET /api/1/projects/N/builds/N',
+        'GET /api/1/feedbacks/',
+      ]);
       expect(step.summary).toContain('Soak left');
     }
   });
@@ -73,6 +78,16 @@ describe("a build's life through qa, beta and public", () => {
     );
     const invites = invitesOf(step.requests, build.buildId);
     expect(invites).toHaveLength(1);
+    // The three reads, then the claim, its reading back, the invitation and the record.
+    expect(step.requests.map(route)).toEqual([
+      'GET /api/1/testers/groups',
+      'GET /api/1/projects/N/builds/N',
+      'GET /api/1/feedbacks/',
+      'PATCH /api/1/projects/N/builds/N/',
+      'GET /api/1/projects/N/builds/N',
+      'POST /api/1/projects/N/builds/N/invites/',
+      'PATCH /api/1/projects/N/builds/N/',
+    ]);
     expect(step.summary).toMatch(
       /<td>min-sessions<\/td><td>at least 20<\/td><td>25<\/td><td>✅ passes<\/td>/,
     );
