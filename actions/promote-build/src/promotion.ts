@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StepDeps } from '@sauce-actions/action-kit';
-import type { MobileClient } from '@sauce-actions/api';
+import { ApiError, type MobileClient } from '@sauce-actions/api';
 import type { Decision } from './decision.ts';
 import { claimMetadata, recordChanges, standingOf, type BuildStanding, type Claim } from './ring-record.ts';
 
@@ -61,10 +61,7 @@ export async function promote(
   } catch (error) {
     // Stopped before anything changed but the claim (cancelled, a refusal): the claim goes too,
     // so that no later step waits for it; within a bound, as the runner kills the step soon.
-    const cleared = { signal: AbortSignal.timeout(CLEAR_TIMEOUT_MS) };
-    await builds
-      .update(target.projectId, target.buildId, { metadata: claimMetadata(undefined) }, cleared)
-      .catch(() => undefined);
+    await clearClaim(target, builds);
     throw error;
   }
   if (claimed.outcome === 'ring-gone') {
@@ -84,12 +81,22 @@ export async function promote(
       `The build has the group ${decision.to} already (an earlier step invited it): it is not invited again.`,
     );
   } else {
-    await builds.invite(
-      target.projectId,
-      target.buildId,
-      { groups: [decision.to], comment: target.comment, notify: target.notify },
-      call,
-    );
+    try {
+      await builds.invite(
+        target.projectId,
+        target.buildId,
+        { groups: [decision.to], comment: target.comment, notify: target.notify },
+        call,
+      );
+    } catch (error) {
+      // Refused: surely not invited, so the claim goes. Unanswered (a 5xx, a cut, a timeout): it
+      // stays, and the step that takes it over finds out from the build's groups.
+      const status = error instanceof ApiError ? (error.status ?? 0) : 0;
+      if (status >= 400 && status < 500 && status !== 429) {
+        await clearClaim(target, deps.client.mobile.builds);
+      }
+      throw error;
+    }
     deps.logger.info(
       `Invited ${decision.to} to build ${target.buildId}${target.notify ? ', with emails' : ''}.`,
     );
@@ -123,4 +130,15 @@ async function claimBuild(mine: Claim, target: PromotionTarget, deps: PromotionD
   await deps.clock.sleep(SETTLE_MS, deps.signal);
   const after = standingOf((await builds.get(target.projectId, target.buildId, call)).build);
   return after.claim?.token === mine.token ? { outcome: 'ours', groups, after } : { outcome: 'taken' };
+}
+
+/** Clears the step's claim, within a bound of its own (the step may be cancelled); never throws. */
+async function clearClaim(
+  target: PromotionTarget,
+  builds: PromotionDeps['client']['mobile']['builds'],
+): Promise<void> {
+  const options = { signal: AbortSignal.timeout(CLEAR_TIMEOUT_MS) };
+  await builds
+    .update(target.projectId, target.buildId, { metadata: claimMetadata(undefined) }, options)
+    .catch(() => undefined);
 }

@@ -9,7 +9,7 @@ import { testStepDeps } from '@sauce-actions/action-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '@sauce-actions/action-kit';
 import { requestArrives } from '../../../test/e2e/support/lab.ts';
-import { journal } from '../../../test/support/emulators.ts';
+import { addFault, journal } from '../../../test/support/emulators.ts';
 import { claimMetadata } from '../src/ring-record.ts';
 import { HOUR, invitesOf, isWrite, promoteLab } from './promote-lab.ts';
 
@@ -126,6 +126,35 @@ describe('steps that meet on one build', () => {
     expect(step.result.outputs.reasons).not.toContain('\n');
     for (const line of step.deps.logger.lines()) expect(line).not.toMatch(/^::/m);
     expect(step.summary).not.toMatch(/^::/m);
+  });
+
+  it.each([
+    [500, 'kept: a later step finds out from the groups', 'held'],
+    [403, 'cleared: the invitation surely was not made', 'promoted'],
+  ])('an invitation answered %i: the step fails with its outputs, the claim %s', async (status, _, next) => {
+    const build = await dueForBeta();
+    const inputs = { ...RINGS, 'project-id': build.projectId, 'build-id': build.buildId };
+    await addFault(lab.emulator(), {
+      method: 'POST',
+      path: `/\\/builds\\/${build.buildId}\\/invites\\/?$/`,
+      status,
+      times: 1,
+    });
+    const failed = await lab.step(inputs);
+    expect(failed.result.failure?.kind).toBe(status >= 500 ? 'service' : 'refused');
+    expect(failed.result.outputs['build-id']).toBe(build.buildId);
+    // Right after: held by the claim left, or promoted at once where it was cleared.
+    const again = await lab.step(inputs);
+    expect(again.result.outputs.decision).toBe(next);
+    if (next === 'held') {
+      lab.advance(11 * 60_000);
+      const later = await lab.step(inputs);
+      expect(later.result.outputs).toMatchObject({ decision: 'promoted', ring: 'beta' });
+      expect(invitesOf(later.requests, build.buildId)).toHaveLength(1);
+    } else {
+      expect(again.result.outputs.ring).toBe('beta');
+      expect(invitesOf(again.requests, build.buildId)).toHaveLength(1);
+    }
   });
 
   it('dry-run decides and reports, and sends no write', async () => {
