@@ -69,7 +69,12 @@ export interface TeamsMessage {
   ];
 }
 
-const MARKDOWN = /[\\*_[\]()`#><~]/g;
+/**
+ * Characters that start or end markup within a line. Brackets are escaped, so `](x)` opens no
+ * link: parentheses and `#` (a heading only at a line's start, where no name is) stay as they
+ * are, since a renderer that ignores escapes would show every backslash.
+ */
+const MARKDOWN = /[\\*_[\]`><~]/g;
 
 /** A text as a TextBlock shows it verbatim: Markdown's characters backslash-escaped. */
 export function teamsEscape(text: string): string {
