@@ -94,7 +94,7 @@ describe('issues: flaky over three nights', () => {
     expect(first.success).toBe(true);
     expect(github.issues).toHaveLength(1);
     const [issue] = github.issues;
-    expect(issue?.title).toBe('Flaky: Case 07 (suite Regression)');
+    expect(issue?.title).toBe('Flaky: Case 07 (Regression)');
     expect(issue?.labels).toEqual([{ name: 'sauce-actions' }]);
     expect(issue?.body).toMatch(/^<!-- sauce-actions:issue \w+ \w+ -->\n/);
     expect(issue?.body).toContain('Case 07');

@@ -51,7 +51,7 @@ export function sampleComparison(): Comparison {
 /** The sample run's message in each format, as it is posted. */
 export function samplePayloads(): Record<'slack' | 'teams' | 'json', unknown> {
   const message = runMessage(sampleComparison(), {
-    run: { name: 'suite Regression', number: '42', attempt: '1', url: `${RUNS}/42` },
+    run: { name: 'Regression', number: '42', attempt: '1', url: `${RUNS}/42` },
     repository: 'https://github.com/acme/shop',
     branch: 'main',
     commit: '4f2c9e1b7a3d5f60718293a4b5c6d7e8f9012345',

@@ -53,6 +53,7 @@ export async function reportPlatforms(
     name: 'run-js-tests',
     inputs,
     runsWhat: jsRunsWhat(inputs),
+    title: jsTitle(inputs),
     runInputsGiven: runInputsGiven(inputs),
   };
   return reportTests(reportAdapter(inputs, builds, deps), step, deps);
@@ -217,6 +218,11 @@ function notRunResult(name: string, platform: JsTestPlatform | undefined): Platf
 }
 
 /** What the step runs, for its series of runs: the page and its framework, on whatever platforms. */
+/** The run's name in its message and issues: `JS tests (qunit)`. */
+export function jsTitle(inputs: Pick<JsTestsInputs, 'framework'>): string {
+  return `JS tests (${inputs.framework})`;
+}
+
 export function jsRunsWhat(inputs: Pick<JsTestsInputs, 'url' | 'framework'>): string {
   return `page ${inputs.framework} ${inputs.url}`;
 }

@@ -13,7 +13,7 @@ import { testRunOutputs, type TestRunOutputs } from '@sauce-actions/action-kit/t
 import { platformName } from './platforms.ts';
 import { JsTestsBatch, UnmatchedStart, type JsTestsClient, type PlacedPlatform } from './batch.ts';
 import { jsTestsComment } from './comment.ts';
-import { jsRunsWhat, PLATFORM_HISTORY_ITEM, reportPlatforms } from './gather.ts';
+import { jsRunsWhat, jsTitle, PLATFORM_HISTORY_ITEM, reportPlatforms } from './gather.ts';
 import type { JsTestsInputs } from './inputs.ts';
 import type { PlatformResult } from './judge.ts';
 import { jsTestsFailure, jsTestsReport, junitSuites, resultsData } from './report.ts';
@@ -47,6 +47,7 @@ async function runPlatforms(inputs: JsTestsInputs, deps: JsTestsDeps): Promise<A
     postStep: { format: JS_TESTS_RECORD, place: servicePlaceOf(inputs.connection) },
     history: await historyOptions(inputs.history, {
       runsWhat: jsRunsWhat(inputs),
+      title: jsTitle(inputs),
       client: deps.client,
       shard: inputs.shard,
       logger: deps.logger,

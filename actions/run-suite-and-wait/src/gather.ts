@@ -26,7 +26,7 @@ import { reportJob } from './jobs.ts';
 import { junitSuites, resultsData, type SuiteOutputs, type SuiteReport } from './report.ts';
 import { findCaseJobs, reportBuildNames } from './rerun.ts';
 import { findSuite, listSuiteCases, type FoundSuite } from './start.ts';
-import { suiteRunsWhat } from './selection.ts';
+import { suiteRunsWhat, suiteTitle } from './selection.ts';
 import { suiteSummary } from './summary.ts';
 
 /** What a report uses of the step: it starts nothing, so it keeps nothing for a post step. */
@@ -55,6 +55,7 @@ export async function reportShards(
     name: 'run-suite-and-wait',
     inputs,
     runsWhat: suiteRunsWhat(inputs),
+    title: suiteTitle(inputs),
     runInputsGiven: runInputsGiven(inputs),
   };
   return reportTests(reportAdapter(inputs, deps), step, deps);

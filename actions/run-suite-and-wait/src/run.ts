@@ -21,7 +21,7 @@ import { reportShards } from './gather.ts';
 import type { SuiteInputs } from './inputs.ts';
 import { planSuite, selectedCases, type SuitePlan } from './plan.ts';
 import { junitSuites, resultsData, suiteOutputs, suiteReport, type SuiteOutputs } from './report.ts';
-import { suiteRunsWhat, type CaseSelection } from './selection.ts';
+import { suiteRunsWhat, suiteTitle, type CaseSelection } from './selection.ts';
 import { RUN_RECORD } from './state.ts';
 import { suiteSummary } from './summary.ts';
 
@@ -46,6 +46,7 @@ export async function run(inputs: SuiteInputs, deps: SuiteDeps): Promise<ActionR
     shard: inputs.shard,
     history: await historyOptions(inputs.history, {
       runsWhat: suiteRunsWhat(inputs),
+      title: suiteTitle(inputs),
       client: deps.client,
       shard: inputs.shard,
       logger: deps.logger,

@@ -114,6 +114,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** What the step runs, for its series of runs: the suite as named, or the chosen cases. */
+/** The run's name in its message and issues: the suite's, or `AI test cases`. */
+export function suiteTitle(inputs: { suite?: string | undefined }): string {
+  return inputs.suite ?? 'AI test cases';
+}
+
 export function suiteRunsWhat(inputs: {
   suite?: string | undefined;
   testCases?: readonly CaseSelection[] | undefined;

@@ -270,6 +270,8 @@ export interface HistoryOptions {
   defaultBranch?: string | undefined;
   /** What the step runs (a suite, chosen cases, a page on platforms): its series' token. */
   runsWhat: string;
+  /** The run's name in its message and its issues' titles. */
+  title: string;
   /** The quarantine entry that matches an item, if one does. */
   quarantineOf?: (item: { id: string; name: string }) => Quarantined | undefined;
   jobs: HistoryJobs & RecordWriter;

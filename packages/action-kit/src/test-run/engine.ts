@@ -132,6 +132,7 @@ export async function reportTests<G extends Gathered<R>, R, O extends Outputs>(
   if (warning !== undefined) deps.logger.warning(warning);
   const history = await historyOptions(step.inputs.history, {
     runsWhat: step.runsWhat,
+    title: step.title,
     client: deps.client,
     logger: deps.logger,
   });

@@ -18,6 +18,8 @@ import type { HistoryOptions } from '../adapter.ts';
 export interface HistoryContext {
   /** What the step runs (a suite, chosen cases, a page on platforms): its series' token. */
   runsWhat: string;
+  /** The run's name as its message and issues give it: the suite's, `JS tests (qunit)`. */
+  title: string;
   client: { automation: { jobs: HistoryOptions['jobs'] }; serviceClock: { fromLocal(ms: number): number } };
   /** A shard compares nothing: its report step does. */
   shard?: unknown;
@@ -55,6 +57,7 @@ export async function historyOptions(
     failOn: history.failOn,
     defaultBranch: history.defaultBranch,
     runsWhat: context.runsWhat,
+    title: context.title,
     quarantineOf: (item) => {
       const entry = matcher(item);
       return entry !== undefined ? { reason: entry.reason, mode: entry.mode } : undefined;
@@ -98,6 +101,8 @@ export interface ReportStep {
     history: HistoryInputs;
   };
   runsWhat: string;
+  /** As `HistoryContext.title`. */
+  title: string;
   /** The inputs only a run uses, and whether the step was given each: a warning names them. */
   runInputsGiven: Readonly<Record<string, boolean>>;
 }

@@ -23,8 +23,10 @@ const MAX_TITLE_LENGTH = 200;
 
 export interface CaseIssueOptions {
   issues: IssuesFor;
-  /** What the step runs (`suite Regression`), named in each title. */
+  /** What the step runs: with the series, the issue's marker when nothing was compared. */
   runsWhat: string;
+  /** The run's name (`Regression`), in each title and body. */
+  title: string;
   /** A pull request's run files flaky cases only. */
   inPullRequest: boolean;
 }
@@ -79,14 +81,14 @@ function caseIssue(item: Filed, token: string, facts: RunFacts, options: CaseIss
       : 'No earlier run that ran it was compared.';
   const body = [
     marker,
-    `${markdownText(item.name)} (${markdownCode(options.runsWhat)}) ${seen}.`,
+    `${markdownText(item.name)} (${markdownText(options.title)}) ${seen}.`,
     ...(jobs !== '' ? [jobs] : []),
     history,
     `<sub>Filed by sauce-actions (${markdownCode(`issues: ${options.issues}`)}). Later occurrences are added as comments, found by the hidden line above; the issue is never closed or reopened automatically.</sub>`,
   ].join('\n\n');
   const again = `${item.class === 'flaky' ? 'Flaky' : 'Failed'} again in ${runLink(facts)} ${runWhere(facts)}`;
   const occurrence = [`${again.trim()}.`, ...(jobs !== '' ? [jobs] : [])].join('\n\n');
-  const title = oneLine(`${WORDS[item.class]}: ${item.name} (${options.runsWhat})`, MAX_TITLE_LENGTH);
+  const title = oneLine(`${WORDS[item.class]}: ${item.name} (${options.title})`, MAX_TITLE_LENGTH);
   return { marker, name: oneLine(item.name), title, body, occurrence };
 }
 

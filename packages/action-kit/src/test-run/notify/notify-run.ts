@@ -25,15 +25,15 @@ import { sendRunMessage } from './send.ts';
 import { slackPayload } from './slack.ts';
 import { teamsMessage } from './teams.ts';
 
-/** The notification inputs, and what the step runs (`suite Regression`), which names the run. */
-type NotifyOptions = NotifyInputs & { runsWhat: string };
+/** The notification inputs, what the step runs (its series' token) and the run's name. */
+type NotifyOptions = NotifyInputs & { runsWhat: string; title: string };
 
 type NotifyDeps = Pick<StepDeps, 'logger' | 'signal' | 'clock' | 'ci' | 'workflow'>;
 
 const PAYLOADS = { slack: slackPayload, teams: teamsMessage, json: runMessageJson } as const;
 
 /** The run as people know it: a report's is the run it reports on. */
-export function runFacts(runsWhat: string, deps: Pick<NotifyDeps, 'ci' | 'workflow'>): RunFacts {
+export function runFacts(title: string, deps: Pick<NotifyDeps, 'ci' | 'workflow'>): RunFacts {
   const { ci, workflow } = deps;
   const triggering = workflow.triggeredBy;
   const number = triggering?.runNumber ?? workflow.runNumber;
@@ -42,7 +42,7 @@ export function runFacts(runsWhat: string, deps: Pick<NotifyDeps, 'ci' | 'workfl
   const commit = triggering?.headSha ?? ci.commit;
   return {
     run: {
-      name: runsWhat,
+      name: title,
       ...(number !== undefined ? { number } : {}),
       ...(attempt !== undefined ? { attempt } : {}),
       ...(url !== undefined ? { url } : {}),
@@ -59,17 +59,18 @@ export function runFacts(runsWhat: string, deps: Pick<NotifyDeps, 'ci' | 'workfl
 export async function notifyRun<O extends Outputs>(
   report: ResultsReport<O>,
   comparison: Comparison | undefined,
-  history: Pick<HistoryOptions, 'notify' | 'runsWhat'> | undefined,
+  history: Pick<HistoryOptions, 'notify' | 'runsWhat' | 'title'> | undefined,
   deps: NotifyDeps,
 ): Promise<ResultsReport<O>> {
   if (comparison === undefined || history?.notify === undefined) return report;
-  const options = { ...history.notify, runsWhat: history.runsWhat };
-  const facts = runFacts(options.runsWhat, deps);
+  const options = { ...history.notify, runsWhat: history.runsWhat, title: history.title };
+  const facts = runFacts(options.title, deps);
   const said: string[] = [];
   if (options.url !== undefined) said.push(await sendMessage(comparison, facts, options, deps));
   const issues = caseIssues(comparison, facts, {
     issues: options.issues,
     runsWhat: options.runsWhat,
+    title: options.title,
     inPullRequest: deps.ci.pullRequest !== undefined || deps.workflow.triggeredBy?.pullRequest !== undefined,
   });
   if (issues !== undefined) said.push(issuesSentence(issues, options));

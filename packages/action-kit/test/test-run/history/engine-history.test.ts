@@ -78,6 +78,7 @@ async function night(
     runs: 10,
     failOn: options.failOn ?? 'any',
     runsWhat: 'toys',
+    title: 'Toys',
     jobs: store,
     serviceTime: (ms) => ms + Number(name.replace(/\D/g, '') || '0'),
     quarantineOf: (item) =>

@@ -38,9 +38,15 @@ describe('the history options', () => {
     const logger = recordingLogger();
     const history = withQuarantine([], [expired]);
     expect(
-      await historyOptions(history, { runsWhat: 'suite S', client, shard: { index: 1, total: 2 }, logger }),
+      await historyOptions(history, {
+        runsWhat: 'suite S',
+        title: 'S',
+        client,
+        shard: { index: 1, total: 2 },
+        logger,
+      }),
     ).toBeUndefined();
-    const options = await historyOptions(history, { runsWhat: 'suite S', client, logger });
+    const options = await historyOptions(history, { runsWhat: 'suite S', title: 'S', client, logger });
     expect(options).toMatchObject({ runs: 10, failOn: 'any', runsWhat: 'suite S' });
     expect(options?.serviceTime(5)).toBe(6);
     expect(logger.lines('warning')).toHaveLength(2);
@@ -51,7 +57,12 @@ describe('the history options', () => {
 
   it('matches items by id, name or glob, and leaves out those quarantined with mode skip', async () => {
     const history = withQuarantine([entry({ case: 'Search *', mode: 'skip' }), entry({ case: 'c3' })]);
-    const options = await historyOptions(history, { runsWhat: 'suite S', client, logger: recordingLogger() });
+    const options = await historyOptions(history, {
+      runsWhat: 'suite S',
+      title: 'S',
+      client,
+      logger: recordingLogger(),
+    });
     expect(options?.quarantineOf?.({ id: 'c3', name: 'Checkout' })).toEqual({
       reason: 'tracked in #12',
       mode: 'run',

@@ -4,7 +4,12 @@ import { MAX_ISSUE_WRITES } from '../../../src/reporting/issue-filing.ts';
 import { caseIssues, type CaseIssueOptions } from '../../../src/test-run/notify/case-issues.ts';
 import { FACTS, HOSTILE_NAMES, night } from './fixtures.ts';
 
-const OPTIONS: CaseIssueOptions = { issues: 'both', runsWhat: 'suite Nightly', inPullRequest: false };
+const OPTIONS: CaseIssueOptions = {
+  issues: 'both',
+  runsWhat: 'suite Nightly',
+  title: 'Nightly',
+  inPullRequest: false,
+};
 
 /** Of `night(40)`: 10 new (every 4th, but the flaky ones), 4 flaky (every 10th). */
 const counts = (issues: ReturnType<typeof caseIssues>) => {
