@@ -8,7 +8,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startGitHubApi, type GitHubApiStandIn, type StepResult } from '@sauce-actions/action-harness';
+import {
+  startGitHubApi,
+  startWebhookReceiver,
+  type GitHubApiStandIn,
+  type StepResult,
+} from '@sauce-actions/action-harness';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REPOSITORY } from './support/github.ts';
 import { closeLabs, openLab, SAUCE, warningsOf, type Lab } from './support/lab.ts';
@@ -89,8 +94,19 @@ describe('issues: flaky over three nights', () => {
     github.requests.length = 0;
   });
 
-  it('night 1 files one issue for the flaky case, found by its marker', async () => {
-    const first = await night(1);
+  it('night 1 files one issue for the flaky case, found by its marker, and sends its message, the address masked', async () => {
+    const hook = await startWebhookReceiver();
+    let first: StepResult;
+    try {
+      first = await night(1, { 'notify-url': hook.url });
+      expect(hook.received).toHaveLength(1);
+    } finally {
+      await hook.close();
+    }
+    expect(first.masks).toContain(hook.url);
+    expect(first.unmaskedLog).not.toContain(hook.secret);
+    expect(first.summary).not.toContain(hook.secret);
+    expect(JSON.stringify(first.outputs)).not.toContain(hook.secret);
     expect(first.success).toBe(true);
     expect(github.issues).toHaveLength(1);
     const [issue] = github.issues;
