@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createProxy } from 'proxy';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressOrigin, postJson } from '../../src/index.ts';
 
@@ -76,6 +77,27 @@ describe('postJson', () => {
     const failed = postJson(url, {});
     await expect(failed).rejects.toThrow(`POST to ${addressOrigin(url)} failed`);
     await expect(failed).rejects.not.toThrow(/s3cr3t/);
+  });
+
+  it('goes through the proxy HTTP_PROXY names, as every request of the client does', async () => {
+    const url = await serve((_request, response) => response.end('through'));
+    const proxied: string[] = [];
+    const proxy = createProxy(createServer());
+    proxy.on('request', (request: IncomingMessage) => proxied.push(`${request.method} ${request.url}`));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const before = { lower: process.env.http_proxy, upper: process.env.HTTP_PROXY };
+    delete process.env.http_proxy;
+    process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      expect(await postJson(url, { text: 'hi' })).toEqual({ status: 200, text: 'through' });
+      expect(proxied).toEqual([`POST ${url}`]);
+    } finally {
+      if (before.upper === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = before.upper;
+      if (before.lower !== undefined) process.env.http_proxy = before.lower;
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('shows an address by its origin alone', () => {
