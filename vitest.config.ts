@@ -28,7 +28,9 @@ const SLOW = [
   'actions/manage-tunnel/test/{download,operations,post,run,same-name,start,start-through-run}.test.ts',
   'actions/run-js-tests/test/{retries,run-reporting,shards}.test.ts',
   'actions/run-suite-and-wait/test/{assets-tampering,e2e,fail-fast,report-scale,rerun,retries,run-cancel,run-reporting,shards}.test.ts',
-  'test/engine-scenarios/{post-step,reporting,retries,starts-cut-short,waits-cut-short}.test.ts',
+  'test/engine-scenarios/{notify,post-step,reporting,retries,starts-cut-short,waits-cut-short}.test.ts',
+  // Each promotion lets its claim stand for two seconds.
+  'actions/promote-build/test/{idempotent,run}.test.ts',
 ];
 
 /**
@@ -52,12 +54,16 @@ const LONGEST = [
   'test/e2e/job-assets-artifacts.test.ts',
   'packages/api/test/core/pacing-emulator.test.ts',
   'test/e2e/github-limits.test.ts',
+  // Four nights, a matrix, and webhooks that fail (one holds its answer to the post's deadline).
+  'test/e2e/notify-nights.test.ts',
   // Nights of the suite one after another, compared with their history.
   'test/e2e/history-series.test.ts',
   'test/e2e/history-nights.test.ts',
   'test/e2e/history-quarantine.test.ts',
   'test/e2e/cli-history-gitlab.test.ts',
   'test/e2e/shard-report.test.ts',
+  'actions/promote-build/test/idempotent.test.ts',
+  'test/e2e/issues-nights.test.ts',
   'test/e2e/report-faults.test.ts',
   'test/e2e/local-action.test.ts',
   'test/e2e/fault-matrix/cancellations.test.ts',
