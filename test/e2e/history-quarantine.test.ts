@@ -99,6 +99,11 @@ describe('fail-on and the quarantine, night after night', () => {
     expect(step.deps.logger.lines('info')).toContain('Quarantined with mode skip, not started: Case 09.');
     expect(Object.keys(classesOf(step.results))).not.toContain('Case 09');
     expect(step.result.outputs).toMatchObject({ total: 11 });
+    // Not started, yet named where people look: the summary, and the results file with its reason.
+    expect(step.summary).toContain(
+      '<h4>Quarantined, not started (mode: skip) (1)</h4>\n<ul>\n<li><strong>Case 09</strong>: tracked in #32</li>',
+    );
+    expect(step.results.history?.skipped).toEqual([{ name: 'Case 09', reason: 'tracked in #32' }]);
     // The expired entry counts for nothing: Case 11 is a new failure, and fails the night.
     expect(warnings(step).some((line) => line.includes('Case 11') && /expired|2000-01-01/.test(line))).toBe(
       true,

@@ -118,8 +118,8 @@ function reportAdapter(
         `Found ${runs.length} job(s) of ${inputs.platforms.length} platform(s) in ${searched} (${jobs.length - runs.length} on other platforms) in ${found.requests} request(s).`,
       );
       // A platform quarantined with mode skip was started by no shard: it is not missed.
-      const expected = await notSkipped(inputs, allExpected);
-      return { runs, expected, incomplete: found.incomplete };
+      const { expected, skipped } = await notSkipped(inputs, allExpected);
+      return { runs, expected, skipped, incomplete: found.incomplete };
     },
     report: (gathered, results, notRun) => {
       const report: JsTestsReport = {

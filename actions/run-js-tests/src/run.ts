@@ -72,7 +72,7 @@ function jsTestsAdapter(
       if (inputs.platforms.length === 0) deps.logger.info('This shard has no platform to run.');
       const placed = inputs.platforms.map((platform, place) => ({ platform, place }));
       // A shard knows only its share: an entry of another shard's platform is no mistake there.
-      const { run, skipped } = await quarantinePlan(
+      const { run, skipped, reported } = await quarantinePlan(
         inputs.history,
         placed,
         ({ platform }) => ({ id: platformName(platform), name: platformName(platform) }),
@@ -83,7 +83,7 @@ function jsTestsAdapter(
           `Quarantined with mode skip, not started: ${skipped.map(({ platform }) => platformName(platform)).join('; ')}.`,
         );
       }
-      return { items: run, startedAtMs };
+      return { items: run, startedAtMs, skipped: reported };
     },
     historyItem: PLATFORM_HISTORY_ITEM,
     batch: (plan, items, attempt) =>

@@ -112,11 +112,11 @@ function reportAdapter(
       logger.info(
         `Found ${runs.length} job(s) of ${cases.length} case(s) in build(s) ${searchedBuilds(builds)} in ${found.requests} request(s).`,
       );
-      const expected = await notSkipped(
+      const { expected, skipped } = await notSkipped(
         inputs,
         cases.map((testCase): ExpectedItem => ({ item: testCase.id, name: testCase.name ?? testCase.id })),
       );
-      return { runs, expected, suite, builds, incomplete: found.incomplete };
+      return { runs, expected, skipped, suite, builds, incomplete: found.incomplete };
     },
     report: (gathered, results, notRun, signal) => {
       const { tally } = results;

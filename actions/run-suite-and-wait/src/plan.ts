@@ -5,7 +5,7 @@
  */
 import type { RequestPacer } from '@sauce-actions/action-kit/step/request-pacer';
 import { shareOf, type Logger, type Shard, type WorkflowRun } from '@sauce-actions/action-kit';
-import type { TestPlan } from '@sauce-actions/action-kit/test-run/adapter';
+import type { SkippedItem, TestPlan } from '@sauce-actions/action-kit/test-run/adapter';
 import { quarantinePlan } from '@sauce-actions/action-kit/test-run/history/history-options';
 import { listSome } from '@sauce-actions/action-kit/test-run/job-report';
 import { defaultBuildName, searchedBuilds } from '@sauce-actions/action-kit/test-run/build-names';
@@ -76,7 +76,8 @@ export async function planSuite(
   const planned = await planRuns(client.authoring, inputs, suite, signal);
   const earlier = await earlierAttempts(context, signal, { label, plan: planned });
   const passed = withoutCases(planned, new Set(earlier?.passed.map(({ testCase }) => testCase.id)));
-  const runs = withoutCases(passed, await quarantinedToSkip(context, planned));
+  const quarantined = await quarantinedToSkip(context, planned);
+  const runs = withoutCases(passed, quarantined.ids);
   // A shard with no case to run has no round: nothing to wait for, and it passes.
   return {
     items: selectedCases(runs),
@@ -86,6 +87,7 @@ export async function planSuite(
     ...(earlier ? { earlier } : {}),
     buildName,
     startedAtMs,
+    skipped: quarantined.reported,
   };
 }
 
@@ -164,9 +166,12 @@ async function planRuns(
  * The cases quarantined with `mode: skip`, which are not started (the rest then run one by one),
  * said in the log; an entry that matches no case of the step, even of another shard, is refused.
  */
-async function quarantinedToSkip({ inputs, logger }: PlanContext, planned: Plan): Promise<Set<string>> {
+async function quarantinedToSkip(
+  { inputs, logger }: PlanContext,
+  planned: Plan,
+): Promise<{ ids: Set<string>; reported: SkippedItem[] }> {
   const cases = planned.suiteCases ?? inputs.testCases ?? [];
-  const { skipped } = await quarantinePlan(inputs.history, cases, (testCase) => ({
+  const { skipped, reported } = await quarantinePlan(inputs.history, cases, (testCase) => ({
     id: testCase.id,
     name: testCase.name ?? testCase.id,
   }));
@@ -175,7 +180,7 @@ async function quarantinedToSkip({ inputs, logger }: PlanContext, planned: Plan)
       `Quarantined with mode skip, not started: ${listSome(skipped.map((testCase) => testCase.name ?? testCase.id))}.`,
     );
   }
-  return new Set(skipped.map((testCase) => testCase.id));
+  return { ids: new Set(skipped.map((testCase) => testCase.id)), reported };
 }
 
 /** The cases of the plan by id and name, to tell which case each job ran. */

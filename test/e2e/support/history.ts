@@ -130,6 +130,7 @@ export interface ResultsFile {
     compared: { number?: string; attempt?: string; url?: string; anchor: string; builds: string[] }[];
     counts: Record<string, number>;
     items: ClassedItem[];
+    skipped?: { name: string; reason: string }[];
   };
 }
 

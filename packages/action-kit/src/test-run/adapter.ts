@@ -137,6 +137,14 @@ export interface TestRun<R = unknown, B extends Batch<R> = Batch<R>> extends Tes
 export interface TestPlan<I = unknown> {
   /** What the first round runs; none: nothing to run, and the step passes. */
   items: readonly I[];
+  /** Items quarantined with `mode: skip`, not started: the report names them with their reason. */
+  skipped?: readonly SkippedItem[];
+}
+
+/** An item quarantined with `mode: skip`, which no step started. */
+export interface SkippedItem {
+  name: string;
+  reason: string;
 }
 
 export type ItemOf<P extends TestPlan> = P['items'][number];
@@ -228,6 +236,8 @@ export interface Gathered<R = unknown> {
   incomplete?: string | undefined;
   /** Every item of the steps (the suite's cases, the platforms), in the order the report lists them. */
   expected: readonly ExpectedItem[];
+  /** As `TestPlan.skipped`. */
+  skipped?: readonly SkippedItem[];
 }
 
 /**

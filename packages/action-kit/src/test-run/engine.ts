@@ -15,6 +15,7 @@ import { optionalProperty } from '../values/optional-property.ts';
 import type {
   Batch,
   GatherAdapter,
+  SkippedItem,
   Gathered,
   GatherOptions,
   ResultsReport,
@@ -30,6 +31,7 @@ import { checkReportFiles, publishResults } from './publish.ts';
 import { testResults, testRun } from './results.ts';
 import { reportWithHistory } from './history/report-with-history.ts';
 import { stepHistory } from './history/step-history.ts';
+import type { Comparison } from './history/comparison.ts';
 import { notifyRun } from './notify/notify-run.ts';
 import { planTurnMs } from './shard-turns.ts';
 import { runRounds } from './rounds.ts';
@@ -85,7 +87,7 @@ export async function runTests<
       logger: deps.logger,
     });
     const run = testRun(rounds, startedAtMs, notRetried);
-    const history = await stepHistory(run, adapter.historyItem, options.history, deps);
+    const history = withSkipped(await stepHistory(run, adapter.historyItem, options.history, deps), plan);
     const report = reportWithHistory(adapter.report(plan, run, signal), history);
     return { report: await notifyRun(report, history, options.history, deps), results: run };
   });
@@ -113,7 +115,10 @@ export async function gatherTests<G extends Gathered<R>, R, O extends Outputs>(
       ...testResults(attemptsOfRuns<R | undefined>(gathered.runs, gathered.expected, standIns), startedAtMs),
       ...optionalProperty('incomplete', gathered.incomplete),
     };
-    const history = await stepHistory(results, adapter.historyItem, options.history, deps);
+    const history = withSkipped(
+      await stepHistory(results, adapter.historyItem, options.history, deps),
+      gathered,
+    );
     const report = reportWithHistory(adapter.report(gathered, results, notRun, signal), history);
     return { report: await notifyRun(report, history, options.history, deps), results };
   });
@@ -137,6 +142,15 @@ export async function reportTests<G extends Gathered<R>, R, O extends Outputs>(
     logger: deps.logger,
   });
   return gatherTests(adapter, { ...stepOptions(step.name, step.inputs), history }, deps);
+}
+
+/** The comparison with the items the step did not start, quarantined with `mode: skip`. */
+function withSkipped(
+  comparison: Comparison | undefined,
+  planned: { skipped?: readonly SkippedItem[] | undefined },
+): Comparison | undefined {
+  if (comparison === undefined || !planned.skipped?.length) return comparison;
+  return { ...comparison, skipped: planned.skipped };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Job } from '@sauce-actions/api';
 import type { WorkflowRun } from '../../deps.ts';
 import type { CiContext } from '../../step/ci-context.ts';
 import type { RequestPacer } from '../../step/request-pacer.ts';
-import type { HistoryItemOf, HistoryOptions, ItemResult, TestResults } from '../adapter.ts';
+import type { HistoryItemOf, HistoryOptions, ItemResult, SkippedItem, TestResults } from '../adapter.ts';
 import { isFailedJob, isFlakyJob } from '../job-report.ts';
 import {
   classifyItems,
@@ -31,6 +31,8 @@ export interface Comparison {
   shortBy?: string;
   /** The items that fail the step, under `fail-on`. */
   failing: ClassifiedItem[];
+  /** The items quarantined with `mode: skip`, which were not started. */
+  skipped?: readonly SkippedItem[];
   requests: number;
 }
 

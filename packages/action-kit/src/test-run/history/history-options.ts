@@ -13,7 +13,7 @@ import {
 } from '../../inputs/quarantine-entry.ts';
 import type { QuarantineItem, QuarantineMatcher } from '../../inputs/quarantine-match.ts';
 import type { Logger } from '../../step/logger.ts';
-import type { HistoryOptions } from '../adapter.ts';
+import type { HistoryOptions, SkippedItem } from '../adapter.ts';
 
 export interface HistoryContext {
   /** What the step runs (a suite, chosen cases, a page on platforms): its series' token. */
@@ -69,25 +69,35 @@ export async function historyOptions(
 }
 
 /**
- * The planned items less those quarantined with `mode: skip`; throws when an entry matches none
- * of the items, naming the entries, unless `all` is false (a shard that knows only its share).
+ * The planned items less those quarantined with `mode: skip` (`skipped`, and `reported` with the
+ * entries' reasons, for the report); throws when an entry matches none of the items, naming the
+ * entries, unless `all` is false (a shard that knows only its share).
  */
 export async function quarantinePlan<T>(
   history: HistoryInputs,
   items: readonly T[],
   itemOf: (item: T) => QuarantineItem,
   all = true,
-): Promise<{ run: T[]; skipped: T[] }> {
+): Promise<{ run: T[]; skipped: T[]; reported: SkippedItem[] }> {
   const { entries, file } = history.quarantine;
-  if (entries.length === 0) return { run: [...items], skipped: [] };
+  if (entries.length === 0) return { run: [...items], skipped: [], reported: [] };
   const { quarantineMatcher, unmatchedEntries } = await import('../../inputs/quarantine-match.ts');
   const unmatched = all ? unmatchedEntries(entries, items.map(itemOf)) : [];
   if (unmatched.length > 0) throw unmatchedError(unmatched, file ?? DEFAULT_QUARANTINE_FILE);
   const matcher = quarantineMatcher(entries);
   const run: T[] = [];
   const skipped: T[] = [];
-  for (const item of items) (matcher(itemOf(item))?.mode === 'skip' ? skipped : run).push(item);
-  return { run, skipped };
+  const reported: SkippedItem[] = [];
+  for (const item of items) {
+    const entry = matcher(itemOf(item));
+    if (entry?.mode !== 'skip') {
+      run.push(item);
+      continue;
+    }
+    skipped.push(item);
+    reported.push({ name: itemOf(item).name, reason: entry.reason });
+  }
+  return { run, skipped, reported };
 }
 
 /** What a report step (`operation: report`) tells of itself besides its adapter. */
@@ -109,16 +119,16 @@ export interface ReportStep {
 
 /**
  * The items a report expects of the shards: all the step's, less those quarantined with
- * `mode: skip`, which no shard started and which are not missed; an entry that matches none of
- * them is refused, as in a run.
+ * `mode: skip`, which no shard started and which are not missed (`skipped`, with their reasons,
+ * for the report); an entry that matches none of them is refused, as in a run.
  */
 export async function notSkipped<T extends { item: string; name: string }>(
   inputs: { history: HistoryInputs },
   expected: readonly T[],
-): Promise<T[]> {
-  const { run } = await quarantinePlan(inputs.history, expected, (item) => ({
+): Promise<{ expected: T[]; skipped: SkippedItem[] }> {
+  const { run, reported } = await quarantinePlan(inputs.history, expected, (item) => ({
     id: item.item,
     name: item.name,
   }));
-  return run;
+  return { expected: run, skipped: reported };
 }

@@ -37,6 +37,9 @@ const SECTIONS: readonly { class: HistoryClass; title: string; rank: ItemRank; f
   { class: 'quarantined', title: 'Quarantined', rank: 'other' },
 ];
 
+/** The section of the items quarantined with `mode: skip`, which no step started. */
+const SKIPPED_TITLE = 'Quarantined, not started (mode: skip)';
+
 /** Items a comment's section shows at most: a comment stays short to read. */
 const COMMENT_ITEMS = 20;
 /** Items a summary's section shows at most, ahead of the jobs' table. */
@@ -111,6 +114,20 @@ export function historyBlocks(comparison: Comparison): Block[] {
     };
     blocks.push(list);
   }
+  const skipped = comparison.skipped ?? [];
+  if (skipped.length > 0) {
+    blocks.push({
+      open: `<h4>${SKIPPED_TITLE} (${skipped.length})</h4>\n<ul>\n`,
+      items: skipped.map((item) => ({
+        text: `<li><strong>${safeText(item.name)}</strong>: ${safeSentence(item.reason)}</li>\n`,
+        rank: 'other' as const,
+      })),
+      close: '</ul>',
+      noun: 'cases',
+      fullList: 'every skipped case is in the results file',
+      max: SUMMARY_ITEMS,
+    });
+  }
   return blocks;
 }
 
@@ -129,6 +146,15 @@ export function historyMarkdown(comparison: Comparison): string {
         : `**${title}**\n\n${shown}${more}`.trimEnd(),
     );
   }
+  const skipped = comparison.skipped ?? [];
+  if (skipped.length > 0) {
+    const shown = skipped
+      .slice(0, COMMENT_ITEMS)
+      .map((item) => `- **${markdownText(item.name)}**: ${markdownSentence(item.reason)}\n`)
+      .join('');
+    const more = skipped.length > COMMENT_ITEMS ? `- and ${skipped.length - COMMENT_ITEMS} more\n` : '';
+    parts.push(`**${SKIPPED_TITLE} (${skipped.length})**\n\n${shown}${more}`.trimEnd());
+  }
   return parts.join('\n\n');
 }
 
@@ -140,6 +166,7 @@ export function historyData(comparison: Comparison): Record<string, unknown> {
     compared: comparison.compared.map((run) => ({ ...run.run, anchor: run.anchor, builds: run.builds })),
     ...(comparison.shortBy !== undefined ? { shortBy: comparison.shortBy } : {}),
     counts: comparison.classification.counts,
+    ...(comparison.skipped?.length ? { skipped: comparison.skipped } : {}),
     items: comparison.classification.items.map((item) => ({
       name: item.name,
       class: item.class,
