@@ -20,14 +20,16 @@ export function reportWithHistory<O extends Outputs>(
   const markdown = historyMarkdown(comparison);
   const { failure, ...rest } = report;
   const failing = judgedFailure(failure, comparison);
-  const failingNames = new Set(comparison.failing.map((item) => item.name));
+  // A job by its page, which is its own: a case run on several targets is judged on each.
+  const jobKey = (job: { url?: string; name: string }) => (job.url ? `url ${job.url}` : `name ${job.name}`);
+  const failingJobs = new Set(comparison.failing.map(jobKey));
   return {
     ...rest,
     outputs: (resultsFile) => ({ ...report.outputs(resultsFile), ...historyOutputs(comparison) }),
     summary: afterHeading(report.summary, comparison, markdown),
     resultsData: withHistoryData(report.resultsData, comparison),
     junitSuites: () => quarantinedSkipped(report.junitSuites(), comparison),
-    reportOnly: (job) => !failingNames.has(job.name),
+    reportOnly: (job) => !failingJobs.has(jobKey(job)),
     ...(report.comment !== undefined
       ? { comment: { ...report.comment, body: afterFirstLine(report.comment.body, markdown) } }
       : {}),

@@ -86,3 +86,36 @@ describe('the JUnit report with a quarantine', () => {
     expect(judged('new')).toBeUndefined();
   });
 });
+
+describe('which failed jobs are annotated as warnings', () => {
+  it('judges each job of a case run on several targets by its own class, not by the shared name', () => {
+    // Checkout on chrome fails for the first time; on firefox it failed the night before too.
+    const current: CurrentItem[] = [
+      { item: 'checkout\u0000chrome', name: 'Checkout', outcome: 'failed', url: 'https://jobs/chrome' },
+      { item: 'checkout\u0000firefox', name: 'Checkout', outcome: 'failed', url: 'https://jobs/firefox' },
+    ];
+    const before: RunRecord = {
+      series: 's',
+      branch: 'main',
+      pullRequest: false,
+      run: {},
+      at: 1,
+      builds: [],
+      items: { [itemKey('checkout\u0000chrome')]: 'passed', [itemKey('checkout\u0000firefox')]: 'failed' },
+    };
+    const classification = classifyItems(current, [before]);
+    const failing = failsStep(classification.items, 'new');
+    const judged = reportWithHistory(report(), { classification, compared: [], failing, requests: 1 });
+    const job = (url: string) => ({
+      id: url,
+      name: 'Checkout',
+      platform: '',
+      status: 'failed' as const,
+      url,
+    });
+    expect(judged.reportOnly?.(job('https://jobs/chrome'))).toBe(false);
+    expect(judged.reportOnly?.(job('https://jobs/firefox'))).toBe(true);
+    // A job with no page (an item no step ran) is judged by its name.
+    expect(judged.reportOnly?.(job(''))).toBe(true);
+  });
+});
