@@ -6,7 +6,7 @@
  * and a webhook that answers 500, holds the answer or cuts the connection leaves the step's result
  * as it is without one, with one warning, its secret never shown.
  */
-import { startWebhookReceiver, type WebhookReceiver } from '@sauce-actions/action-harness';
+import { freePort, startWebhookReceiver, type WebhookReceiver } from '@sauce-actions/action-harness';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import schema from '../../packages/action-kit/src/test-run/notify/run-message.schema.json' with { type: 'json' };
@@ -166,5 +166,20 @@ describe('a webhook that fails', () => {
     } finally {
       hook.answer({ status: 200, body: 'ok' });
     }
+  });
+
+  it('refuses the connection (nothing listens): the result is as without notify-url, with one warning', async () => {
+    await lab.script({ 'Case 04': 'failed' }, 0);
+    const without = await run({});
+    await lab.script({ 'Case 04': 'failed' }, 0);
+    const closed = `http://127.0.0.1:${await freePort()}/services/${hook.secret}`;
+    const step = await run({ 'notify-url': closed });
+    expect(step.result.failure?.kind).toBe(without.result.failure?.kind);
+    const added = warnings(step).filter((line) => !warnings(without).includes(line));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(
+      /^The run's message was not sent: POST to http:\/\/127\.0\.0\.1:\d+ failed: .*step's result is unchanged\.$/,
+    );
+    expect(logOf(step)).not.toContain(hook.secret);
   });
 });
