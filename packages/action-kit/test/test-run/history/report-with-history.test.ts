@@ -23,6 +23,14 @@ function report(cases: JUnitTestCase[] = []): ResultsReport<Record<string, never
   };
 }
 
+/** The night before on main, with how each item (by its id) came out. */
+function nightBefore(outcomes: Record<string, 'passed' | 'failed'>): RunRecord {
+  const items = Object.fromEntries(
+    Object.entries(outcomes).map(([item, outcome]) => [itemKey(item), outcome]),
+  );
+  return { series: 's', branch: 'main', pullRequest: false, run: {}, at: 1, builds: [], items };
+}
+
 function comparison(): Comparison {
   const classification = classifyItems(
     [
@@ -61,15 +69,7 @@ describe('the JUnit report with a quarantine', () => {
       { item: 's', name: 'Search', outcome: 'failed' },
       { item: 'q', name: 'Login', outcome: 'failed', quarantined: { reason: 'issue 31', mode: 'run' } },
     ];
-    const before: RunRecord = {
-      series: 's',
-      branch: 'main',
-      pullRequest: false,
-      run: {},
-      at: 1,
-      builds: [],
-      items: { [itemKey('n')]: 'passed', [itemKey('s')]: 'failed' },
-    };
+    const before = nightBefore({ n: 'passed', s: 'failed' });
     const judged = (failOn: 'any' | 'new') => {
       const classification = classifyItems(current, [before]);
       const failing = failsStep(classification.items, failOn);
@@ -94,15 +94,7 @@ describe('which failed jobs are annotated as warnings', () => {
       { item: 'checkout\u0000chrome', name: 'Checkout', outcome: 'failed', url: 'https://jobs/chrome' },
       { item: 'checkout\u0000firefox', name: 'Checkout', outcome: 'failed', url: 'https://jobs/firefox' },
     ];
-    const before: RunRecord = {
-      series: 's',
-      branch: 'main',
-      pullRequest: false,
-      run: {},
-      at: 1,
-      builds: [],
-      items: { [itemKey('checkout\u0000chrome')]: 'passed', [itemKey('checkout\u0000firefox')]: 'failed' },
-    };
+    const before = nightBefore({ 'checkout\u0000chrome': 'passed', 'checkout\u0000firefox': 'failed' });
     const classification = classifyItems(current, [before]);
     const failing = failsStep(classification.items, 'new');
     const judged = reportWithHistory(report(), { classification, compared: [], failing, requests: 1 });
