@@ -115,7 +115,9 @@ describe('issues: flaky over three nights', () => {
     expect(issue?.body).toMatch(/^<!-- sauce-actions:issue \w+ \w+ -->\n/);
     expect(issue?.body).toContain('Case 07');
     expect(issue?.body).toMatch(/\[job\]\(http:\/\/127\.0\.0\.1:\d+\/tests\/\w+\)/);
-    expect(first.summary).toContain('Issues (issues: flaky): an issue, or a comment on the case');
+    expect(first.summary).toContain(
+      'Issues (issues: flaky): the GitHub host files an issue, or comments on the case&#39;s own, for &quot;Case 07&quot;',
+    );
     expect(first.stdout).toMatch(
       /issues: filed an issue for "Case 07": https:\/\/github\.com\/.+\/issues\/1/,
     );
@@ -154,10 +156,11 @@ describe('where nothing is filed', () => {
     const run = await night(20, {}, { number: 31, from: 'someone/sauce-app' });
     expect(writes()).toEqual([]);
     expect(github.requests).toEqual([]);
-    const said = warningsOf(run).filter((warning) => warning.startsWith('issues:'));
-    expect(said).toEqual([
-      "issues: nothing filed: the run is for a pull request from a fork, whose cases are its author's to fix. The step's result is unchanged.",
-    ]);
+    const said = warningsOf(run).filter((warning) => /^issues/i.test(warning));
+    const why =
+      "Issues (issues: flaky): none filed, as the run is for a pull request from a fork, whose cases are its author's to fix.";
+    expect(said).toEqual([why]);
+    expect(run.summary).toContain(why.replace(/'/g, '&#39;'));
   });
 
   it('a token without issues: write is said once; the result is unchanged', async () => {

@@ -162,7 +162,6 @@ async function runStep<I extends ActionInputs, O extends Outputs>(
         const { fileIssuesOnGitHub } = await import('./github-issues.ts');
         await fileIssuesOnGitHub(issues, token, cancel.signal, {
           env: process.env,
-          event,
           logger: githubLogger,
         });
       }

@@ -1,8 +1,8 @@
 /**
  * The GitHub host's issues of a run (`issues`): the repository's issues labelled `sauce-actions`
  * listed once (bounded pages), each case's found by its marker, then commented on, or else made.
- * Nothing is closed or reopened, nothing is written from a pull request of a fork, and a token
- * without `issues: write` is said once, as a warning. Whatever goes wrong is a warning: issues
+ * Nothing is closed or reopened (the engine files nothing from a pull request of a fork), and a
+ * token without `issues: write` is said once, as a warning. Whatever goes wrong is a warning: issues
  * never fail the step. Loaded only for a step that has issues to write.
  */
 import {
@@ -30,53 +30,13 @@ interface ListedIssue {
   pull_request?: unknown;
 }
 
-function objectOf(raw: unknown): Record<string, unknown> | undefined {
-  return typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : undefined;
-}
-
-/** `owner/name` of a repository object of an event, or undefined. */
-function fullName(raw: unknown): string | undefined {
-  const name = objectOf(raw)?.full_name;
-  return typeof name === 'string' ? name : undefined;
-}
-
-/**
- * Whether the run is for a pull request from a fork: its own event's, or, on `workflow_run`, the
- * triggering run's. A head repository that is gone (`null`) was a fork.
- */
-export function fromFork(env: Env, event: unknown): boolean {
-  const payload = objectOf(event);
-  if (env.GITHUB_EVENT_NAME === 'workflow_run') {
-    const run = objectOf(payload?.workflow_run);
-    if (run === undefined || !String(run.event ?? '').startsWith('pull_request')) return false;
-    if (run.head_repository === null) return true;
-    const head = fullName(run.head_repository);
-    const base = fullName(run.repository);
-    return head !== undefined && base !== undefined && head !== base;
-  }
-  const pullRequest = objectOf(payload?.pull_request);
-  if (pullRequest === undefined) return false;
-  const head = objectOf(pullRequest.head);
-  if (head?.repo === null) return true;
-  if (objectOf(head?.repo)?.fork === true) return true;
-  const headName = fullName(head?.repo);
-  const baseName = fullName(objectOf(pullRequest.base)?.repo);
-  return headName !== undefined && baseName !== undefined && headName !== baseName;
-}
-
 export async function fileIssuesOnGitHub(
   filing: IssueFiling,
   token: string | undefined,
   signal: AbortSignal,
-  context: { env: Env; event: unknown; logger: Logger },
+  context: { env: Env; logger: Logger },
 ): Promise<void> {
   const { logger } = context;
-  if (fromFork(context.env, context.event)) {
-    logger.warning(
-      "issues: nothing filed: the run is for a pull request from a fork, whose cases are its author's to fix. The step's result is unchanged.",
-    );
-    return;
-  }
   const target = githubApiTarget(context.env, token);
   if ('missing' in target) {
     logger.warning(`issues: nothing filed: ${target.missing}. The step's result is unchanged.`);

@@ -14,6 +14,8 @@ export interface CiPullRequest {
   title?: string;
   /** Its web address. */
   url?: string;
+  /** Its head is a fork's (or a fork's since deleted): its token cannot write, its cases are its author's. */
+  fromFork?: boolean;
 }
 
 export interface CiContext {
@@ -86,7 +88,10 @@ export function githubContext(env: Env, event: unknown): CiContext {
   const payload = objectOf(objectOf(event)?.pull_request);
   const pullRequest =
     eventName !== undefined && GITHUB_PULL_REQUEST_EVENTS.has(eventName) && payload
-      ? pullRequestOf(payload.number, payload.title, payload.html_url)
+      ? withFork(
+          pullRequestOf(payload.number, payload.title, payload.html_url),
+          forkOf(objectOf(payload.head)?.repo, objectOf(payload.base)?.repo),
+        )
       : undefined;
   const refType = value(env.GITHUB_REF_TYPE);
   const refName = value(env.GITHUB_REF_NAME);
@@ -130,6 +135,8 @@ export interface TriggeringRun {
   url?: string;
   /** When it was created (ms since the epoch): a report's search reads no further back. */
   createdAtMs?: number;
+  /** It ran for a pull request from a fork. */
+  fromFork?: boolean;
 }
 
 /** The triggering run of a `workflow_run` event's payload; undefined for any other event. */
@@ -151,6 +158,10 @@ export function triggeringRunOf(env: Env, event: unknown): TriggeringRun | undef
     path: repositoryPath(textOf(run.path)),
     url: address(textOf(run.html_url)),
     createdAtMs: instantOf(run.created_at),
+    fromFork:
+      String(run.event ?? '').startsWith('pull_request') && forkOf(run.head_repository, run.repository)
+        ? true
+        : undefined,
   });
 }
 
@@ -262,6 +273,23 @@ function pullRequestOf(number: unknown, title: unknown, url: unknown): CiPullReq
   const oneLineTitle = textOf(title)?.replace(/\s+/g, ' ');
   const link = typeof url === 'string' ? address(url) : undefined;
   return definedOnly({ number: parsed, title: oneLineTitle, url: link });
+}
+
+/**
+ * Whether a head repository (of an event's payload) is another than the base: a fork, marked so
+ * or by its name; `null`, a fork since deleted. Unknown (absent) is not a fork.
+ */
+function forkOf(head: unknown, base: unknown): boolean {
+  if (head === null) return true;
+  const repo = objectOf(head);
+  if (repo?.fork === true) return true;
+  const headName = textOf(repo?.full_name);
+  const baseName = textOf(objectOf(base)?.full_name);
+  return headName !== undefined && baseName !== undefined && headName !== baseName;
+}
+
+function withFork(pullRequest: CiPullRequest | undefined, fork: boolean): CiPullRequest | undefined {
+  return pullRequest && fork ? { ...pullRequest, fromFork: true } : pullRequest;
 }
 
 /** `origin/main` as Jenkins' Git plugin writes it, without the remote. */

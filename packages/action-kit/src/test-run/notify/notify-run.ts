@@ -67,16 +67,33 @@ export async function notifyRun<O extends Outputs>(
   const facts = runFacts(options.title, deps);
   const said: string[] = [];
   if (options.url !== undefined) said.push(await sendMessage(comparison, facts, options, deps));
-  const issues = caseIssues(comparison, facts, {
-    issues: options.issues,
-    runsWhat: options.runsWhat,
-    title: options.title,
-    inPullRequest: deps.ci.pullRequest !== undefined || deps.workflow.triggeredBy?.pullRequest !== undefined,
-  });
-  if (issues !== undefined) said.push(issuesSentence(issues, options));
+  const issues =
+    forkIssues(options, deps) ??
+    caseIssues(comparison, facts, {
+      issues: options.issues,
+      runsWhat: options.runsWhat,
+      title: options.title,
+      inPullRequest:
+        deps.ci.pullRequest !== undefined || deps.workflow.triggeredBy?.pullRequest !== undefined,
+    });
+  if (typeof issues === 'string') said.push(issues);
+  else if (issues !== undefined) said.push(issuesSentence(issues, options));
   else if (options.issues !== 'none') said.push(`No case needed an issue (issues: ${options.issues}).`);
   if (said.length === 0) return report;
-  return { ...report, summary: withClosingNote(report.summary, said), ...(issues ? { issues } : {}) };
+  const filed = typeof issues === 'object' ? { issues } : {};
+  return { ...report, summary: withClosingNote(report.summary, said), ...filed };
+}
+
+/**
+ * For a pull request from a fork (its own, or the one a `workflow_run` reports on), why no issue
+ * is filed, said once as a warning: its cases are its author's to fix, not the repository's.
+ */
+function forkIssues(options: NotifyOptions, deps: NotifyDeps): string | undefined {
+  if (options.issues === 'none') return undefined;
+  if (!deps.ci.pullRequest?.fromFork && !deps.workflow.triggeredBy?.fromFork) return undefined;
+  const why = `Issues (issues: ${options.issues}): none filed, as the run is for a pull request from a fork, whose cases are its author's to fix.`;
+  deps.logger.warning(why);
+  return why;
 }
 
 /** Sends the message when `notify-on` says; the sentence the summary says of it. */
@@ -120,7 +137,7 @@ function issuesSentence(issues: IssueFiling, options: NotifyOptions): string {
     issues.left.length > 0
       ? ` Past the ${issues.cases.length} writes a run makes, not filed: ${issues.left.map(quoted).join(', ')}.`
       : '';
-  return `Issues (issues: ${options.issues}): an issue, or a comment on the case's issue, for ${names}.${left}`;
+  return `Issues (issues: ${options.issues}): the GitHub host files an issue, or comments on the case's own, for ${names}; the step's log links each.${left}`;
 }
 
 /** `summary` with sentences closing it, in its own format. */

@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a,b}from"./chunk-IM5RUA2E.js";import"./chunk-K3D5RFA3.js";import"./chunk-U5JUW3D3.js";import"./chunk-PIXC4AHC.js";import"./chunk-FJAPFPMZ.js";import"./chunk-CSY545QV.js";import"./chunk-ZINCAWMN.js";import"./chunk-T7CKW7ZJ.js";import"./chunk-V7QHANJ7.js";import"./chunk-4FWIWVDE.js";import"./chunk-H3ODVHUH.js";import"./chunk-O45PL77X.js";import"./chunk-4PYPBIHA.js";import"./chunk-KKA7AQUK.js";import"./chunk-L2TPZUPR.js";import"./chunk-7DOOPZ4R.js";import"./chunk-XBPPTJU7.js";export{b as action,a as post};
