@@ -33,11 +33,21 @@ function timeOf(feedback: MobileFeedback): number | undefined {
   return parseServiceTime(feedback.recorded_at ?? feedback.recordedAt);
 }
 
+/**
+ * The evidence, read only where a gate reads it: a build in a ring before the last of `rings`.
+ * A build in no ring, in the last ring or in one `rings` does not name needs none, and its step
+ * sends one request less.
+ */
 export async function readEvidence(
   buildId: string,
   standing: BuildStanding,
+  rings: readonly string[],
   deps: EvidenceDeps,
 ): Promise<ReadEvidence> {
+  const at = standing.record === undefined ? -1 : rings.indexOf(standing.record.ring);
+  if (at < 0 || at === rings.length - 1) {
+    return { counters: standing.counters, feedbacksListed: 0, feedbacks: [], windowFull: false };
+  }
   const sinceMs = standing.record?.sinceMs ?? Number.NEGATIVE_INFINITY;
   const listed = (await deps.client.mobile.feedbacks.list({ signal: deps.signal })).feedbacks ?? [];
   const feedbacks = listed.flatMap((feedback) => {

@@ -84,7 +84,8 @@ export function promotionSummary(report: PromotionReport): string {
       .heading('Gate', 3)
       .table(['Gate', 'Needed', 'Seen in the ring', 'Verdict'], decision.gates.map(gateCells));
   }
-  if (record !== undefined) {
+  // The feedback is read for a gate only: a build moving on from its ring.
+  if (record !== undefined && decision.gates.length > 0) {
     builder.heading(`Feedback since ${iso(record.sinceMs)}`, 3);
     const shown = evidence.feedbacks.slice(0, LISTED_FEEDBACKS);
     builder.list(

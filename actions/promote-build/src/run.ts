@@ -29,7 +29,7 @@ export async function run(inputs: PromoteInputs, deps: PromoteDeps): Promise<Act
     buildId = await chosenBuild(inputs, deps, 'nothing was promoted');
     await checkRings(inputs, deps);
     const standing = await buildStanding(inputs.projectId, buildId, deps);
-    const evidence = await readEvidence(buildId, standing, deps);
+    const evidence = await readEvidence(buildId, standing, inputs.rings, deps);
     const nowMs = deps.client.serviceClock.now();
     const decided = decide(standing, evidence, inputs, nowMs);
     const decision = await carryOut(decided, { inputs, buildId, standing, evidence }, deps);

@@ -15,7 +15,7 @@ const feedback = (buildId: number, at: string, text = 'crashes on launch'): Mobi
   ({ buildId, recorded_at: at, text, reported_by: 'alice@example.com' }) as MobileFeedback;
 
 const readWith = (feedbacks: MobileFeedback[]) =>
-  readEvidence('12', standing, {
+  readEvidence('12', standing, ['qa', 'beta'], {
     signal: new AbortController().signal,
     client: { mobile: { feedbacks: { list: async () => ({ status: 'ok', feedbacks }) } } },
   });
@@ -45,5 +45,33 @@ describe('readEvidence', () => {
       feedback(13, oldest),
     ];
     expect((await readWith(feedbacks)).windowFull).toBe(full);
+  });
+
+  it.each([
+    ['in no ring', undefined],
+    ['in the last ring', 'beta'],
+    ['in a ring rings does not name', 'canary'],
+  ])('reads no feedback for a build %s: no gate reads it', async (_, ring) => {
+    let listed = 0;
+    const evidence = await readEvidence(
+      '12',
+      ring === undefined
+        ? { counters: standing.counters, tags: [] }
+        : { ...standing, record: { ...standing.record!, ring } },
+      ['qa', 'beta'],
+      {
+        signal: new AbortController().signal,
+        client: {
+          mobile: { feedbacks: { list: async () => ((listed += 1), { status: 'ok', feedbacks: [] }) } },
+        },
+      },
+    );
+    expect(listed).toBe(0);
+    expect(evidence).toEqual({
+      counters: standing.counters,
+      feedbacksListed: 0,
+      feedbacks: [],
+      windowFull: false,
+    });
   });
 });
