@@ -27,10 +27,14 @@ function remainingOf(options: PageOptions, yielded: number): number {
   return options.maxItems === undefined ? Infinity : Math.max(0, options.maxItems - yielded);
 }
 
-/** AI authoring: `skip`/`limit`, each page answering `{ items, total }`. */
-export async function* paginateSkipLimit<T>(
-  fetchPage: (skip: number, limit: number) => Promise<{ items: T[]; total: number }>,
-  options: PageOptions = {},
+/**
+ * The loop both `skip`/`limit` styles share: pages from 0 on, each at most what is left to
+ * yield, until a page is empty or `isLast` says it was the last.
+ */
+async function* byOffset<T, P extends { items: readonly T[] }>(
+  fetchPage: (skip: number, limit: number) => Promise<P>,
+  isLast: (page: P, skipAfter: number, limit: number) => boolean,
+  options: PageOptions,
 ): AsyncGenerator<T, void, undefined> {
   const pageSize = pageSizeOf(options, DEFAULT_PAGE_SIZE);
   let skip = 0;
@@ -40,15 +44,24 @@ export async function* paginateSkipLimit<T>(
     // Never ask for `limit` 0: the test case list answers only the total to that.
     if (remaining === 0) return;
     options.signal?.throwIfAborted();
-    const page = await fetchPage(skip, Math.min(pageSize, remaining));
+    const limit = Math.min(pageSize, remaining);
+    const page = await fetchPage(skip, limit);
     for (const item of page.items) {
       if (yielded >= (options.maxItems ?? Infinity)) return;
       yield item;
       yielded++;
     }
     skip += page.items.length;
-    if (page.items.length === 0 || skip >= page.total) return;
+    if (page.items.length === 0 || isLast(page, skip, limit)) return;
   }
+}
+
+/** AI authoring: `skip`/`limit`, each page answering `{ items, total }`. */
+export function paginateSkipLimit<T>(
+  fetchPage: (skip: number, limit: number) => Promise<{ items: T[]; total: number }>,
+  options: PageOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  return byOffset(fetchPage, (page, skipAfter) => skipAfter >= page.total, options);
 }
 
 export interface PageInfo {
@@ -85,27 +98,15 @@ export async function* paginatePages<T>(
 }
 
 /** Automation jobs: `skip`/`limit` answering a bare array; the last page is a short one. */
-export async function* paginateOffset<T>(
+export function paginateOffset<T>(
   fetchPage: (skip: number, limit: number) => Promise<T[]>,
   options: PageOptions = {},
 ): AsyncGenerator<T, void, undefined> {
-  const pageSize = pageSizeOf(options, DEFAULT_PAGE_SIZE);
-  let skip = 0;
-  let yielded = 0;
-  for (;;) {
-    const remaining = remainingOf(options, yielded);
-    if (remaining === 0) return;
-    options.signal?.throwIfAborted();
-    const limit = Math.min(pageSize, remaining);
-    const items = await fetchPage(skip, limit);
-    for (const item of items) {
-      if (yielded >= (options.maxItems ?? Infinity)) return;
-      yield item;
-      yielded++;
-    }
-    skip += items.length;
-    if (items.length < limit) return;
-  }
+  return byOffset(
+    async (skip: number, limit: number) => ({ items: await fetchPage(skip, limit) }),
+    (page, _skipAfter, limit) => page.items.length < limit,
+    options,
+  );
 }
 
 /** Collects an async iterator into an array. */
