@@ -1,0 +1,3 @@
+import { createRequire as __sauceCreateRequire } from 'node:module';
+const require = __sauceCreateRequire(import.meta.url);
+import{a,b}from"./chunk-WAL7F2WJ.js";import"./chunk-VYXQ4SPE.js";import"./chunk-OSFL6PJH.js";import"./chunk-FJAPFPMZ.js";import"./chunk-CSY545QV.js";import"./chunk-BVJ2QCZ2.js";import"./chunk-T7CKW7ZJ.js";import"./chunk-NYYDULSV.js";import"./chunk-GFXF3RWM.js";import"./chunk-H3ODVHUH.js";import"./chunk-O45PL77X.js";import"./chunk-4PYPBIHA.js";import"./chunk-FUSE6A2Q.js";import"./chunk-L2TPZUPR.js";import"./chunk-7DOOPZ4R.js";import"./chunk-XBPPTJU7.js";export{b as action,a as post};

@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a,b}from"./chunk-CL2KAOL3.js";import"./chunk-K3D5RFA3.js";import"./chunk-VQJIZ4KT.js";import"./chunk-IEDRLFPT.js";import"./chunk-KMKJLPIU.js";import"./chunk-H3ODVHUH.js";import"./chunk-O45PL77X.js";import"./chunk-4PYPBIHA.js";import"./chunk-FUSE6A2Q.js";import"./chunk-L2TPZUPR.js";import"./chunk-7DOOPZ4R.js";import"./chunk-XBPPTJU7.js";export{b as action,a as post};

@@ -1,3 +1,0 @@
-import { createRequire as __sauceCreateRequire } from 'node:module';
-const require = __sauceCreateRequire(import.meta.url);
-import{a,b}from"./chunk-6CCPOHIA.js";import"./chunk-VBTZUXG3.js";import"./chunk-T2XSFYH5.js";import"./chunk-FJAPFPMZ.js";import"./chunk-CSY545QV.js";import"./chunk-VQJIZ4KT.js";import"./chunk-T7CKW7ZJ.js";import"./chunk-IEDRLFPT.js";import"./chunk-KMKJLPIU.js";import"./chunk-H3ODVHUH.js";import"./chunk-O45PL77X.js";import"./chunk-4PYPBIHA.js";import"./chunk-FUSE6A2Q.js";import"./chunk-L2TPZUPR.js";import"./chunk-7DOOPZ4R.js";import"./chunk-XBPPTJU7.js";export{b as action,a as post};
